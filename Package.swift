@@ -1,0 +1,33 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "mapsnap",
+    products: [
+        .library(name: "MapSnap", targets: ["MapSnap"]),
+        .library(name: "MapSnapTesting", targets: ["MapSnapTesting"]),
+        .executable(name: "mapsnap", targets: ["mapsnap"]),
+    ],
+    targets: [
+        // Thin system-library shims: each is imported by exactly one adapter file in MapSnap.
+        .systemLibrary(name: "CPNG", path: "Sources/CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+        .systemLibrary(name: "CFreeType", path: "Sources/CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
+        .systemLibrary(name: "CZlib", path: "Sources/CZlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", providers: [.apt(["libsqlite3-dev"])]),
+        .target(
+            name: "MapSnap",
+            dependencies: ["CPNG", "CFreeType", "CZlib", "CSQLite"],
+            path: "Sources/MapSnap",
+            swiftSettings: [.unsafeFlags(["-Ounchecked"], .when(configuration: .release))]
+        ),
+        .target(name: "MapSnapTesting", dependencies: ["MapSnap"], path: "Sources/MapSnapTesting"),
+        .executableTarget(name: "mapsnap", dependencies: ["MapSnap"], path: "Sources/mapsnap"),
+        .testTarget(
+            name: "MapSnapTests",
+            dependencies: ["MapSnap", "MapSnapTesting"],
+            path: "Tests/MapSnapTests",
+            exclude: ["Goldens", "Fixtures"]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,24 @@
+/// A geographic coordinate in degrees (WGS 84).
+///
+/// Values are not validated on construction; parsers check ranges and report errors with
+/// the position of the offending value. `WebMercator` clamps latitude to ±85.05112878°.
+public struct LatLng: Hashable, Sendable, CustomStringConvertible {
+    public var latitude: Double
+    public var longitude: Double
+
+    public init(latitude: Double, longitude: Double) {
+        self.latitude = latitude
+        self.longitude = longitude
+    }
+
+    public init(_ latitude: Double, _ longitude: Double) {
+        self.init(latitude: latitude, longitude: longitude)
+    }
+
+    /// True when both values are finite, latitude is within ±90 and longitude within ±180.
+    public var isValid: Bool {
+        latitude.isFinite && longitude.isFinite && abs(latitude) <= 90 && abs(longitude) <= 180
+    }
+
+    public var description: String { "\(latitude),\(longitude)" }
+}

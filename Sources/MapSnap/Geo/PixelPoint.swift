@@ -1,0 +1,54 @@
+/// A point in image pixels (device pixels, scale already applied), origin top-left, y down.
+public struct PixelPoint: Hashable, Sendable {
+    public var x: Double
+    public var y: Double
+
+    public init(x: Double, y: Double) {
+        self.x = x
+        self.y = y
+    }
+
+    @inlinable public static func + (a: PixelPoint, b: PixelPoint) -> PixelPoint { PixelPoint(x: a.x + b.x, y: a.y + b.y) }
+    @inlinable public static func - (a: PixelPoint, b: PixelPoint) -> PixelPoint { PixelPoint(x: a.x - b.x, y: a.y - b.y) }
+    @inlinable public static func * (a: PixelPoint, s: Double) -> PixelPoint { PixelPoint(x: a.x * s, y: a.y * s) }
+    @inlinable public var length: Double { (x * x + y * y).squareRoot() }
+}
+
+/// An axis-aligned rectangle in image pixels.
+public struct PixelRect: Hashable, Sendable {
+    public var minX: Double
+    public var minY: Double
+    public var maxX: Double
+    public var maxY: Double
+
+    public init(minX: Double, minY: Double, maxX: Double, maxY: Double) {
+        self.minX = minX
+        self.minY = minY
+        self.maxX = maxX
+        self.maxY = maxY
+    }
+
+    public init(x: Double, y: Double, width: Double, height: Double) {
+        self.init(minX: x, minY: y, maxX: x + width, maxY: y + height)
+    }
+
+    public var width: Double { maxX - minX }
+    public var height: Double { maxY - minY }
+
+    public func intersects(_ other: PixelRect) -> Bool {
+        minX < other.maxX && other.minX < maxX && minY < other.maxY && other.minY < maxY
+    }
+
+    public func contains(_ p: PixelPoint) -> Bool {
+        p.x >= minX && p.x <= maxX && p.y >= minY && p.y <= maxY
+    }
+
+    public func insetBy(_ d: Double) -> PixelRect {
+        PixelRect(minX: minX + d, minY: minY + d, maxX: maxX - d, maxY: maxY - d)
+    }
+
+    public func union(_ o: PixelRect) -> PixelRect {
+        PixelRect(minX: Swift.min(minX, o.minX), minY: Swift.min(minY, o.minY),
+                  maxX: Swift.max(maxX, o.maxX), maxY: Swift.max(maxY, o.maxY))
+    }
+}

@@ -1,0 +1,141 @@
+/// Something drawn on top of (or between the layers of) the base map.
+///
+/// After go-staticmaps: every overlay reports its geographic extent *and* how far it sticks
+/// out beyond that extent in pixels (a pin rises above its coordinate, a title runs to the
+/// right), so that camera fitting can keep the whole drawing inside the padding.
+public enum Overlay: Sendable, Hashable {
+    case path(PathOverlay)
+    case polygon(PolygonOverlay)
+    case circle(CircleOverlay)
+    case marker(MarkerOverlay)
+
+    /// Where an overlay sits in the layer stack.
+    public enum Level: String, Sendable, Hashable, Codable {
+        /// Above roads, below base-map labels.
+        case aboveRoads
+        /// Above everything in the base map (the default).
+        case aboveLabels
+    }
+}
+
+/// Line join for strokes.
+public enum LineJoin: String, Sendable, Hashable, Codable { case miter, round, bevel }
+/// Line cap for strokes.
+public enum LineCap: String, Sendable, Hashable, Codable { case butt, round, square }
+
+/// A polyline on the map. Widths are in points (multiplied by the render scale).
+public struct PathOverlay: Sendable, Hashable {
+    public var coordinates: [LatLng]
+    public var color: Color
+    /// Stroke width in points.
+    public var width: Double
+    /// Optional outline drawn beneath the line, `casingWidth` points wider on each side.
+    public var casingColor: Color?
+    public var casingWidth: Double
+    /// Dash pattern in points (on, off, …); empty for a solid line.
+    public var dash: [Double]
+    public var cap: LineCap
+    public var join: LineJoin
+    /// Follow great circles between vertices instead of straight Mercator segments.
+    public var geodesic: Bool
+    /// When set, the path is closed and filled (Google's `fillcolor:`).
+    public var fillColor: Color?
+    public var level: Overlay.Level
+
+    /// Google Static Maps defaults: opaque-ish blue (0x0000FF, 50% alpha per Google), weight 5.
+    public init(coordinates: [LatLng], color: Color = Color(rgba: 0x0000FF80), width: Double = 5,
+                casingColor: Color? = nil, casingWidth: Double = 1.5, dash: [Double] = [],
+                cap: LineCap = .round, join: LineJoin = .round, geodesic: Bool = false,
+                fillColor: Color? = nil, level: Overlay.Level = .aboveLabels) {
+        self.coordinates = coordinates
+        self.color = color
+        self.width = width
+        self.casingColor = casingColor
+        self.casingWidth = casingWidth
+        self.dash = dash
+        self.cap = cap
+        self.join = join
+        self.geodesic = geodesic
+        self.fillColor = fillColor
+        self.level = level
+    }
+}
+
+/// A polygon with optional holes: `rings[0]` is the outer ring, the rest are holes.
+/// Rings need not repeat their first point. Filled with the even-odd rule so hole winding
+/// does not matter.
+public struct PolygonOverlay: Sendable, Hashable {
+    public var rings: [[LatLng]]
+    public var fillColor: Color?
+    public var strokeColor: Color?
+    /// Stroke width in points.
+    public var strokeWidth: Double
+    public var level: Overlay.Level
+
+    public init(rings: [[LatLng]], fillColor: Color? = Color(rgba: 0x0000FF40),
+                strokeColor: Color? = Color(rgba: 0x0000FFC0), strokeWidth: Double = 2,
+                level: Overlay.Level = .aboveLabels) {
+        self.rings = rings
+        self.fillColor = fillColor
+        self.strokeColor = strokeColor
+        self.strokeWidth = strokeWidth
+        self.level = level
+    }
+}
+
+/// A circle of a given ground radius, drawn as a geodesic circle.
+public struct CircleOverlay: Sendable, Hashable {
+    public var center: LatLng
+    public var radiusMeters: Double
+    public var fillColor: Color?
+    public var strokeColor: Color?
+    public var strokeWidth: Double
+    public var level: Overlay.Level
+
+    public init(center: LatLng, radiusMeters: Double, fillColor: Color? = Color(rgba: 0xFF000040),
+                strokeColor: Color? = Color(rgba: 0xFF0000C0), strokeWidth: Double = 2,
+                level: Overlay.Level = .aboveLabels) {
+        self.center = center
+        self.radiusMeters = radiusMeters
+        self.fillColor = fillColor
+        self.strokeColor = strokeColor
+        self.strokeWidth = strokeWidth
+        self.level = level
+    }
+}
+
+/// A point marker: a Google-like pin, a dot, or a custom PNG icon, with an optional short
+/// label drawn inside it and an optional title drawn beside it.
+public struct MarkerOverlay: Sendable, Hashable {
+    public enum PinSize: String, Sendable, Hashable, Codable, CaseIterable { case tiny, small, mid, normal }
+
+    public enum Style: Sendable, Hashable {
+        /// Teardrop pin whose tip is at the coordinate.
+        case pin(PinSize)
+        /// Filled circle with a white rim centred on the coordinate; diameter in points.
+        case dot(diameter: Double)
+        /// A PNG file; `anchor` is the point of the icon (in icon pixels at scale 1, origin
+        /// top-left) that sits on the coordinate. nil anchor = bottom centre.
+        case icon(path: String, anchor: PixelPoint?)
+    }
+
+    public var coordinate: LatLng
+    public var style: Style
+    public var color: Color
+    /// Text inside the pin (Google allows one character; we allow any short string).
+    public var label: String?
+    /// Text drawn beside the marker with a halo.
+    public var title: String?
+    public var level: Overlay.Level
+
+    /// Google's default marker: a red normal-size pin.
+    public init(coordinate: LatLng, style: Style = .pin(.normal), color: Color = Color(rgb: 0xEA4335),
+                label: String? = nil, title: String? = nil, level: Overlay.Level = .aboveLabels) {
+        self.coordinate = coordinate
+        self.style = style
+        self.color = color
+        self.label = label
+        self.title = title
+        self.level = level
+    }
+}

@@ -1,0 +1,161 @@
+/// An RGBA8 raster with premultiplied alpha, row-major, origin top-left, y down.
+///
+/// All drawing ends in `blendSpan` or `blendMask`, which composite source-over with exact
+/// integer arithmetic so that renders are byte-identical on every machine. `pixels` holds
+/// `width * height * 4` bytes; the PNG encoder un-premultiplies.
+public final class Canvas: @unchecked Sendable {
+    public let width: Int
+    public let height: Int
+    /// Premultiplied RGBA bytes, `width * height * 4`.
+    public var pixels: [UInt8]
+
+    /// A transparent canvas. `width` and `height` must be positive; callers validate sizes
+    /// from user input against `RenderLimits` before getting here.
+    public init(width: Int, height: Int, fill: Color = .clear) {
+        precondition(width > 0 && height > 0, "canvas size must be positive")
+        self.width = width
+        self.height = height
+        let p = Canvas.premultiply(fill)
+        var px = [UInt8](repeating: 0, count: width * height * 4)
+        if p != (0, 0, 0, 0) {
+            px.withUnsafeMutableBufferPointer { buf in
+                var i = 0
+                while i < buf.count {
+                    buf[i] = p.0; buf[i + 1] = p.1; buf[i + 2] = p.2; buf[i + 3] = p.3
+                    i += 4
+                }
+            }
+        }
+        self.pixels = px
+    }
+
+    /// Wraps existing premultiplied RGBA bytes (count must be `width * height * 4`).
+    public init(width: Int, height: Int, premultipliedPixels: [UInt8]) {
+        precondition(width > 0 && height > 0 && premultipliedPixels.count == width * height * 4)
+        self.width = width
+        self.height = height
+        self.pixels = premultipliedPixels
+    }
+
+    /// Premultiplied bytes of a straight-alpha colour, rounded to nearest.
+    @inlinable
+    public static func premultiply(_ c: Color) -> (UInt8, UInt8, UInt8, UInt8) {
+        let a = UInt32(c.alpha)
+        return (UInt8(div255(UInt32(c.red) * a)), UInt8(div255(UInt32(c.green) * a)),
+                UInt8(div255(UInt32(c.blue) * a)), c.alpha)
+    }
+
+    /// Exact `round(x / 255)` for `x` in 0…65025.
+    @inlinable @inline(__always)
+    public static func div255(_ x: UInt32) -> UInt32 {
+        let t = x + 128
+        return (t + (t >> 8)) >> 8
+    }
+
+    /// The straight-alpha colour at a pixel (for tests and samplers).
+    public func color(atX x: Int, y: Int) -> Color {
+        precondition(x >= 0 && x < width && y >= 0 && y < height)
+        let i = (y * width + x) * 4
+        let a = pixels[i + 3]
+        if a == 0 { return .clear }
+        func un(_ v: UInt8) -> UInt8 { UInt8(min(255, (UInt32(v) * 255 + UInt32(a) / 2) / UInt32(a))) }
+        return Color(red: un(pixels[i]), green: un(pixels[i + 1]), blue: un(pixels[i + 2]), alpha: a)
+    }
+
+    /// Composites `color` source-over onto row `y` from `x0`, one coverage byte per pixel
+    /// (0 = untouched, 255 = full). Pixels outside the canvas are ignored.
+    public func blendSpan(y: Int, x0: Int, coverage: UnsafeBufferPointer<UInt8>, color: Color) {
+        guard y >= 0, y < height, color.alpha > 0 else { return }
+        let start = max(x0, 0)
+        let end = min(x0 + coverage.count, width)
+        guard start < end else { return }
+        let src = Canvas.premultiply(color)
+        let w = width
+        pixels.withUnsafeMutableBufferPointer { px in
+            let row = y * w * 4
+            for x in start..<end {
+                let cov = UInt32(coverage[x - x0])
+                if cov == 0 { continue }
+                Canvas.blendPixel(px, row + x * 4, src, cov)
+            }
+        }
+    }
+
+    /// Composites a coverage mask (`maskWidth * maskHeight` bytes, row-major) whose top-left
+    /// lands at (`x`, `y`). Used for glyphs and other pre-rasterised shapes.
+    public func blendMask(_ mask: UnsafeBufferPointer<UInt8>, maskWidth: Int, maskHeight: Int,
+                          x: Int, y: Int, color: Color) {
+        guard color.alpha > 0, maskWidth > 0, maskHeight > 0, mask.count >= maskWidth * maskHeight else { return }
+        let src = Canvas.premultiply(color)
+        let x0 = max(x, 0), x1 = min(x + maskWidth, width)
+        let y0 = max(y, 0), y1 = min(y + maskHeight, height)
+        guard x0 < x1, y0 < y1 else { return }
+        let w = width
+        pixels.withUnsafeMutableBufferPointer { px in
+            for py in y0..<y1 {
+                let mrow = (py - y) * maskWidth - x
+                let row = py * w * 4
+                for px_ in x0..<x1 {
+                    let cov = UInt32(mask[mrow + px_])
+                    if cov == 0 { continue }
+                    Canvas.blendPixel(px, row + px_ * 4, src, cov)
+                }
+            }
+        }
+    }
+
+    /// Source-over of a premultiplied colour scaled by coverage (0…255) onto one pixel.
+    @inlinable @inline(__always)
+    static func blendPixel(_ px: UnsafeMutableBufferPointer<UInt8>, _ i: Int,
+                           _ src: (UInt8, UInt8, UInt8, UInt8), _ cov: UInt32) {
+        if cov == 255 && src.3 == 255 {
+            px[i] = src.0; px[i + 1] = src.1; px[i + 2] = src.2; px[i + 3] = 255
+            return
+        }
+        let sr = div255(UInt32(src.0) * cov), sg = div255(UInt32(src.1) * cov)
+        let sb = div255(UInt32(src.2) * cov), sa = div255(UInt32(src.3) * cov)
+        let inv = 255 - sa
+        px[i] = UInt8(sr + div255(UInt32(px[i]) * inv))
+        px[i + 1] = UInt8(sg + div255(UInt32(px[i + 1]) * inv))
+        px[i + 2] = UInt8(sb + div255(UInt32(px[i + 2]) * inv))
+        px[i + 3] = UInt8(sa + div255(UInt32(px[i + 3]) * inv))
+    }
+
+    /// Composites another premultiplied canvas source-over at an integer offset, scaled by
+    /// `opacity` (0…255).
+    public func composite(_ other: Canvas, x: Int, y: Int, opacity: UInt8 = 255) {
+        let x0 = max(x, 0), x1 = min(x + other.width, width)
+        let y0 = max(y, 0), y1 = min(y + other.height, height)
+        guard x0 < x1, y0 < y1, opacity > 0 else { return }
+        let w = width, ow = other.width, op = UInt32(opacity)
+        other.pixels.withUnsafeBufferPointer { s in
+            pixels.withUnsafeMutableBufferPointer { d in
+                for py in y0..<y1 {
+                    for px_ in x0..<x1 {
+                        let si = ((py - y) * ow + (px_ - x)) * 4
+                        let di = (py * w + px_) * 4
+                        let sa = Canvas.div255(UInt32(s[si + 3]) * op)
+                        if sa == 0 { continue }
+                        let inv = 255 - sa
+                        for c in 0..<3 {
+                            d[di + c] = UInt8(min(255, Canvas.div255(UInt32(s[si + c]) * op) + Canvas.div255(UInt32(d[di + c]) * inv)))
+                        }
+                        d[di + 3] = UInt8(sa + Canvas.div255(UInt32(d[di + 3]) * inv))
+                    }
+                }
+            }
+        }
+    }
+
+    /// True when every pixel is fully opaque (the PNG encoder then writes RGB).
+    public var isOpaque: Bool {
+        pixels.withUnsafeBufferPointer { p in
+            var i = 3
+            while i < p.count {
+                if p[i] != 255 { return false }
+                i += 4
+            }
+            return true
+        }
+    }
+}

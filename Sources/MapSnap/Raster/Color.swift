@@ -1,0 +1,45 @@
+/// An sRGB colour with straight (non-premultiplied) 8-bit alpha.
+public struct Color: Hashable, Sendable, CustomStringConvertible {
+    public var red: UInt8
+    public var green: UInt8
+    public var blue: UInt8
+    public var alpha: UInt8
+
+    public init(red: UInt8, green: UInt8, blue: UInt8, alpha: UInt8 = 255) {
+        self.red = red
+        self.green = green
+        self.blue = blue
+        self.alpha = alpha
+    }
+
+    /// `0xRRGGBB` with full opacity.
+    public init(rgb: UInt32) {
+        self.init(red: UInt8((rgb >> 16) & 0xFF), green: UInt8((rgb >> 8) & 0xFF), blue: UInt8(rgb & 0xFF))
+    }
+
+    /// `0xRRGGBBAA`.
+    public init(rgba: UInt32) {
+        self.init(red: UInt8((rgba >> 24) & 0xFF), green: UInt8((rgba >> 16) & 0xFF),
+                  blue: UInt8((rgba >> 8) & 0xFF), alpha: UInt8(rgba & 0xFF))
+    }
+
+    /// The same colour with its alpha multiplied by `opacity` (clamped to 0…1).
+    public func withOpacity(_ opacity: Double) -> Color {
+        let o = opacity.isFinite ? Swift.min(Swift.max(opacity, 0), 1) : 1
+        var c = self
+        c.alpha = UInt8((Double(alpha) * o).rounded())
+        return c
+    }
+
+    public static let black = Color(rgb: 0x000000)
+    public static let white = Color(rgb: 0xFFFFFF)
+    public static let clear = Color(red: 0, green: 0, blue: 0, alpha: 0)
+
+    public var description: String {
+        let hex = [red, green, blue, alpha].map { b -> String in
+            let s = String(b, radix: 16)
+            return s.count == 1 ? "0" + s : s
+        }.joined()
+        return "#" + hex
+    }
+}

@@ -1,0 +1,57 @@
+/// Everything that describes one render, in MapKit's vocabulary (`MKMapSnapshotter.Options`).
+///
+/// Camera rules (Google Static Maps compatible):
+/// - `center` and `zoom` both set: that view.
+/// - otherwise the camera fits all overlays and `visibleCoordinates` inside the image minus
+///   `padding`, at the largest zoom that fits (integer unless `allowsFractionalZoom`), never
+///   above `maximumFitZoom`; a given `center` or `zoom` is kept and only the other is solved.
+public struct MapSnapshotOptions: Sendable {
+    /// Image size in points.
+    public var width: Int
+    public var height: Int
+    /// Pixel ratio 1…4: pixels = points × scale. Line widths, markers and text scale too.
+    public var scale: Double
+    public var center: LatLng?
+    public var zoom: Double?
+    /// Padding in points kept free around fitted content.
+    public var padding: Double
+    public var allowsFractionalZoom: Bool
+    /// Upper zoom bound when fitting (a single marker would otherwise fit at z22).
+    public var maximumFitZoom: Double
+    public var overlays: [Overlay]
+    /// Extra coordinates the fitted camera must show (Google's `visible`).
+    public var visibleCoordinates: [LatLng]
+    /// Style name (`normal`, `terrain`, `hybrid`) or path to a style JSON file.
+    public var style: String
+    /// Tile source path or URL template overriding the style's sources; nil = embedded data.
+    public var source: String?
+    /// nil = from the sources; "" = none; otherwise the text drawn.
+    public var attribution: String?
+    public var showsScaleBar: Bool
+    public var caption: String?
+    /// Largest accepted output in pixels per side (default 8192).
+    public var maximumPixelSize: Int
+
+    public init(width: Int = 600, height: Int = 400, scale: Double = 1, center: LatLng? = nil,
+                zoom: Double? = nil, padding: Double = 24, allowsFractionalZoom: Bool = false,
+                maximumFitZoom: Double = 17, overlays: [Overlay] = [], visibleCoordinates: [LatLng] = [],
+                style: String = "normal", source: String? = nil, attribution: String? = nil,
+                showsScaleBar: Bool = true, caption: String? = nil, maximumPixelSize: Int = 8192) {
+        self.width = width
+        self.height = height
+        self.scale = scale
+        self.center = center
+        self.zoom = zoom
+        self.padding = padding
+        self.allowsFractionalZoom = allowsFractionalZoom
+        self.maximumFitZoom = maximumFitZoom
+        self.overlays = overlays
+        self.visibleCoordinates = visibleCoordinates
+        self.style = style
+        self.source = source
+        self.attribution = attribution
+        self.showsScaleBar = showsScaleBar
+        self.caption = caption
+        self.maximumPixelSize = maximumPixelSize
+    }
+}
