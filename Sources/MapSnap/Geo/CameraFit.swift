@@ -1,0 +1,174 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// What fitting needs to know about one thing on the map: its geographic extent as world
+/// points and how far its drawing sticks out beyond those points, in device pixels.
+///
+/// After go-staticmaps' `ExtraMarginPixels`: a pin rises `top` pixels above its coordinate,
+/// a title runs `right` pixels to its right.
+public struct FitItem: Sendable {
+    /// World points, unwrapped so that consecutive points take the short way across the
+    /// antimeridian (x may leave 0…1).
+    public var points: [WorldPoint]
+    public var marginLeft: Double
+    public var marginTop: Double
+    public var marginRight: Double
+    public var marginBottom: Double
+
+    public init(points: [WorldPoint], marginLeft: Double = 0, marginTop: Double = 0,
+                marginRight: Double = 0, marginBottom: Double = 0) {
+        self.points = points
+        self.marginLeft = marginLeft
+        self.marginTop = marginTop
+        self.marginRight = marginRight
+        self.marginBottom = marginBottom
+    }
+}
+
+/// Finds the centre and zoom that show every `FitItem` inside an image minus padding.
+public enum CameraFit {
+    /// Unwraps a coordinate sequence to world points, shifting each point by whole worlds so
+    /// that every step is shorter than half a world (Fiji → Samoa goes east across 180°).
+    public static func unwrappedWorldPoints(_ coordinates: [LatLng]) -> [WorldPoint] {
+        var out: [WorldPoint] = []
+        out.reserveCapacity(coordinates.count)
+        var previousX: Double?
+        for c in coordinates {
+            var p = WebMercator.project(c)
+            if let px = previousX { p.x -= (p.x - px).rounded() }
+            previousX = p.x
+            out.append(p)
+        }
+        return out
+    }
+
+    /// The smallest world-x interval that contains every item, each item shifted by whole
+    /// worlds as a block: the complement of the largest longitude gap no item covers.
+    /// Returns the interval and the shift (in worlds) to apply to each item.
+    static func horizontalExtent(_ intervals: [(min: Double, max: Double)]) -> (min: Double, max: Double, shifts: [Double]) {
+        guard !intervals.isEmpty else { return (0, 0, []) }
+        if intervals.contains(where: { $0.max - $0.min >= 1 }) {
+            let lo = intervals.map(\.min).min() ?? 0, hi = intervals.map(\.max).max() ?? 0
+            return (lo, hi, intervals.map { _ in 0 })
+        }
+        // Arcs on the circle [0, 1): split any that wrap, then merge and find the largest gap.
+        var arcs: [(Double, Double)] = []
+        arcs.reserveCapacity(intervals.count * 2)
+        for iv in intervals {
+            let s = iv.min - floor(iv.min)
+            let e = s + (iv.max - iv.min)
+            if e > 1 { arcs.append((s, 1)); arcs.append((0, e - 1)) } else { arcs.append((s, e)) }
+        }
+        arcs.sort { $0.0 < $1.0 || ($0.0 == $1.0 && $0.1 < $1.1) }
+        var gapStart = 0.0, gapLength = -1.0
+        var coveredTo = arcs[0].1
+        for a in arcs.dropFirst() {
+            if a.0 > coveredTo, a.0 - coveredTo > gapLength { gapLength = a.0 - coveredTo; gapStart = coveredTo }
+            coveredTo = max(coveredTo, a.1)
+        }
+        // The wrap-around gap from the last covered point to the first arc start (+1).
+        let wrapGap = arcs[0].0 + 1 - coveredTo
+        if wrapGap > gapLength { gapLength = wrapGap; gapStart = coveredTo }
+        let lo = gapStart + gapLength  // where the content begins (may be ≥ 1)
+        var shifts: [Double] = []
+        shifts.reserveCapacity(intervals.count)
+        var hi = -Double.infinity, minX = Double.infinity
+        for iv in intervals {
+            // Shift so the interval starts within [lo − ε, lo + 1 − ε).
+            let k = floor(iv.min - lo + 1e-12)
+            let shift = -k
+            shifts.append(shift)
+            minX = min(minX, iv.min + shift)
+            hi = max(hi, iv.max + shift)
+        }
+        return (minX, hi, shifts)
+    }
+
+    /// The camera that fits `items` into `width × height` points at `scale`.
+    ///
+    /// - `center`: when given, kept fixed and the zoom solved around it.
+    /// - `zoom`: when given, kept and only the centre solved.
+    /// - Zoom is floored to an integer unless `fractional`, and clamped to `0…maximumZoom`.
+    /// Items with no points are ignored. With nothing to fit: the given centre at the given
+    /// zoom (else `maximumZoom`), or the whole world at zoom 0.
+    public static func camera(fitting items: [FitItem], width: Int, height: Int, scale: Double,
+                              padding: Double, center fixedCenter: LatLng? = nil, zoom fixedZoom: Double? = nil,
+                              fractional: Bool = false, maximumZoom: Double = 17) -> Camera {
+        let items = items.filter { !$0.points.isEmpty }
+        let pw = Double(width) * scale, ph = Double(height) * scale
+        let pad = padding * scale
+        guard !items.isEmpty else {
+            return Camera(center: fixedCenter ?? LatLng(0, 0), zoom: fixedZoom ?? (fixedCenter == nil ? 0 : maximumZoom),
+                          width: width, height: height, scale: scale)
+        }
+        var intervals: [(min: Double, max: Double)] = []
+        intervals.reserveCapacity(items.count)
+        var minY = Double.infinity, maxY = -Double.infinity
+        for it in items {
+            var lo = Double.infinity, hi = -Double.infinity
+            for p in it.points {
+                lo = min(lo, p.x); hi = max(hi, p.x)
+                minY = min(minY, p.y); maxY = max(maxY, p.y)
+            }
+            intervals.append((lo, hi))
+        }
+        let ext = horizontalExtent(intervals)
+        // Pixel margins: the largest overhang of any item on each side (conservative).
+        var mL = 0.0, mT = 0.0, mR = 0.0, mB = 0.0
+        for it in items {
+            mL = max(mL, it.marginLeft); mT = max(mT, it.marginTop)
+            mR = max(mR, it.marginRight); mB = max(mB, it.marginBottom)
+        }
+        let base = WebMercator.tileSize * scale
+        func clampZoom(_ z: Double) -> Double {
+            var zz = z.isFinite ? z : maximumZoom
+            if !fractional { zz = floor(zz + 1e-9) }
+            return max(0, min(maximumZoom, zz))
+        }
+
+        if let c = fixedCenter {
+            let cw = WebMercator.project(c)
+            let zoom: Double
+            if let z = fixedZoom {
+                zoom = z
+            } else {
+                // Largest S with |x − cx|·S + margin ≤ half width − padding for every extreme.
+                var s = Double.infinity
+                let halfW = pw / 2 - pad, halfH = ph / 2 - pad
+                for (i, it) in items.enumerated() {
+                    for p in it.points {
+                        let x = p.x + ext.shifts[i]
+                        let dx = abs(x - cw.x - (x - cw.x).rounded())  // to the nearest world copy
+                        let dy = abs(p.y - cw.y)
+                        if dx > 0 { s = min(s, (halfW - max(mL, mR)) / dx) }
+                        if dy > 0 { s = min(s, (halfH - max(mT, mB)) / dy) }
+                    }
+                }
+                zoom = clampZoom(s.isFinite && s > 0 ? log2(s / base) : maximumZoom)
+            }
+            return Camera(center: c, zoom: zoom, width: width, height: height, scale: scale)
+        }
+
+        let dx = ext.max - ext.min, dy = maxY - minY
+        let zoom: Double
+        if let z = fixedZoom {
+            zoom = z
+        } else {
+            var s = Double.infinity
+            let availW = pw - 2 * pad - mL - mR, availH = ph - 2 * pad - mT - mB
+            if dx > 0 { s = min(s, availW / dx) }
+            if dy > 0 { s = min(s, availH / dy) }
+            zoom = clampZoom(s.isFinite && s > 0 ? log2(s / base) : maximumZoom)
+        }
+        // Centre the content *including* its pixel overhangs.
+        let s = WebMercator.worldSize(zoom: zoom, scale: scale)
+        let cx = ((ext.min * s - mL) + (ext.max * s + mR)) / 2 / s
+        let cy = ((minY * s - mT) + (maxY * s + mB)) / 2 / s
+        var center = WebMercator.unproject(WorldPoint(x: cx, y: min(1, max(0, cy))))
+        center.longitude = Camera.normalizedLongitude(center.longitude)
+        return Camera(center: center, zoom: zoom, width: width, height: height, scale: scale)
+    }
+}
