@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# Sets up the machine, builds mapsnap in release mode and renders the demo route to demo.png.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/setup.sh
+swift build -c release --product mapsnap
+bin="$(swift build -c release --show-bin-path)/mapsnap"
+"$bin" render --spec examples/helsinki-walk.json -o demo.png
+echo "wrote $(pwd)/demo.png"
