@@ -1,0 +1,42 @@
+/// Why a render could not be made. Every case names what was wrong and where.
+public enum RenderError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// Size in points out of range (flag/key named in `origin`).
+    case invalidSize(width: Int, height: Int)
+    case invalidScale(Double)
+    case invalidZoom(Double)
+    case invalidPadding(Double)
+    /// The output would exceed the pixel limit.
+    case imageTooLarge(pixelWidth: Int, pixelHeight: Int, limit: Int)
+    /// A coordinate that is not a valid latitude/longitude; `what` says which overlay.
+    case invalidCoordinate(what: String, LatLng)
+    /// A marker icon file that could not be read or decoded.
+    case unreadableIcon(path: String, reason: String)
+    /// The style could not be loaded.
+    case style(String)
+    /// A tile source could not be opened.
+    case source(String)
+
+    /// True for problems with the input (exit 2) rather than the environment (exit 3).
+    public var isInputError: Bool {
+        switch self {
+        case .source: return false
+        default: return true
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .invalidSize(let w, let h): return "size \(w)x\(h): width and height must be at least 1"
+        case .invalidScale(let s): return "scale \(s): must be between 1 and 4"
+        case .invalidZoom(let z): return "zoom \(z): must be between 0 and 22"
+        case .invalidPadding(let p): return "padding \(p): must be a finite number ≥ 0"
+        case .imageTooLarge(let w, let h, let limit):
+            return "image \(w)x\(h) px exceeds the limit of \(limit)x\(limit) px (lower --size or --scale)"
+        case .invalidCoordinate(let what, let c):
+            return "\(what): coordinate \(c.latitude),\(c.longitude) is out of range (latitude −90…90, longitude −180…180)"
+        case .unreadableIcon(let path, let reason): return "\(path): cannot use as marker icon: \(reason)"
+        case .style(let m): return m
+        case .source(let m): return m
+        }
+    }
+}
