@@ -5,8 +5,9 @@
 /// The algorithm, re-derived here from its two sources:
 /// - Colour distance: squared YIQ difference weighted 0.5053·Y² + 0.299·I² + 0.1957·Q²
 ///   (Kotsarenko & Ramos, "Measuring perceived color difference using YIQ NTSC transmission
-///   color space in mobile applications", 2010). Its maximum (black vs. white) is ≈ 35215,
-///   so `threshold` t means "distance above t² · 35215". Translucent pixels are blended
+///   color space in mobile applications", 2010). pixelmatch normalises it by 35215, the
+///   largest value it takes between sRGB colours (black vs. white alone gives 32857), so
+///   `threshold` t means "distance above t² · 35215". Translucent pixels are blended
 ///   over white first; with premultiplied bytes that is exactly `p + 255 − α`.
 /// - Anti-aliasing (Vysniauskas, "Anti-aliased pixel and intensity slope detector", 2009):
 ///   a pixel is AA when, among its 8 neighbours, at most two have its exact brightness, it
@@ -24,7 +25,7 @@ public struct ImageComparator: Sendable {
     /// Opacity (0…1) of the grey copy of the expected image under the diff marks.
     public var diffBackgroundOpacity: Double
 
-    /// The largest squared YIQ distance (black against white).
+    /// pixelmatch's normalising constant: the largest weighted YIQ distance between sRGB colours.
     public static let maximumYIQDelta = 35215.0
 
     /// - Parameter threshold: clamped to 0…1; NaN means the default 0.1.
