@@ -147,16 +147,9 @@ public struct CompareRequest: Sendable, Equatable {
 
     private func textReport(_ d: ImageDifference, match: Bool) -> String {
         var s = (match ? "match: " : "mismatch: ") + d.summary
-        if tolerance != .pixels(0) || !match { s += " (allowed: \(toleranceText))" }
+        if tolerance != .pixels(0) || !match { s += " (allowed: \(tolerance))" }
         if let diffPath { s += "; diff written to \(diffPath)" }
         return s
-    }
-
-    private var toleranceText: String {
-        switch tolerance {
-        case .pixels(let n): return "\(n) pixel\(n == 1 ? "" : "s")"
-        case .percent(let p): return "\(p)%"
-        }
     }
 
     /// Keys in a fixed order so the output is byte-stable.
