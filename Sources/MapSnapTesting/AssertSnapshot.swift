@@ -1,0 +1,59 @@
+import MapSnap
+
+#if canImport(XCTest)
+import XCTest
+
+/// XCTest assertion: fails the test (`XCTFail`) when `canvas` does not match its golden.
+/// See `verifySnapshot` for where goldens live and what a failure writes.
+public func assertSnapshot(of canvas: Canvas, named name: String, threshold: Double = 0.1,
+                           maxDiff: DiffTolerance = .pixels(0), includeAntiAliasing: Bool = false,
+                           goldenDirectory: String? = nil,
+                           file: StaticString = #filePath, line: UInt = #line) {
+    if let message = verifySnapshot(of: canvas, named: name, threshold: threshold, maxDiff: maxDiff,
+                                    includeAntiAliasing: includeAntiAliasing, goldenDirectory: goldenDirectory,
+                                    filePath: "\(file)") {
+        XCTFail(message, file: file, line: line)
+    }
+}
+
+/// XCTest assertion for encoded PNG bytes.
+public func assertSnapshot(ofPNG png: [UInt8], named name: String, threshold: Double = 0.1,
+                           maxDiff: DiffTolerance = .pixels(0), includeAntiAliasing: Bool = false,
+                           goldenDirectory: String? = nil,
+                           file: StaticString = #filePath, line: UInt = #line) {
+    if let message = verifySnapshot(ofPNG: png, named: name, threshold: threshold, maxDiff: maxDiff,
+                                    includeAntiAliasing: includeAntiAliasing, goldenDirectory: goldenDirectory,
+                                    filePath: "\(file)") {
+        XCTFail(message, file: file, line: line)
+    }
+}
+#endif
+
+#if canImport(Testing)
+import Testing
+
+/// Swift Testing expectation: records an issue at the call site when `canvas` does not match
+/// its golden. See `verifySnapshot` for where goldens live and what a failure writes.
+public func expectSnapshot(of canvas: Canvas, named name: String, threshold: Double = 0.1,
+                           maxDiff: DiffTolerance = .pixels(0), includeAntiAliasing: Bool = false,
+                           goldenDirectory: String? = nil,
+                           sourceLocation: SourceLocation = #_sourceLocation) {
+    if let message = verifySnapshot(of: canvas, named: name, threshold: threshold, maxDiff: maxDiff,
+                                    includeAntiAliasing: includeAntiAliasing, goldenDirectory: goldenDirectory,
+                                    filePath: sourceLocation.filePath) {
+        Issue.record(Comment(rawValue: message), sourceLocation: sourceLocation)
+    }
+}
+
+/// Swift Testing expectation for encoded PNG bytes.
+public func expectSnapshot(ofPNG png: [UInt8], named name: String, threshold: Double = 0.1,
+                           maxDiff: DiffTolerance = .pixels(0), includeAntiAliasing: Bool = false,
+                           goldenDirectory: String? = nil,
+                           sourceLocation: SourceLocation = #_sourceLocation) {
+    if let message = verifySnapshot(ofPNG: png, named: name, threshold: threshold, maxDiff: maxDiff,
+                                    includeAntiAliasing: includeAntiAliasing, goldenDirectory: goldenDirectory,
+                                    filePath: sourceLocation.filePath) {
+        Issue.record(Comment(rawValue: message), sourceLocation: sourceLocation)
+    }
+}
+#endif
