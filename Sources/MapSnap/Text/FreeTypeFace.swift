@@ -172,9 +172,9 @@ public final class FreeTypeFace: @unchecked Sendable {
         if spec.haloRadius64 <= 0 {
             guard FT_Render_Glyph(slot, FT_RENDER_MODE_NORMAL) == 0 else { return .empty }
             return FreeTypeFace.copy(slot.pointee.bitmap, left: Int(slot.pointee.bitmap_left),
-                                     top: Int(slot.pointee.bitmap_top))
+                                     top: Int(slot.pointee.bitmap_top)).trimmed()
         }
-        return halo(slot, radius64: spec.haloRadius64)
+        return halo(slot, radius64: spec.haloRadius64).trimmed()
     }
 
     /// The glyph dilated by `radius64`: its stroked outline (round joins) united with its

@@ -31,6 +31,40 @@ public struct GlyphBitmap: Sendable, Hashable {
     /// True when there is nothing to draw.
     public var isEmpty: Bool { width == 0 || height == 0 }
 
+    /// The same bitmap cropped to its non-zero coverage, so that boxes computed from
+    /// bitmaps are exactly the pixels drawn (FreeType sizes bitmaps by the outline's control
+    /// box, which can leave empty rows and columns).
+    public func trimmed() -> GlyphBitmap {
+        guard !isEmpty else { return self }
+        var minX = width, minY = height, maxX = -1, maxY = -1
+        coverage.withUnsafeBufferPointer { c in
+            for y in 0..<height {
+                let row = y * width
+                var first = -1, last = -1
+                for x in 0..<width where c[row + x] != 0 {
+                    if first < 0 { first = x }
+                    last = x
+                }
+                guard first >= 0 else { continue }
+                minX = Swift.min(minX, first); maxX = Swift.max(maxX, last)
+                if minY == height { minY = y }
+                maxY = y
+            }
+        }
+        guard maxX >= 0 else { return .empty }
+        if minX == 0 && minY == 0 && maxX == width - 1 && maxY == height - 1 { return self }
+        let w = maxX - minX + 1, h = maxY - minY + 1
+        var out = [UInt8](repeating: 0, count: w * h)
+        coverage.withUnsafeBufferPointer { c in
+            out.withUnsafeMutableBufferPointer { o in
+                for y in 0..<h {
+                    for x in 0..<w { o[y * w + x] = c[(y + minY) * width + x + minX] }
+                }
+            }
+        }
+        return GlyphBitmap(width: w, height: h, left: left + minX, top: top - minY, coverage: out)
+    }
+
     /// Memory held by the coverage, for cache budgeting.
     public var byteCount: Int { coverage.count }
 }

@@ -102,7 +102,7 @@ public struct TextLayout: Sendable {
         let maxWidth = options.maxWidth.flatMap { $0.isFinite && $0 > 0 ? $0 : nil }
 
         var shaper = Shaper(fonts: fonts, face: face, size: size)
-        var builtLines: [(clusters: ArraySlice<Cluster>, width: Double)] = []
+        var builtLines: [ArraySlice<Cluster>] = []
         var paragraph: [Cluster] = []
         var index = 0
         func flushParagraph() {
@@ -114,7 +114,7 @@ public struct TextLayout: Sendable {
                 while let last = line.last, last.isSpace {
                     line = line.dropLast()
                 }
-                builtLines.append((line, LineBreaker.width(line, spacing: spacing)))
+                builtLines.append(line)
                 start = end
             }
             paragraph.removeAll(keepingCapacity: true)
@@ -129,21 +129,18 @@ public struct TextLayout: Sendable {
         }
         flushParagraph()
 
-        let blockWidth = builtLines.reduce(0) { max($0, $1.width) }
+        // Pass 1: pen positions from x = 0 with kerning, which also gives each line's true
+        // width. Pass 2 (below) shifts lines for alignment once the block width is known.
         var glyphs: [PositionedGlyph] = []
         var lines: [Line] = []
         let bandOffset = (lineHeight - (ascent + descent)) / 2 + ascent
-        for (number, built) in builtLines.enumerated() {
+        for (number, clusters) in builtLines.enumerated() {
             let baseline = Double(number) * lineHeight + bandOffset
-            var x: Double
-            switch options.alignment {
-            case .left: x = 0
-            case .center: x = (blockWidth - built.width) / 2
-            case .right: x = blockWidth - built.width
-            }
+            var x = 0.0
+            var lineWidth = 0.0
             let first = glyphs.count
             var previous: (face: FreeTypeFace, glyph: UInt32)?
-            for cluster in built.clusters {
+            for cluster in clusters {
                 for g in cluster.glyphs {
                     if let p = previous, p.face === g.face {
                         x += Double(g.face.kerning(p.glyph, g.glyph)) * size / Double(g.face.unitsPerEm)
@@ -153,9 +150,22 @@ public struct TextLayout: Sendable {
                     x += g.advance
                     previous = (g.face, g.glyph)
                 }
+                // Trailing spaces were trimmed, so the last cluster ends the line's width.
+                lineWidth = x
                 x += spacing
             }
-            lines.append(Line(glyphRange: first..<glyphs.count, width: built.width, baseline: baseline))
+            lines.append(Line(glyphRange: first..<glyphs.count, width: max(0, lineWidth), baseline: baseline))
+        }
+        let blockWidth = lines.reduce(0) { max($0, $1.width) }
+        for line in lines {
+            let shift: Double
+            switch options.alignment {
+            case .left: shift = 0
+            case .center: shift = (blockWidth - line.width) / 2
+            case .right: shift = blockWidth - line.width
+            }
+            guard shift != 0 else { continue }
+            for i in line.glyphRange { glyphs[i].origin.x += shift }
         }
         self.glyphs = glyphs
         self.lines = lines
@@ -316,16 +326,5 @@ enum LineBreaker {
             i += 1
         }
         return breaks
-    }
-
-    /// Advance width of a line: clusters plus letter spacing between them, trailing spaces
-    /// and the last spacing excluded.
-    static func width(_ line: ArraySlice<Cluster>, spacing: Double) -> Double {
-        var end = line.endIndex
-        while end > line.startIndex, line[end - 1].isSpace { end -= 1 }
-        var total = 0.0
-        for c in line[line.startIndex..<end] { total += c.width }
-        let n = end - line.startIndex
-        return total + Double(max(0, n - 1)) * spacing
     }
 }
