@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import MapSnap
 
@@ -115,4 +116,34 @@ import Testing
 
 private extension PixelRect {
     var midY: Double { (minY + maxY) / 2 }
+}
+
+@Suite struct TextRendererConcurrencyTests {
+    @Test func parallelRendersMatchASerialRender() throws {
+        let fonts = try #require(TextFixtures.fonts)
+        let texts = ["Oslo", "Helsinki", "東京", "Αθήνα", "Москва", "AV To Wa"]
+        @Sendable func render(_ text: String, _ cache: GlyphCache) -> [UInt8] {
+            let canvas = Canvas(width: 120, height: 30)
+            let layout = TextLayout(text, face: fonts.bold, fonts: fonts, options: TextLayoutOptions(sizePixels: 14))
+            TextRenderer(cache: cache).draw(layout, on: canvas, at: PixelPoint(x: 60.6, y: 15),
+                                            paint: TextPaint(color: .black, haloColor: .white, haloWidth: 1.5))
+            return canvas.pixels
+        }
+        let serial = texts.map { render($0, GlyphCache()) }
+        let shared = GlyphCache(maxEntries: 16)
+        let results = ResultBox(count: texts.count * 4)
+        DispatchQueue.concurrentPerform(iterations: texts.count * 4) { i in
+            results.set(i, render(texts[i % texts.count], shared))
+        }
+        for i in 0..<texts.count * 4 { #expect(results.get(i) == serial[i % texts.count]) }
+    }
+}
+
+/// Lock-protected slots for results produced on several threads.
+private final class ResultBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var slots: [[UInt8]]
+    init(count: Int) { slots = Array(repeating: [], count: count) }
+    func set(_ i: Int, _ v: [UInt8]) { lock.lock(); slots[i] = v; lock.unlock() }
+    func get(_ i: Int) -> [UInt8] { lock.lock(); defer { lock.unlock() }; return slots[i] }
 }
