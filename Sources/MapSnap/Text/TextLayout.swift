@@ -220,7 +220,9 @@ struct Shaper {
             scalars.append(s)
         }
         let isSpace = character.isWhitespace
-        let breakAfter = isSpace || scalars.contains(where: Shaper.allowsBreakAfter)
+        // No-break spaces (U+00A0, U+2007, U+202F) hold their neighbours on one line.
+        let isBreakingSpace = isSpace && !character.unicodeScalars.contains { ["\u{A0}", "\u{2007}", "\u{202F}"].contains($0) }
+        let breakAfter = isBreakingSpace || scalars.contains(where: Shaper.allowsBreakAfter)
         var glyphs: [Cluster.Glyph] = []
         // Prefer one face for the whole character so base and marks match in style.
         if let whole = resolveWhole(scalars, faces: chain) ?? resolveWhole(scalars, faces: fonts.systemFallbackFaces()) {

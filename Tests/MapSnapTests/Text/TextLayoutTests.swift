@@ -51,6 +51,7 @@ import Testing
         ("Helsinki", 1),          // a single word never breaks, even when too wide
         ("Helsinki Central Railway Station", 4),   // every word is 46–52 px at 14 px
         ("a b c d e f g h", 1),
+        ("Helsinki\u{A0}Central", 1),            // a no-break space never wraps
     ])
     func wrapLineCounts(text: String, lines: Int) throws {
         let maxWidth = text.hasPrefix("a ") ? 1000 : 60.0
