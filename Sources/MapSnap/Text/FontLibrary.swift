@@ -1,0 +1,206 @@
+import Foundation
+
+/// The fonts text is drawn with: the bundled Noto Sans Regular and Bold, the bundled Droid
+/// Sans Fallback for CJK and other scripts Noto Sans lacks, and — only when nothing bundled
+/// has a glyph — optional system fonts.
+///
+/// Faces are immutable after loading and serialise their own FreeType calls, so a library is
+/// safe to share between threads; the only mutable state (lazily loaded system fallbacks)
+/// sits behind a lock.
+public final class FontLibrary: @unchecked Sendable {
+    /// The bundled font files, by the names `face(named:)` accepts.
+    public static let bundledFonts: [(name: String, file: String)] = [
+        ("Noto Sans Regular", "NotoSans-Regular.ttf"),
+        ("Noto Sans Bold", "NotoSans-Bold.ttf"),
+        ("Droid Sans Fallback", "DroidSansFallbackFull.ttf"),
+    ]
+
+    /// System fonts tried per glyph after every bundled face, in order. Never used by tests.
+    public static let defaultSystemFallbackPaths = [
+        "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
+    ]
+
+    /// Words in a MapLibre `text-font` name that select the bold face.
+    static let boldKeywords = ["bold", "semibold", "demibold", "medium", "black", "heavy"]
+
+    /// The face for regular text.
+    public let regular: FreeTypeFace
+    /// The face for bold text.
+    public let bold: FreeTypeFace
+    /// The CJK-capable face tried when the requested face lacks a glyph.
+    public let fallback: FreeTypeFace
+    /// The directory the faces came from (`nil` when built from faces directly).
+    public let fontsDirectory: String?
+
+    private let lock = NSLock()
+    private var systemFallbackPaths: [String]
+    private var systemFallbacks: [FreeTypeFace] = []
+
+    /// Builds a library from already loaded faces.
+    public init(regular: FreeTypeFace, bold: FreeTypeFace, fallback: FreeTypeFace,
+                systemFallbackPaths: [String] = []) {
+        self.regular = regular
+        self.bold = bold
+        self.fallback = fallback
+        self.fontsDirectory = nil
+        self.systemFallbackPaths = systemFallbackPaths
+    }
+
+    /// Loads the bundled fonts from `fontsDirectory` (the `Fonts/` folder itself).
+    public init(fontsDirectory: String, systemFallbackPaths: [String] = FontLibrary.defaultSystemFallbackPaths) throws(FontError) {
+        let dir = URL(fileURLWithPath: fontsDirectory)
+        func load(_ file: String) throws(FontError) -> FreeTypeFace {
+            try FreeTypeFace(path: dir.appendingPathComponent(file).path)
+        }
+        regular = try load(FontLibrary.bundledFonts[0].file)
+        bold = try load(FontLibrary.bundledFonts[1].file)
+        fallback = try load(FontLibrary.bundledFonts[2].file)
+        self.fontsDirectory = fontsDirectory
+        self.systemFallbackPaths = systemFallbackPaths
+    }
+
+    // MARK: - Finding the bundled fonts
+
+    /// Finds the `Fonts/` directory, trying in order: `$MAPSNAP_RESOURCES/Fonts`, the
+    /// directories above the running executable (`/proc/self/exe`, then `argv[0]`), and the
+    /// repository this file was compiled from. Returns the directory, or the error listing
+    /// every place searched.
+    public static func locateFontsDirectory(
+        environment: [String: String] = ProcessInfo.processInfo.environment,
+        executablePaths: [String] = FontLibrary.executablePaths(),
+        sourceFile: String = #filePath
+    ) -> Result<String, FontError> {
+        var searched: [String] = []
+        func check(_ dir: URL) -> String? {
+            let fonts = dir.appendingPathComponent("Fonts")
+            searched.append(fonts.path)
+            let probe = fonts.appendingPathComponent(FontLibrary.bundledFonts[0].file).path
+            return FileManager.default.isReadableFile(atPath: probe) ? fonts.path : nil
+        }
+        if let resources = environment["MAPSNAP_RESOURCES"], !resources.isEmpty,
+           let found = check(URL(fileURLWithPath: resources)) {
+            return .success(found)
+        }
+        for executable in executablePaths where !executable.isEmpty {
+            var dir = URL(fileURLWithPath: executable).deletingLastPathComponent().standardizedFileURL
+            // Bounded walk to the filesystem root.
+            for _ in 0..<64 {
+                if let found = check(dir) { return .success(found) }
+                let parent = dir.deletingLastPathComponent()
+                if parent.path == dir.path { break }
+                dir = parent
+            }
+        }
+        // Sources/MapSnap/Text/FontLibrary.swift → the repository root is four levels up.
+        var root = URL(fileURLWithPath: sourceFile)
+        for _ in 0..<4 { root = root.deletingLastPathComponent() }
+        if let found = check(root) { return .success(found) }
+        return .failure(.fontsDirectoryNotFound(searched: searched))
+    }
+
+    /// The running executable's path from `/proc/self/exe` and `argv[0]` (either may be missing).
+    public static func executablePaths() -> [String] {
+        var paths: [String] = []
+        if let exe = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
+            paths.append(exe)
+        }
+        if let argv0 = CommandLine.arguments.first, !argv0.isEmpty {
+            let url = argv0.hasPrefix("/")
+                ? URL(fileURLWithPath: argv0)
+                : URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent(argv0)
+            paths.append(url.standardizedFileURL.path)
+        }
+        return paths
+    }
+
+    private static let standardLock = NSLock()
+    nonisolated(unsafe) private static var standardLibrary: FontLibrary?
+
+    /// The process-wide library of bundled fonts, loaded once. When the bundled fonts cannot
+    /// be found, falls back to DejaVu Sans from the system as a last resort; throws when
+    /// neither exists.
+    public static func standard() throws(FontError) -> FontLibrary {
+        standardLock.lock()
+        defer { standardLock.unlock() }
+        if let library = standardLibrary { return library }
+        let library: FontLibrary
+        switch locateFontsDirectory() {
+        case .success(let dir):
+            library = try FontLibrary(fontsDirectory: dir)
+        case .failure(let error):
+            let system = "/usr/share/fonts/truetype/dejavu/"
+            guard let regular = try? FreeTypeFace(path: system + "DejaVuSans.ttf") else { throw error }
+            let bold = (try? FreeTypeFace(path: system + "DejaVuSans-Bold.ttf")) ?? regular
+            library = FontLibrary(regular: regular, bold: bold, fallback: regular)
+        }
+        standardLibrary = library
+        return library
+    }
+
+    // MARK: - Choosing faces
+
+    /// A face by name: "Noto Sans Regular", "Noto Sans Bold" or "Droid Sans Fallback"
+    /// (case-insensitive).
+    public func face(named name: String) throws(FontError) -> FreeTypeFace {
+        switch name.lowercased() {
+        case "noto sans regular", "noto sans": return regular
+        case "noto sans bold": return bold
+        case "droid sans fallback": return fallback
+        default: throw FontError.unknownFontName(name, known: FontLibrary.bundledFonts.map(\.name))
+        }
+    }
+
+    /// Maps a MapLibre `text-font` stack (e.g. `["Open Sans Bold", "Arial Unicode MS Bold"]`)
+    /// to a bundled face: an exact bundled name wins, otherwise the first name's weight
+    /// keyword (Bold, Semibold, Medium, Black, Heavy) picks bold and anything else regular.
+    /// Italic is not bundled and maps to upright.
+    public func face(forStyleFontStack stack: [String]) -> FreeTypeFace {
+        for name in stack {
+            if let exact = try? face(named: name) { return exact }
+        }
+        guard let first = stack.first?.lowercased() else { return regular }
+        let words = first.split(whereSeparator: { $0 == " " || $0 == "-" || $0 == "_" })
+        for word in words {
+            // "ExtraBold", "SemiBold" and friends end in a keyword.
+            if FontLibrary.boldKeywords.contains(where: { word.hasSuffix($0) }) { return bold }
+        }
+        return regular
+    }
+
+    /// The faces to try, in order, for text requested in `preferred`: the preferred face,
+    /// the bundled fallback, the other bundled faces, then system fallbacks (loaded on first
+    /// use; a system font that fails to load is skipped).
+    func fallbackChain(for preferred: FreeTypeFace) -> [FreeTypeFace] {
+        var chain = [preferred]
+        for face in [fallback, regular, bold] where !chain.contains(where: { $0 === face }) {
+            chain.append(face)
+        }
+        return chain
+    }
+
+    /// System fallback faces, loading any not yet loaded. Called only when no bundled face
+    /// has a glyph, so a machine without those files never pays for the lookup.
+    func systemFallbackFaces() -> [FreeTypeFace] {
+        lock.lock()
+        defer { lock.unlock() }
+        if !systemFallbackPaths.isEmpty {
+            for path in systemFallbackPaths {
+                if let face = try? FreeTypeFace(path: path) { systemFallbacks.append(face) }
+            }
+            systemFallbackPaths = []
+        }
+        return systemFallbacks
+    }
+
+    /// The face and glyph for one scalar, walking the fallback chain; `nil` when no face,
+    /// bundled or system, maps it.
+    public func glyph(for scalar: Unicode.Scalar, preferring preferred: FreeTypeFace) -> (face: FreeTypeFace, glyph: UInt32)? {
+        for face in fallbackChain(for: preferred) {
+            if let g = face.glyphIndex(for: scalar) { return (face, g) }
+        }
+        for face in systemFallbackFaces() {
+            if let g = face.glyphIndex(for: scalar) { return (face, g) }
+        }
+        return nil
+    }
+}

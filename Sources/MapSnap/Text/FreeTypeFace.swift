@@ -1,0 +1,342 @@
+import Foundation
+internal import CFreeType
+
+/// One font face loaded with FreeType: glyph lookup, metrics, kerning and rasterisation.
+///
+/// This file is the only importer of `CFreeType`. Pixel-affecting knobs are pinned here:
+///
+/// - **No hinting** (`FT_LOAD_NO_HINTING`, `FT_LOAD_NO_AUTOHINT`). Map text is drawn at
+///   sub-pixel pen positions and rotated along roads; hinting snaps outlines to the pixel
+///   grid of one orientation, so the same word would change shape with its angle or offset,
+///   and the TrueType bytecode interpreter / autohinter differ between FreeType releases.
+///   Unhinted outlines keep glyph shapes and spacing consistent, which matters more on a
+///   map than stem crispness. Advances come unscaled from the font (design units) and are
+///   scaled in `Double`, so layout never sees hinted (rounded) widths.
+/// - **No embedded bitmaps** (`FT_LOAD_NO_BITMAP`): outlines only, at any size.
+/// - **Grey-scale anti-aliasing** (`FT_RENDER_MODE_NORMAL`), never LCD/sub-pixel colour.
+/// - Coverage is FreeType's linear area coverage, composited as-is (no gamma tweak).
+///
+/// An `FT_Face` is not thread-safe, so each face owns its own `FT_Library` and serialises
+/// every FreeType call behind a lock; different faces rasterise in parallel.
+public final class FreeTypeFace: @unchecked Sendable {
+    /// Font files above this size are refused (the CJK fallback is about 4 MB).
+    public static let maxFileBytes = 64 << 20
+    /// A glyph bitmap above this many bytes is dropped (drawn empty) rather than allocated.
+    static let maxBitmapBytes = 8 << 20
+
+    /// The file this face came from (or the name given for in-memory bytes); used in errors.
+    public let path: String
+    /// Family name from the font, e.g. "Noto Sans".
+    public let familyName: String
+    /// Style name from the font, e.g. "Bold".
+    public let styleName: String
+    /// Design units per em; metrics below are in these units.
+    public let unitsPerEm: Int
+    /// Typographic ascender above the baseline (positive, design units).
+    public let ascender: Int
+    /// Typographic descender below the baseline (positive, design units).
+    public let descender: Int
+    /// Extra gap between lines recommended by the font (design units, ≥ 0).
+    public let lineGap: Int
+    /// Number of glyphs in the face.
+    public let glyphCount: Int
+    /// Process-unique identity for cache keys (object addresses can be reused).
+    let id: Int
+
+    private let lock = NSLock()
+    private let face: FTFace
+    private let stroker: FTStroker
+    private let gposKerning: OpenTypeKerning
+    private let hasLegacyKerning: Bool
+    private var advanceCache: [UInt32: Int] = [:]
+
+    /// `FT_LOAD_*` flags for every glyph load (see the type's documentation).
+    private static let loadFlags = Int32(FT_LOAD_NO_HINTING | FT_LOAD_NO_AUTOHINT | FT_LOAD_NO_BITMAP)
+
+    /// Loads the face at `path` (face index 0).
+    public convenience init(path: String) throws(FontError) {
+        let size: Int
+        do {
+            let attributes = try FileManager.default.attributesOfItem(atPath: path)
+            guard (attributes[.type] as? FileAttributeType) != .typeDirectory else {
+                throw FontError.unreadableFile(path: path, reason: "is a directory")
+            }
+            size = (attributes[.size] as? NSNumber)?.intValue ?? 0
+        } catch let error as FontError {
+            throw error
+        } catch {
+            throw FontError.unreadableFile(path: path, reason: error.localizedDescription)
+        }
+        guard size <= FreeTypeFace.maxFileBytes else {
+            throw FontError.fileTooLarge(path: path, bytes: size, limit: FreeTypeFace.maxFileBytes)
+        }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw FontError.unreadableFile(path: path, reason: "no such file or not readable")
+        }
+        guard data.count <= FreeTypeFace.maxFileBytes else {
+            throw FontError.fileTooLarge(path: path, bytes: data.count, limit: FreeTypeFace.maxFileBytes)
+        }
+        try self.init(bytes: [UInt8](data), path: path)
+    }
+
+    /// Loads a face from font file bytes (TrueType/OpenType/CFF; face index 0). `path` only
+    /// names the source in errors.
+    public init(bytes: [UInt8], path: String) throws(FontError) {
+        guard bytes.count <= FreeTypeFace.maxFileBytes else {
+            throw FontError.fileTooLarge(path: path, bytes: bytes.count, limit: FreeTypeFace.maxFileBytes)
+        }
+        self.path = path
+        let library = try FTLibrary(path: path)
+        let face = try FTFace(library: library, bytes: bytes, path: path)
+        let rec = face.raw.pointee
+        guard rec.face_flags & FT_Long(FT_FACE_FLAG_SCALABLE) != 0 else { throw FontError.notScalable(path: path) }
+        guard FT_Select_Charmap(face.raw, FT_ENCODING_UNICODE) == 0 else { throw FontError.noUnicodeCharmap(path: path) }
+        guard rec.units_per_EM > 0, rec.num_glyphs > 0 else {
+            throw FontError.invalidFont(path: path, freeTypeError: 0, reason: "no glyphs or zero units per em")
+        }
+        self.face = face
+        stroker = try FTStroker(library: library, path: path)
+        familyName = rec.family_name.map { String(cString: $0) } ?? ""
+        styleName = rec.style_name.map { String(cString: $0) } ?? ""
+        unitsPerEm = Int(rec.units_per_EM)
+        ascender = max(0, Int(rec.ascender))
+        descender = max(0, -Int(rec.descender))
+        lineGap = max(0, Int(rec.height) - Int(rec.ascender) + Int(rec.descender))
+        glyphCount = Int(rec.num_glyphs)
+        hasLegacyKerning = rec.face_flags & FT_Long(FT_FACE_FLAG_KERNING) != 0
+        gposKerning = OpenTypeKerning(gpos: FreeTypeFace.sfntTable(bytes, tag: 0x4750_4F53 /* 'GPOS' */) ?? [])
+        id = FaceIdentity.next()
+    }
+
+    /// The glyph for a Unicode scalar, or `nil` when the face does not map it.
+    public func glyphIndex(for scalar: Unicode.Scalar) -> UInt32? {
+        lock.lock()
+        defer { lock.unlock() }
+        let index = FT_Get_Char_Index(face.raw, FT_ULong(scalar.value))
+        return index == 0 ? nil : UInt32(index)
+    }
+
+    /// The horizontal advance of a glyph in design units (0 for an invalid index).
+    public func advance(of glyph: UInt32) -> Int {
+        lock.lock()
+        defer { lock.unlock() }
+        if let cached = advanceCache[glyph] { return cached }
+        var advance = 0
+        if Int(glyph) < glyphCount,
+           FT_Load_Glyph(face.raw, FT_UInt(glyph), Int32(FT_LOAD_NO_SCALE | FT_LOAD_IGNORE_TRANSFORM)) == 0,
+           let slot = face.raw.pointee.glyph {
+            advance = Int(slot.pointee.metrics.horiAdvance)
+        }
+        advanceCache[glyph] = advance
+        return advance
+    }
+
+    /// The kerning adjustment between two glyphs in design units (negative tightens). Reads
+    /// `GPOS` pair kerning when the font has it, else the legacy `kern` table.
+    public func kerning(_ left: UInt32, _ right: UInt32) -> Int {
+        if !gposKerning.isEmpty { return gposKerning.adjustment(left, right) }
+        guard hasLegacyKerning else { return 0 }
+        lock.lock()
+        defer { lock.unlock() }
+        var vector = FT_Vector()
+        guard FT_Get_Kerning(face.raw, FT_UInt(left), FT_UInt(right),
+                             FT_UInt(FT_KERNING_UNSCALED.rawValue), &vector) == 0 else { return 0 }
+        return Int(vector.x)
+    }
+
+    /// Rasterises a glyph (or its halo, when `spec.haloRadius64 > 0`) to an 8-bit coverage
+    /// bitmap. A glyph FreeType cannot load or render comes back empty, never as an error:
+    /// one broken glyph must not sink a whole map.
+    public func rasterize(_ spec: GlyphRasterSpec) -> GlyphBitmap {
+        guard Int(spec.glyph) < glyphCount, spec.size64 > 0 else { return .empty }
+        lock.lock()
+        defer { lock.unlock() }
+        let raw = face.raw
+        guard FT_Set_Char_Size(raw, 0, FT_F26Dot6(spec.size64), 72, 72) == 0 else { return .empty }
+
+        // Rotation is clockwise on a y-down screen, i.e. by -θ in FreeType's y-up space.
+        let angle = spec.rotationRadians
+        let c = FT_Fixed((cos(angle) * 65536).rounded()), s = FT_Fixed((sin(angle) * 65536).rounded())
+        var matrix = FT_Matrix(xx: c, xy: s, yx: -s, yy: c)
+        let steps = GlyphRasterSpec.subpixelSteps
+        var delta = FT_Vector(x: FT_Pos(Int(spec.subpixelX) * 64 / steps),
+                              y: FT_Pos(-(Int(spec.subpixelY) * 64 / steps)))
+        FT_Set_Transform(raw, &matrix, &delta)
+        defer { FT_Set_Transform(raw, nil, nil) }
+
+        guard FT_Load_Glyph(raw, FT_UInt(spec.glyph), FreeTypeFace.loadFlags) == 0,
+              let slot = raw.pointee.glyph,
+              slot.pointee.format == FT_GLYPH_FORMAT_OUTLINE,
+              slot.pointee.outline.n_points > 0 else { return .empty }
+
+        if spec.haloRadius64 <= 0 {
+            guard FT_Render_Glyph(slot, FT_RENDER_MODE_NORMAL) == 0 else { return .empty }
+            return FreeTypeFace.copy(slot.pointee.bitmap, left: Int(slot.pointee.bitmap_left),
+                                     top: Int(slot.pointee.bitmap_top)).trimmed()
+        }
+        return halo(slot, radius64: spec.haloRadius64).trimmed()
+    }
+
+    /// The glyph dilated by `radius64`: its stroked outline (round joins) united with its
+    /// fill. Stroking the full outline and taking the union is robust to contour direction
+    /// and overlapping contours, where `FT_Glyph_StrokeBorder`'s "outside only" can pick
+    /// the wrong side. Called with the lock held and the glyph loaded in `slot`.
+    private func halo(_ slot: FT_GlyphSlot, radius64: Int32) -> GlyphBitmap {
+        var glyph: FT_Glyph?
+        guard FT_Get_Glyph(slot, &glyph) == 0, glyph != nil else { return .empty }
+        FT_Stroker_Set(stroker.raw, FT_Fixed(radius64), FT_STROKER_LINECAP_ROUND, FT_STROKER_LINEJOIN_ROUND, 0)
+        // With destroy = 1 each call frees the glyph it replaces, also on failure.
+        guard FT_Glyph_Stroke(&glyph, stroker.raw, 1) == 0,
+              FT_Glyph_To_Bitmap(&glyph, FT_RENDER_MODE_NORMAL, nil, 1) == 0,
+              let rendered = glyph, rendered.pointee.format == FT_GLYPH_FORMAT_BITMAP else {
+            if let g = glyph { FT_Done_Glyph(g) }
+            return .empty
+        }
+        defer { FT_Done_Glyph(rendered) }
+        let bitmapGlyph = UnsafeMutableRawPointer(rendered).assumingMemoryBound(to: FT_BitmapGlyphRec.self)
+        let stroke = FreeTypeFace.copy(bitmapGlyph.pointee.bitmap, left: Int(bitmapGlyph.pointee.left),
+                                       top: Int(bitmapGlyph.pointee.top))
+        guard FT_Render_Glyph(slot, FT_RENDER_MODE_NORMAL) == 0 else { return stroke }
+        let fill = FreeTypeFace.copy(slot.pointee.bitmap, left: Int(slot.pointee.bitmap_left),
+                                     top: Int(slot.pointee.bitmap_top))
+        return FreeTypeFace.union(stroke, fill)
+    }
+
+    /// Copies an 8-bit grey FreeType bitmap (any pitch sign) into a `GlyphBitmap`.
+    private static func copy(_ bitmap: FT_Bitmap, left: Int, top: Int) -> GlyphBitmap {
+        let width = Int(bitmap.width), rows = Int(bitmap.rows), pitch = Int(bitmap.pitch)
+        guard width > 0, rows > 0, let buffer = bitmap.buffer,
+              bitmap.pixel_mode == UInt8(FT_PIXEL_MODE_GRAY.rawValue),
+              abs(pitch) >= width, width * rows <= maxBitmapBytes else { return .empty }
+        var out = [UInt8](repeating: 0, count: width * rows)
+        out.withUnsafeMutableBufferPointer { dst in
+            for y in 0..<rows {
+                // A negative pitch means rows are stored bottom-up from `buffer`.
+                let src = pitch >= 0 ? buffer + y * pitch : buffer + (rows - 1 - y) * -pitch
+                for x in 0..<width { dst[y * width + x] = src[x] }
+            }
+        }
+        return GlyphBitmap(width: width, height: rows, left: left, top: top, coverage: out)
+    }
+
+    /// Per-pixel maximum of two bitmaps, on the union of their boxes.
+    static func union(_ a: GlyphBitmap, _ b: GlyphBitmap) -> GlyphBitmap {
+        if b.isEmpty { return a }
+        if a.isEmpty { return b }
+        let left = min(a.left, b.left), top = max(a.top, b.top)
+        let right = max(a.left + a.width, b.left + b.width)
+        let bottom = min(a.top - a.height, b.top - b.height)
+        let width = right - left, height = top - bottom
+        guard width * height <= maxBitmapBytes else { return a }
+        var out = [UInt8](repeating: 0, count: width * height)
+        for bitmap in [a, b] {
+            let dx = bitmap.left - left, dy = top - bitmap.top
+            bitmap.coverage.withUnsafeBufferPointer { src in
+                out.withUnsafeMutableBufferPointer { dst in
+                    for y in 0..<bitmap.height {
+                        let s = y * bitmap.width, d = (y + dy) * width + dx
+                        for x in 0..<bitmap.width where src[s + x] > dst[d + x] { dst[d + x] = src[s + x] }
+                    }
+                }
+            }
+        }
+        return GlyphBitmap(width: width, height: height, left: left, top: top, coverage: out)
+    }
+
+    /// The bytes of an sfnt table from the font's table directory, bounds-checked.
+    static func sfntTable(_ font: [UInt8], tag: UInt32) -> [UInt8]? {
+        let r = ByteReader(font)
+        guard let numTables = r.u16(4) else { return nil }
+        for i in 0..<Int(numTables) {
+            let rec = 12 + i * 16
+            guard let t = r.u32(rec), let offset = r.u32(rec + 8), let length = r.u32(rec + 12) else { return nil }
+            guard t == tag else { continue }
+            let start = Int(offset), end = start + Int(length)
+            guard end <= font.count else { return nil }
+            return Array(font[start..<end])
+        }
+        return nil
+    }
+}
+
+/// Hands out process-unique face identities.
+private enum FaceIdentity {
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var counter = 0
+
+    static func next() -> Int {
+        lock.lock()
+        defer { lock.unlock() }
+        counter += 1
+        return counter
+    }
+}
+
+/// A short reason for an `FT_Error`, falling back to the number when FreeType was built
+/// without error strings.
+private func freeTypeReason(_ code: FT_Error) -> String {
+    if let s = FT_Error_String(code) { return String(cString: s) }
+    return "error 0x" + String(code, radix: 16)
+}
+
+/// Owns an `FT_Library`.
+private final class FTLibrary {
+    let raw: FT_Library
+
+    init(path: String) throws(FontError) {
+        var library: FT_Library?
+        let error = FT_Init_FreeType(&library)
+        guard error == 0, let library else {
+            throw FontError.invalidFont(path: path, freeTypeError: error, reason: "FT_Init_FreeType: " + freeTypeReason(error))
+        }
+        raw = library
+    }
+
+    deinit { FT_Done_FreeType(raw) }
+}
+
+/// Owns an `FT_Face` and the font bytes it reads from (FreeType does not copy them).
+private final class FTFace {
+    let raw: FT_Face
+    private let memory: UnsafeMutableRawBufferPointer
+    /// Keeps the library alive until the face is done.
+    private let library: FTLibrary
+
+    init(library: FTLibrary, bytes: [UInt8], path: String) throws(FontError) {
+        let memory = UnsafeMutableRawBufferPointer.allocate(byteCount: max(bytes.count, 1), alignment: 16)
+        bytes.withUnsafeBytes { src in memory.copyMemory(from: src) }
+        var face: FT_Face?
+        let error = FT_New_Memory_Face(library.raw, memory.baseAddress?.assumingMemoryBound(to: FT_Byte.self),
+                                       FT_Long(bytes.count), 0, &face)
+        guard error == 0, let face else {
+            memory.deallocate()
+            throw FontError.invalidFont(path: path, freeTypeError: error, reason: freeTypeReason(error))
+        }
+        raw = face
+        self.memory = memory
+        self.library = library
+    }
+
+    deinit {
+        FT_Done_Face(raw)
+        memory.deallocate()
+    }
+}
+
+/// Owns an `FT_Stroker` (used for halos).
+private final class FTStroker {
+    let raw: FT_Stroker
+    private let library: FTLibrary
+
+    init(library: FTLibrary, path: String) throws(FontError) {
+        var stroker: FT_Stroker?
+        let error = FT_Stroker_New(library.raw, &stroker)
+        guard error == 0, let stroker else {
+            throw FontError.invalidFont(path: path, freeTypeError: error, reason: "FT_Stroker_New: " + freeTypeReason(error))
+        }
+        raw = stroker
+        self.library = library
+    }
+
+    deinit { FT_Stroker_Done(raw) }
+}
