@@ -1,0 +1,33 @@
+extension Canvas {
+    /// Fills `path` (every contour implicitly closed) with anti-aliased exact-area coverage.
+    public func fill(_ path: Path, color: Color, rule: FillRule = .nonZero) {
+        Rasterizer().fill(path, color: color, rule: rule, on: self)
+    }
+
+    /// Strokes `path`: clip to the canvas (plus the stroke's reach), dash, simplify to the
+    /// pixel grid, outline, and fill the outline non-zero in one pass so that a translucent
+    /// stroke never blends twice where it overlaps itself.
+    public func stroke(_ path: Path, style: StrokeStyle, color: Color) {
+        guard color.alpha > 0, style.width.isFinite, style.width > 0 else { return }
+        Canvas.strokeOutline(path, style: style, width: width, height: height)
+            .map { fill($0, color: color, rule: .nonZero) }
+    }
+
+    /// The fill polygon `stroke` draws on a `width`×`height` canvas, or nil if nothing shows.
+    static func strokeOutline(_ path: Path, style: StrokeStyle, width: Int, height: Int) -> Path? {
+        let radius = style.width / 2
+        // Farthest an outline point can be from its vertex: a miter tip (r · limit), a square
+        // cap corner (r · √2), or a round join/cap (r). One extra pixel keeps anti-aliasing.
+        let limit = style.miterLimit.isFinite ? max(style.miterLimit, 1) : 4
+        let reach = radius * max(limit, 1.5) + 2
+        let rect = PixelRect(minX: -reach, minY: -reach,
+                             maxX: Double(width) + reach, maxY: Double(height) + reach)
+        let clipped = LineClipper.clip(path, to: rect)
+        guard !clipped.path.isEmpty else { return nil }
+        let dashed = Dasher.dash(clipped.path, pattern: style.dash, phase: style.dashPhase,
+                                 startDistances: clipped.startDistances)
+        let simple = Simplifier.simplify(dashed)
+        let outline = Stroker.outline(simple, style: style)
+        return outline.isEmpty ? nil : outline
+    }
+}

@@ -1,0 +1,31 @@
+extension Canvas {
+    /// Source-over of one colour through a row of 8-bit coverage, like `blendSpan` but with
+    /// the colour premultiplied once and the common cases (0 and 255) short-circuited; the
+    /// rasterizer sends every row through here.
+    ///
+    /// Results are byte-identical to `blendSpan` (same `blendPixel` arithmetic).
+    func blendCoverage(y: Int, x0: Int, coverage: UnsafeBufferPointer<UInt8>, color: Color) {
+        guard y >= 0, y < height, color.alpha > 0 else { return }
+        let start = max(x0, 0)
+        let end = min(x0 + coverage.count, width)
+        guard start < end else { return }
+        let src = Canvas.premultiply(color)
+        let opaque = src.3 == 255
+        let w = width
+        pixels.withUnsafeMutableBufferPointer { px in
+            let row = y * w * 4
+            var x = start
+            while x < end {
+                let cov = coverage[x - x0]
+                if cov == 0 { x += 1; continue }
+                let i = row + x * 4
+                if cov == 255 && opaque {
+                    px[i] = src.0; px[i + 1] = src.1; px[i + 2] = src.2; px[i + 3] = 255
+                } else {
+                    Canvas.blendPixel(px, i, src, UInt32(cov))
+                }
+                x += 1
+            }
+        }
+    }
+}

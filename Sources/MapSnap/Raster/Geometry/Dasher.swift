@@ -1,0 +1,152 @@
+/// Splits paths into dashes.
+///
+/// The pattern alternates "on" and "off" lengths in pixels, starting with "on"; an odd-length
+/// pattern is repeated once to make it even (as in SVG and Canvas 2D). A pattern that is
+/// empty, contains a negative or non-finite length, or sums to zero means a solid line.
+///
+/// Zero-length "on" entries produce single-point contours, which the stroker draws as dots
+/// for round and square caps (the usual way to draw dotted lines).
+///
+/// **Bound:** when a path would produce more than `maxDashCount` dashes (a 0.01 px pattern on
+/// a 10⁶ px route), it is returned undashed instead: at that density the dashes are not
+/// visible anyway, and the bound keeps memory proportional to the input.
+public enum Dasher {
+    /// The most dashes one call may produce before falling back to a solid line.
+    public static let maxDashCount = 200_000
+
+    /// The dashes of `path` as open contours.
+    ///
+    /// - Parameters:
+    ///   - pattern: on/off lengths in pixels.
+    ///   - phase: distance into the pattern at which every contour starts.
+    ///   - startDistances: optional per-contour distance already travelled before the contour
+    ///     starts (e.g. from `LineClipper`, so that clipping does not shift the pattern).
+    public static func dash(_ path: Path, pattern: [Double], phase: Double,
+                            startDistances: [Double]? = nil) -> Path {
+        guard !pattern.isEmpty,
+              pattern.allSatisfy({ $0.isFinite && $0 >= 0 }) else { return path }
+        let entries = pattern.count % 2 == 0 ? pattern : pattern + pattern
+        let period = entries.reduce(0, +)
+        guard period > 0, period.isFinite else { return path }
+
+        // Estimate the dash count from the total length before allocating anything.
+        var total = 0.0
+        for contour in path.contours {
+            let pts = path.points(of: contour)
+            var prev: PixelPoint? = contour.isClosed ? pts.last : nil
+            for p in pts {
+                if let q = prev { total += (p - q).length }
+                prev = p
+            }
+        }
+        let estimate = (total / period + 1) * Double(entries.count / 2) + Double(path.contours.count)
+        guard estimate.isFinite, estimate <= Double(maxDashCount) else { return path }
+
+        var out = Path()
+        var state = DashState(entries: entries, period: period)
+        for (ci, contour) in path.contours.enumerated() {
+            var start = phase.isFinite ? phase : 0
+            if let sd = startDistances, ci < sd.count, sd[ci].isFinite { start += sd[ci] }
+            state.dashContour(path.points(of: contour), closed: contour.isClosed, offset: start, into: &out)
+        }
+        return out
+    }
+}
+
+private struct DashState {
+    let entries: [Double]
+    let period: Double
+    /// Points of the dashes of the current contour, and where each dash starts in it.
+    var buffer: [PixelPoint] = []
+    var pieceStarts: [Int] = []
+
+    init(entries: [Double], period: Double) {
+        self.entries = entries
+        self.period = period
+    }
+
+    mutating func dashContour(_ pts: ArraySlice<PixelPoint>, closed: Bool, offset: Double, into out: inout Path) {
+        guard let first = pts.first else { return }
+        buffer.removeAll(keepingCapacity: true)
+        pieceStarts.removeAll(keepingCapacity: true)
+        // Find the entry and the distance left in it at the contour start.
+        var into = offset.truncatingRemainder(dividingBy: period)
+        if into < 0 { into += period }
+        var index = 0
+        // Skip whole entries; an "on" entry of length 0 exactly at the start is a dot and kept.
+        while index < entries.count - 1
+                && (into > entries[index] || (into == entries[index] && entries[index] > 0)) {
+            into -= entries[index]
+            index += 1
+        }
+        var remaining = entries[index] - into
+        var on = index % 2 == 0
+        let startsOn = on
+        if on { startPiece(first) }
+
+        var prev = first
+        var rest = pts.dropFirst()
+        var closing = closed && pts.count > 1
+        var toggledOff = false
+        while true {
+            let p: PixelPoint
+            if let next = rest.first {
+                p = next
+                rest = rest.dropFirst()
+            } else if closing {
+                p = first
+                closing = false
+            } else {
+                break
+            }
+            let seg = p - prev
+            let length = seg.length
+            var done = 0.0
+            while length - done > remaining {
+                done += remaining
+                let q = prev + seg * (done / length)
+                if on { buffer.append(q) } else { startPiece(q) }
+                if on { toggledOff = true }
+                on.toggle()
+                index = (index + 1) % entries.count
+                remaining = entries[index]
+                // A zero-length "on" entry is a dot: start it and end it here.
+                if on && remaining == 0 {
+                    on = false
+                    index = (index + 1) % entries.count
+                    remaining = entries[index]
+                    toggledOff = true
+                }
+            }
+            remaining -= length - done
+            if on { buffer.append(p) }
+            prev = p
+        }
+        pieceStarts.append(buffer.count)
+        guard pieceStarts.count > 1 else { return }
+        let pieces = pieceStarts.count - 1
+        if closed && !toggledOff && startsOn {
+            // Never switched off: the closed contour stays closed (joins, no caps).
+            out.move(to: buffer[0])
+            for i in 1..<buffer.count { out.line(to: buffer[i]) }
+            out.close()
+            return
+        }
+        // A closed contour that is "on" at both its start and its end: join the last dash to
+        // the first so the start vertex gets a join rather than two caps.
+        let merge = closed && startsOn && on && pieces > 1
+        for k in (merge ? 1 : 0)..<pieces {
+            let a = pieceStarts[k], b = pieceStarts[k + 1]
+            out.move(to: buffer[a])
+            if b - a > 1 { for i in (a + 1)..<b { out.line(to: buffer[i]) } }
+            if merge && k == pieces - 1 {
+                for i in 1..<pieceStarts[1] { out.line(to: buffer[i]) }
+            }
+        }
+    }
+
+    mutating func startPiece(_ p: PixelPoint) {
+        pieceStarts.append(buffer.count)
+        buffer.append(p)
+    }
+}

@@ -1,0 +1,26 @@
+/// How a path is stroked: width in pixels, caps, joins and an optional dash pattern.
+///
+/// Widths and dash lengths are in device pixels (the caller has already applied the render
+/// scale). Non-finite or negative widths stroke nothing.
+public struct StrokeStyle: Sendable, Hashable {
+    /// Full line width in pixels.
+    public var width: Double
+    public var cap: LineCap
+    public var join: LineJoin
+    /// Longest allowed miter as a multiple of `width`; sharper corners fall back to bevel.
+    public var miterLimit: Double
+    /// Alternating on/off lengths in pixels; empty (or all zero, or any negative) means solid.
+    public var dash: [Double]
+    /// Distance into the dash pattern at which the path starts.
+    public var dashPhase: Double
+
+    public init(width: Double, cap: LineCap = .butt, join: LineJoin = .miter, miterLimit: Double = 4,
+                dash: [Double] = [], dashPhase: Double = 0) {
+        self.width = width
+        self.cap = cap
+        self.join = join
+        self.miterLimit = miterLimit
+        self.dash = dash
+        self.dashPhase = dashPhase
+    }
+}

@@ -1,0 +1,168 @@
+/// Draws one premultiplied canvas into another under an axis-aligned scale and translation,
+/// with bilinear resampling — raster map tiles and PNG marker icons go through here.
+///
+/// **Pixel mapping.** Destination pixel `(x, y)` is drawn when its centre `(x + ½, y + ½)`
+/// lies in `rect` (half-open: `minX ≤ cx < maxX`); its source position is the centre mapped
+/// linearly, `u = (cx − minX) · srcWidth / rect.width − ½`, in source pixel-index space.
+///
+/// **Seamless tiles.** Two tiles sharing an edge at a fractional position split the pixels on
+/// that edge by the same centre rule, so every pixel is written by exactly one tile: no gap,
+/// no double blend, no background showing through (which partial edge coverage would cause:
+/// f + (1 − f)² < 1). Samples near a tile's edge clamp to its edge pixels instead of blending
+/// with transparent black, so the edge keeps its colour.
+///
+/// **Downscaling.** When a tile shrinks by more than 2× per axis, bilinear alone would skip
+/// source pixels and alias; the source is first box-filtered by halving (a mip chain) until
+/// the remaining factor is ≤ 2. Odd sizes round up, which shifts content by at most half a
+/// source pixel of the smaller level.
+///
+/// **Cost.** Column indices and weights are computed once per call; rows reuse them; the
+/// arithmetic is 8-bit fixed point (weights 0…256), so results are identical on every machine.
+public enum ImageSampler {
+    /// Composites `source` source-over into `destination` so that it fills `rect`.
+    ///
+    /// - Parameter opacity: 0…1, multiplies the source alpha.
+    public static func draw(_ source: Canvas, into destination: Canvas, rect: PixelRect, opacity: Double = 1) {
+        guard rect.minX.isFinite, rect.minY.isFinite, rect.maxX.isFinite, rect.maxY.isFinite,
+              rect.width > 0, rect.height > 0, opacity.isFinite, opacity > 0 else { return }
+        let op = UInt32((min(opacity, 1) * 255).rounded())
+        guard op > 0 else { return }
+        let dw = destination.width, dh = destination.height
+        // Pixel-centre rule; clamp in Double before converting so huge rects cannot trap.
+        func firstPixel(_ edge: Double, _ limit: Int) -> Int {
+            Int(min(max((edge - 0.5).rounded(.up), 0), Double(limit)))
+        }
+        let x0 = firstPixel(rect.minX, dw), x1 = firstPixel(rect.maxX, dw)
+        let y0 = firstPixel(rect.minY, dh), y1 = firstPixel(rect.maxY, dh)
+        guard x0 < x1, y0 < y1 else { return }
+
+        var level = MipLevel(source)
+        while Double(level.width) / rect.width > 2, level.width > 1 { level = level.halved(x: true, y: false) }
+        while Double(level.height) / rect.height > 2, level.height > 1 { level = level.halved(x: false, y: true) }
+
+        let sw = level.width, sh = level.height
+        let sx = Double(sw) / rect.width, sy = Double(sh) / rect.height
+        // Per-column source indices and weights, shared by all rows.
+        var columns = [ColumnTap](repeating: ColumnTap(i0: 0, i1: 0, w: 0), count: x1 - x0)
+        for x in x0..<x1 {
+            columns[x - x0] = ColumnTap(((Double(x) + 0.5 - rect.minX) * sx - 0.5), size: sw)
+        }
+        level.pixels.withUnsafeBufferPointer { src in
+            columns.withUnsafeBufferPointer { cols in
+                destination.pixels.withUnsafeMutableBufferPointer { dst in
+                    for y in y0..<y1 {
+                        let tap = ColumnTap((Double(y) + 0.5 - rect.minY) * sy - 0.5, size: sh)
+                        let r0 = tap.i0 * sw * 4, r1 = tap.i1 * sw * 4
+                        let wy = UInt32(tap.w), iwy = 256 - wy
+                        var di = (y * dw + x0) * 4
+                        for c in cols {
+                            let wx = UInt32(c.w), iwx = 256 - wx
+                            let a = r0 + c.i0 * 4, b = r0 + c.i1 * 4
+                            let e = r1 + c.i0 * 4, f = r1 + c.i1 * 4
+                            @inline(__always) func sample(_ k: Int) -> UInt32 {
+                                let top = UInt32(src[a + k]) * iwx + UInt32(src[b + k]) * wx
+                                let bottom = UInt32(src[e + k]) * iwx + UInt32(src[f + k]) * wx
+                                return (top * iwy + bottom * wy + 32768) >> 16
+                            }
+                            var sa = sample(3)
+                            if sa == 0 { di += 4; continue }
+                            var sr = sample(0), sg = sample(1), sb = sample(2)
+                            if op < 255 {
+                                sr = Canvas.div255(sr * op); sg = Canvas.div255(sg * op)
+                                sb = Canvas.div255(sb * op); sa = Canvas.div255(sa * op)
+                            }
+                            if sa == 255 {
+                                dst[di] = UInt8(sr); dst[di + 1] = UInt8(sg)
+                                dst[di + 2] = UInt8(sb); dst[di + 3] = 255
+                            } else {
+                                let inv = 255 - sa
+                                dst[di] = UInt8(min(255, sr + Canvas.div255(UInt32(dst[di]) * inv)))
+                                dst[di + 1] = UInt8(min(255, sg + Canvas.div255(UInt32(dst[di + 1]) * inv)))
+                                dst[di + 2] = UInt8(min(255, sb + Canvas.div255(UInt32(dst[di + 2]) * inv)))
+                                dst[di + 3] = UInt8(min(255, sa + Canvas.div255(UInt32(dst[di + 3]) * inv)))
+                            }
+                            di += 4
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+extension Canvas {
+    /// Draws `image` scaled into `rect` with bilinear filtering (see `ImageSampler`).
+    public func draw(_ image: Canvas, in rect: PixelRect, opacity: Double = 1) {
+        ImageSampler.draw(image, into: self, rect: rect, opacity: opacity)
+    }
+}
+
+/// Two neighbouring source indices along one axis and the weight (0…256) of the second.
+private struct ColumnTap {
+    var i0: Int
+    var i1: Int
+    var w: Int
+
+    init(i0: Int, i1: Int, w: Int) {
+        self.i0 = i0
+        self.i1 = i1
+        self.w = w
+    }
+
+    /// Clamp-to-edge tap at source position `u` (pixel-index space) on an axis of `size`.
+    init(_ u: Double, size: Int) {
+        let clamped = min(max(u, 0), Double(size - 1))
+        let i = Int(clamped)
+        var w = Int(((clamped - Double(i)) * 256).rounded())
+        var i0 = i
+        if w == 256 { i0 += 1; w = 0 }
+        i0 = min(i0, size - 1)
+        self.init(i0: i0, i1: min(i0 + 1, size - 1), w: w)
+    }
+}
+
+/// A premultiplied RGBA8 image used as a (possibly box-filtered) sampling source.
+private struct MipLevel {
+    var width: Int
+    var height: Int
+    var pixels: [UInt8]
+
+    init(_ canvas: Canvas) {
+        width = canvas.width
+        height = canvas.height
+        pixels = canvas.pixels
+    }
+
+    init(width: Int, height: Int, pixels: [UInt8]) {
+        self.width = width
+        self.height = height
+        self.pixels = pixels
+    }
+
+    /// Box-filters pairs of pixels along the chosen axes; an odd last pixel pairs with itself.
+    func halved(x: Bool, y: Bool) -> MipLevel {
+        let nw = x ? (width + 1) / 2 : width
+        let nh = y ? (height + 1) / 2 : height
+        var out = [UInt8](repeating: 0, count: nw * nh * 4)
+        let w = width, h = height
+        pixels.withUnsafeBufferPointer { s in
+            out.withUnsafeMutableBufferPointer { d in
+                for oy in 0..<nh {
+                    let ya = y ? 2 * oy : oy, yb = y ? min(2 * oy + 1, h - 1) : oy
+                    for ox in 0..<nw {
+                        let xa = x ? 2 * ox : ox, xb = x ? min(2 * ox + 1, w - 1) : ox
+                        let p = (ya * w + xa) * 4, q = (ya * w + xb) * 4
+                        let r = (yb * w + xa) * 4, t = (yb * w + xb) * 4
+                        let o = (oy * nw + ox) * 4
+                        for k in 0..<4 {
+                            let top: UInt32 = UInt32(s[p + k]) + UInt32(s[q + k])
+                            let bottom: UInt32 = UInt32(s[r + k]) + UInt32(s[t + k])
+                            d[o + k] = UInt8((top + bottom + 2) >> 2)
+                        }
+                    }
+                }
+            }
+        }
+        return MipLevel(width: nw, height: nh, pixels: out)
+    }
+}

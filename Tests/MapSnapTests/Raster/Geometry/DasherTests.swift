@@ -1,0 +1,82 @@
+import Testing
+@testable import MapSnap
+
+@Suite struct DasherTests {
+    private func lengths(_ p: Path) -> [Double] {
+        p.contours.map { c in
+            let pts = p.points(of: c)
+            return zip(pts, pts.dropFirst()).reduce(0) { $0 + ($1.1 - $1.0).length }
+        }
+    }
+
+    private let line = polygon([(0, 0), (100, 0)], closed: false)
+
+    @Test func dashesAlternateOnAndOff() {
+        let d = Dasher.dash(line, pattern: [10, 5], phase: 0)
+        #expect(d.contours.count == 7)
+        #expect(lengths(d).allSatisfy { abs($0 - 10) < 1e-9 })
+        #expect(d.points(of: d.contours[1]).first == PixelPoint(x: 15, y: 0))
+        #expect(d.points(of: d.contours[6]).last == PixelPoint(x: 100, y: 0))
+    }
+
+    @Test(arguments: [(12.0, 3.0), (-3.0, 3.0), (27.0, 3.0), (0.0, 0.0), (10.0, 10.0)])
+    func phaseShiftsThePattern(_ phase: Double, _ firstStart: Double) {
+        let d = Dasher.dash(line, pattern: [10, 5], phase: phase)
+        let first = d.points(of: d.contours[0]).first
+        #expect(first.map { abs($0.x - (phase == 10 ? 5 : firstStart)) < 1e-9 } == true, "phase \(phase)")
+    }
+
+    @Test func startDistancesContinueThePattern() {
+        let a = Dasher.dash(line, pattern: [10, 5], phase: 12)
+        let b = Dasher.dash(line, pattern: [10, 5], phase: 0, startDistances: [12])
+        #expect(a.points == b.points)
+    }
+
+    @Test func oddPatternRepeats() {
+        let d = Dasher.dash(line, pattern: [5], phase: 0)
+        #expect(d.contours.count == 10)
+        #expect(lengths(d).allSatisfy { abs($0 - 5) < 1e-9 })
+    }
+
+    @Test(arguments: [[Double](), [0, 0], [5, -1], [.nan, 3], [.infinity, 1]])
+    func invalidPatternsMeanSolid(_ pattern: [Double]) {
+        let d = Dasher.dash(line, pattern: pattern, phase: 0)
+        #expect(d.points == line.points && d.contours == line.contours)
+    }
+
+    @Test func dashesFollowCorners() {
+        let l = polygon([(0, 0), (10, 0), (10, 10)], closed: false)
+        let d = Dasher.dash(l, pattern: [14, 2], phase: 0)
+        #expect(d.points(of: d.contours[0]).map { $0 } == [PixelPoint(x: 0, y: 0), PixelPoint(x: 10, y: 0), PixelPoint(x: 10, y: 4)])
+        #expect(abs(lengths(d).reduce(0, +) - 18) < 1e-9)
+    }
+
+    @Test func zeroLengthDashesAreDots() {
+        let d = Dasher.dash(line, pattern: [0, 10], phase: 0)
+        // Dots at 0, 10, …, 90; a dash that would start exactly at the end is not emitted.
+        #expect(d.contours.count == 10)
+        #expect(d.contours.allSatisfy { $0.count == 1 })
+        let dots = Stroker.stroke(line, style: StrokeStyle(width: 4, cap: .square, dash: [0, 10]))
+        // Only the lower half of each 4 × 4 square is on the canvas, and only x ≥ 0 of the first.
+        #expect(abs(coveredArea(dots, width: 128, height: 16) - (9 * 8 + 4)) < 1e-6)
+    }
+
+    @Test func tooManyDashesFallBackToSolid() {
+        let long = polygon([(0, 0), (1e7, 0)], closed: false)
+        let d = Dasher.dash(long, pattern: [0.01, 0.01], phase: 0)
+        #expect(d.contours.count == 1 && d.points.count == 2)
+    }
+
+    @Test func closedContours() {
+        let square = polygon([(0, 0), (10, 0), (10, 10), (0, 10)])
+        // A pattern that never switches off over the perimeter keeps the contour closed.
+        let solid = Dasher.dash(square, pattern: [100, 1], phase: 0)
+        #expect(solid.contours.count == 1 && solid.contours[0].isClosed)
+        // On at both ends: the last dash continues into the first through the start vertex.
+        let d = Dasher.dash(square, pattern: [7, 6], phase: 0)
+        // Perimeter 40: on 0–7, 13–20, 26–33, 39–40 (+ 0–7 merged).
+        #expect(d.contours.count == 3)
+        #expect(abs(lengths(d).reduce(0, +) - 22) < 1e-9)
+        #expect(d.contours.allSatisfy { !$0.isClosed })
+    }
+}
