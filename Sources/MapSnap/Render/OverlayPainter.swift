@@ -43,6 +43,8 @@ struct OverlayPainter {
             let box = try drawMarker(markers[i])
             titleBoxes.append((markers[i], box))
         }
+        // Titles keep clear of every marker, not only of each other.
+        for (_, box) in titleBoxes { labels.insert(box) }
         for (m, box) in titleBoxes {
             if let title = m.title, !title.isEmpty {
                 drawTitle(title, beside: box, labels: labels)
