@@ -84,7 +84,11 @@ public struct DirectorySource: TileSource {
 
     public func tileData(for tile: TileID) throws -> [UInt8]? {
         let file = "\(path)/\(tile.z)/\(tile.x)/\(tile.y).\(fileExtension)"
-        guard let handle = FileHandle(forReadingAtPath: file) else { return nil }
+        guard FileManager.default.fileExists(atPath: file) else { return nil }
+        // The file exists, so failing to open it is a broken source, not an absent tile.
+        guard let handle = FileHandle(forReadingAtPath: file) else {
+            throw DirectorySourceError.unreadableTile(path: file, reason: "cannot open (permissions?)")
+        }
         defer { try? handle.close() }
         let data: Data
         do {

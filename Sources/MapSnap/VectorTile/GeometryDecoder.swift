@@ -85,7 +85,6 @@ public enum GeometryDecoder {
                     }
                 }
 
-                geometry.points.reserveCapacity(geometry.points.count + Int(count))
                 for _ in 0..<count {
                     let dx = ProtobufReader.zigzagDecode(UInt64(try reader.readVarint32()))
                     let dy = ProtobufReader.zigzagDecode(UInt64(try reader.readVarint32()))

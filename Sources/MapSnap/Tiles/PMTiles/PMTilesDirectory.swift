@@ -144,6 +144,7 @@ public enum PMTilesDirectory {
         w.writeVarint(UInt64(entries.count))
         var last: UInt64 = 0
         for e in entries {
+            precondition(e.tileID >= last, "PMTiles directory entries must be sorted by tile id")
             w.writeVarint(e.tileID - last)
             last = e.tileID
         }

@@ -213,8 +213,9 @@ final class ReadOnlyFile: Sendable {
         var buffer = [UInt8](repeating: 0, count: Int(length))
         var done = 0
         while done < buffer.count {
-            let n = buffer.withUnsafeMutableBytes { raw in
-                pread(descriptor, raw.baseAddress! + done, raw.count - done, off_t(offset) + off_t(done))
+            let n = buffer.withUnsafeMutableBytes { raw -> Int in
+                guard let base = raw.baseAddress else { return 0 }
+                return pread(descriptor, base + done, raw.count - done, off_t(offset) + off_t(done))
             }
             if n < 0 && errno == EINTR { continue }
             guard n > 0 else {
