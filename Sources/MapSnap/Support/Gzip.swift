@@ -97,8 +97,9 @@ public enum Gzip {
                     produced += written
                 }
                 if code == Z_STREAM_END { return code }
-                if code == Z_BUF_ERROR, stream.pointer.pointee.avail_in == 0 { return code }
-                if code != Z_OK && code != Z_BUF_ERROR { return code }
+                // Each call gets a whole empty chunk, so Z_BUF_ERROR can only mean that no
+                // progress is possible: the input ended early. Stopping here also rules out a hang.
+                if code != Z_OK { return code }
             }
         }
         if tooLarge { throw .outputTooLarge(limit: maxOutputBytes) }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A decoded Mapbox Vector Tile (MVT 2.1), decoded lazily.
 ///
 /// `init` walks only the top-level layer messages and reads each layer's name, version and
@@ -23,6 +25,7 @@ public struct VectorTile: Sendable {
     /// Every layer in tile order, including duplicates of a name (the spec forbids them;
     /// `layer(named:)` returns the first).
     public let layerHeaders: [LayerHeader]
+    private let cache = LayerCache()
 
     /// Largest extent accepted: the spec suggests 4096; anything beyond 2^16 is nonsense
     /// that would only serve to overflow downstream scaling.
@@ -79,10 +82,14 @@ public struct VectorTile: Sendable {
 
     /// Decodes the first layer called `name`, or returns nil when the tile has none.
     ///
-    /// Each call decodes afresh; keep the result while painting several style layers from it.
+    /// The decoded layer is cached in this tile (and its copies), so the many style layers
+    /// that draw from one source layer decode it once. Safe to call from several threads.
     public func layer(named name: String) throws(MVTDecodingError) -> VectorTileLayer? {
+        if let cached = cache.layer(named: name) { return cached }
         guard let header = layerHeaders.first(where: { $0.name == name }) else { return nil }
-        return try VectorTileLayer(bytes: bytes, header: header)
+        let layer = try VectorTileLayer(bytes: bytes, header: header)
+        cache.store(layer, named: name)
+        return layer
     }
 
     /// Decodes every layer, in tile order.
@@ -91,5 +98,25 @@ public struct VectorTile: Sendable {
         result.reserveCapacity(layerHeaders.count)
         for header in layerHeaders { result.append(try VectorTileLayer(bytes: bytes, header: header)) }
         return result
+    }
+}
+
+/// Decoded layers of one tile by name. Decoding is deterministic, so whichever thread
+/// stores first, every reader sees an identical layer.
+private final class LayerCache: @unchecked Sendable {
+    private let lock = NSLock()
+    /// Guarded by `lock`.
+    private var layers: [String: VectorTileLayer] = [:]
+
+    func layer(named name: String) -> VectorTileLayer? {
+        lock.lock()
+        defer { lock.unlock() }
+        return layers[name]
+    }
+
+    func store(_ layer: VectorTileLayer, named name: String) {
+        lock.lock()
+        defer { lock.unlock() }
+        if layers[name] == nil { layers[name] = layer }
     }
 }

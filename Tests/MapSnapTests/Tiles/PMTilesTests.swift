@@ -94,7 +94,7 @@ import Testing
         return result
     }
 
-    @Test func convertHelsinkiAndReadEveryTileBack() throws {
+    @Test func convertHelsinkiAndReadEveryTileBack() async throws {
         let path = try TileFixtures.temporaryDirectory() + "/helsinki.pmtiles"
         let written = try PMTilesConverter.convert(mbtiles: TileFixtures.helsinkiMBTiles, to: path)
         #expect(written == 19)  // one tile per zoom for z0–12, 2 at z13, 4 at z14
@@ -117,6 +117,16 @@ import Testing
         }
         #expect(try source.tileData(for: TileID(z: 14, x: 0, y: 0)!) == nil)
         #expect(try source.tileData(for: TileID(z: 15, x: 18652, y: 9484)!) == nil)
+
+        // Concurrent readers (leaf cache and pread shared) agree with a serial read.
+        let central = try source.tileData(for: TileFixtures.centralTile)
+        let results = await withTaskGroup(of: [UInt8]?.self) { group in
+            for _ in 0..<16 { group.addTask { try? source.tileData(for: TileFixtures.centralTile) } }
+            var all: [[UInt8]?] = []
+            for await r in group { all.append(r) }
+            return all
+        }
+        #expect(results.count == 16 && results.allSatisfy { $0 == central })
 
         // Deterministic: converting again gives the same bytes.
         let again = path + ".2"

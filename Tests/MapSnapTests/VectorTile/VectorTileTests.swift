@@ -78,6 +78,8 @@ import Testing
             #expect(feature.value(atKeyIndex: classIndex) == feature.value(forKey: "class"))
         }
         #expect(try tile.layer(named: "nonexistent") == nil)
+        // The second request is served from the tile's cache, not decoded again.
+        #expect(try tile.layer(named: "transportation")?.storage === transportation.storage)
     }
 
     @Test func allSevenValueTypes() throws {
