@@ -1,0 +1,109 @@
+import Foundation
+
+/// Why a tile directory could not be used.
+public enum DirectorySourceError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The directory holds no `{z}` folder with a `{x}/{y}.ext` tile inside.
+    case noTiles(path: String)
+    /// `metadata.json` exists but is not a JSON object.
+    case invalidMetadata(path: String, reason: String)
+    /// A tile file exists but could not be read.
+    case unreadableTile(path: String, reason: String)
+    /// A tile file is larger than `DirectorySource.maxTileBytes`.
+    case tileTooLarge(path: String, size: Int)
+    /// A `.pbf`/`.mvt` tile is gzip-compressed but corrupt.
+    case corruptTile(path: String, GzipError)
+
+    public var description: String {
+        switch self {
+        case .noTiles(let p): return "\(p): no {z}/{x}/{y}.{pbf,mvt,png,jpg,jpeg,webp} tiles found"
+        case .invalidMetadata(let p, let r): return "\(p): invalid metadata.json: \(r)"
+        case .unreadableTile(let p, let r): return "\(p): cannot read tile: \(r)"
+        case .tileTooLarge(let p, let s): return "\(p): tile of \(s) bytes exceeds the \(DirectorySource.maxTileBytes)-byte limit"
+        case .corruptTile(let p, let e): return "\(p): \(e)"
+        }
+    }
+}
+
+/// A tile source over a directory laid out as `root/{z}/{x}/{y}.{ext}` (XYZ rows).
+///
+/// The extension is detected from the first tile found; metadata comes from an optional
+/// `root/metadata.json` (TileJSON-like keys) and otherwise the zoom range is inferred from the
+/// numeric folder names.
+public struct DirectorySource: TileSource {
+    /// Extensions recognised, in the order they are tried.
+    public static let extensions = ["pbf", "mvt", "png", "jpg", "jpeg", "webp"]
+    /// Largest tile file read; anything bigger is not a tile.
+    public static let maxTileBytes = 32 << 20
+
+    public let path: String
+    /// The tile file extension, without the dot.
+    public let fileExtension: String
+    public let metadata: TileSourceMetadata
+
+    /// Scans `path` for zoom folders and a first tile.
+    public init(path: String) throws {
+        self.path = path
+        let fm = FileManager.default
+        let names = (try? fm.contentsOfDirectory(atPath: path)) ?? []
+        // Sorted numerically so detection does not depend on directory listing order.
+        let zooms = names.compactMap { Int($0) }.filter { (0...30).contains($0) }.sorted()
+        var detected: String?
+        search: for z in zooms {
+            let xs = ((try? fm.contentsOfDirectory(atPath: "\(path)/\(z)")) ?? []).compactMap { Int($0) }.sorted()
+            for x in xs {
+                let files = ((try? fm.contentsOfDirectory(atPath: "\(path)/\(z)/\(x)")) ?? []).sorted()
+                for file in files {
+                    let parts = file.split(separator: ".", maxSplits: 1)
+                    if parts.count == 2, Int(parts[0]) != nil, Self.extensions.contains(parts[1].lowercased()) {
+                        detected = String(parts[1])
+                        break search
+                    }
+                }
+            }
+        }
+        guard let ext = detected else { throw DirectorySourceError.noTiles(path: path) }
+        fileExtension = ext
+
+        var meta = TileSourceMetadata(format: TileFormat(name: ext))
+        let zoomsWithTiles = zooms
+        if let first = zoomsWithTiles.first, let last = zoomsWithTiles.last {
+            meta.minZoom = first
+            meta.maxZoom = last
+        }
+        let metadataPath = "\(path)/metadata.json"
+        if let data = fm.contents(atPath: metadataPath) {
+            guard let object = try? JSONSerialization.jsonObject(with: data), let dictionary = object as? [String: Any] else {
+                throw DirectorySourceError.invalidMetadata(path: metadataPath, reason: "not a JSON object")
+            }
+            meta.apply(json: dictionary)
+            if meta.format == .unknown { meta.format = TileFormat(name: ext) }
+        }
+        meta.scheme = .xyz
+        metadata = meta
+    }
+
+    public func tileData(for tile: TileID) throws -> [UInt8]? {
+        let file = "\(path)/\(tile.z)/\(tile.x)/\(tile.y).\(fileExtension)"
+        guard FileManager.default.fileExists(atPath: file) else { return nil }
+        // The file exists, so failing to open it is a broken source, not an absent tile.
+        guard let handle = FileHandle(forReadingAtPath: file) else {
+            throw DirectorySourceError.unreadableTile(path: file, reason: "cannot open (permissions?)")
+        }
+        defer { try? handle.close() }
+        let data: Data
+        do {
+            // Read one byte past the cap so an oversized file is detected without reading it all.
+            data = try handle.read(upToCount: Self.maxTileBytes + 1) ?? Data()
+        } catch {
+            throw DirectorySourceError.unreadableTile(path: file, reason: "\(error)")
+        }
+        guard data.count <= Self.maxTileBytes else { throw DirectorySourceError.tileTooLarge(path: file, size: data.count) }
+        let bytes = [UInt8](data)
+        guard metadata.format == .mvt else { return bytes }
+        do {
+            return try Gzip.decompressIfNeeded(bytes)
+        } catch {
+            throw DirectorySourceError.corruptTile(path: file, error)
+        }
+    }
+}

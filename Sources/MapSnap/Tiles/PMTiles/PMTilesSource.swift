@@ -1,0 +1,230 @@
+import Foundation
+
+/// A tile source reading a PMTiles v3 archive by byte ranges (the file is never loaded whole).
+///
+/// The root directory is decoded at open; leaf directories are decoded on demand and kept in
+/// a small bounded cache. Reads use `pread`, so concurrent lookups need no file-position lock.
+public final class PMTilesSource: TileSource, @unchecked Sendable {
+    /// The file path, for messages.
+    public let path: String
+    public let header: PMTilesHeader
+    public let metadata: TileSourceMetadata
+    /// The JSON metadata as stored, inflated (empty when the archive has none).
+    public let jsonMetadata: [UInt8]
+
+    /// Upper bound on any directory or metadata blob after inflating.
+    static let maxDirectoryBytes = 64 << 20
+    /// Leaf directories kept decoded; a render touches few, a conversion walks them in order.
+    static let leafCacheCapacity = 64
+    /// The spec's writers nest at most root → leaf; allow some slack, never unbounded.
+    static let maxDirectoryDepth = 4
+
+    private let file: ReadOnlyFile
+    private let rootEntries: [PMTilesEntry]
+    private let lock = NSLock()
+    /// Guarded by `lock`.
+    private var leafCache: [UInt64: [PMTilesEntry]] = [:]
+    /// Guarded by `lock`; insertion order for FIFO eviction.
+    private var leafCacheOrder: [UInt64] = []
+
+    /// Opens `path`, validates the header and reads the root directory and metadata.
+    public init(path: String) throws {
+        self.path = path
+        file = try ReadOnlyFile(path: path)
+        let headBytes = try file.read(offset: 0, length: UInt64(min(file.size, PMTilesHeader.size)), path: path)
+        let header = try PMTilesHeader(bytes: headBytes, fileSize: file.size, path: path)
+        self.header = header
+        guard header.internalCompression == PMTilesHeader.Compression.none.rawValue
+                || header.internalCompression == PMTilesHeader.Compression.gzip.rawValue else {
+            throw PMTilesError.unsupportedCompression(path: path, what: "internal", code: header.internalCompression)
+        }
+        guard header.tileCompression <= PMTilesHeader.Compression.gzip.rawValue else {
+            throw PMTilesError.unsupportedCompression(path: path, what: "tile", code: header.tileCompression)
+        }
+        rootEntries = try Self.readDirectory(file: file, header: header, offset: header.rootDirectoryOffset,
+                                             length: header.rootDirectoryLength, path: path)
+
+        var json: [UInt8] = []
+        var meta = TileSourceMetadata()
+        if header.metadataLength > 0 {
+            guard header.metadataLength <= UInt64(Self.maxDirectoryBytes) else {
+                throw PMTilesError.invalidMetadata(path: path, reason: "\(header.metadataLength) bytes is too large")
+            }
+            let raw = try file.read(offset: header.metadataOffset, length: header.metadataLength, path: path)
+            let bytes = try Self.inflateInternal(raw, header: header, path: path, what: "metadata")
+            let object: Any
+            do {
+                object = try JSONSerialization.jsonObject(with: Data(bytes))
+            } catch {
+                throw PMTilesError.invalidMetadata(path: path, reason: "not JSON: \(error.localizedDescription)")
+            }
+            guard let dictionary = object as? [String: Any] else {
+                throw PMTilesError.invalidMetadata(path: path, reason: "top level is not an object")
+            }
+            meta.apply(json: dictionary)
+            json = bytes
+        }
+        switch header.tileType {
+        case 1: meta.format = .mvt
+        case 2: meta.format = .png
+        case 3: meta.format = .jpg
+        case 4: meta.format = .webp
+        default: meta.format = .unknown
+        }
+        meta.minZoom = Int(header.minZoom)
+        meta.maxZoom = Int(header.maxZoom)
+        meta.bounds = .init(
+            southWest: LatLng(latitude: Double(header.minLatE7) / 1e7, longitude: Double(header.minLonE7) / 1e7),
+            northEast: LatLng(latitude: Double(header.maxLatE7) / 1e7, longitude: Double(header.maxLonE7) / 1e7))
+        meta.center = LatLng(latitude: Double(header.centerLatE7) / 1e7, longitude: Double(header.centerLonE7) / 1e7)
+        meta.centerZoom = Double(header.centerZoom)
+        meta.scheme = .xyz
+        metadata = meta
+        jsonMetadata = json
+    }
+
+    public func tileData(for tile: TileID) throws -> [UInt8]? {
+        guard let raw = try storedTileData(for: tile) else { return nil }
+        switch header.tileCompression {
+        case PMTilesHeader.Compression.gzip.rawValue:
+            do { return try Gzip.decompress(raw) } catch {
+                throw PMTilesError.decompression(path: path, what: "tile \(tile)", error)
+            }
+        case PMTilesHeader.Compression.unknown.rawValue where metadata.format == .mvt:
+            do { return try Gzip.decompressIfNeeded(raw) } catch {
+                throw PMTilesError.decompression(path: path, what: "tile \(tile)", error)
+            }
+        default:
+            return raw
+        }
+    }
+
+    /// The tile's bytes as stored in the archive (still compressed), or nil when absent.
+    public func storedTileData(for tile: TileID) throws -> [UInt8]? {
+        let id = PMTilesTileID.id(for: tile)
+        var entries = rootEntries
+        for _ in 0..<Self.maxDirectoryDepth {
+            guard let entry = PMTilesDirectory.find(id, in: entries) else { return nil }
+            if entry.runLength > 0 {
+                let (end, overflow) = entry.offset.addingReportingOverflow(UInt64(entry.length))
+                guard !overflow, end <= header.tileDataLength else {
+                    throw PMTilesError.tileOutOfBounds(path: path, tile: tile.description, offset: entry.offset, length: UInt64(entry.length))
+                }
+                return try file.read(offset: header.tileDataOffset + entry.offset, length: UInt64(entry.length), path: path)
+            }
+            entries = try leafDirectory(at: entry)
+        }
+        throw PMTilesError.directoryTooDeep(path: path, tileID: id)
+    }
+
+    private func leafDirectory(at entry: PMTilesEntry) throws -> [PMTilesEntry] {
+        lock.lock()
+        let cached = leafCache[entry.offset]
+        lock.unlock()
+        if let cached { return cached }
+        let (end, overflow) = entry.offset.addingReportingOverflow(UInt64(entry.length))
+        guard !overflow, end <= header.leafDirectoriesLength else {
+            throw PMTilesError.corruptDirectory(path: path, offset: header.leafDirectoriesOffset &+ entry.offset,
+                                                reason: "leaf of \(entry.length) bytes lies outside the leaf section")
+        }
+        let entries = try Self.readDirectory(file: file, header: header, offset: header.leafDirectoriesOffset + entry.offset,
+                                             length: UInt64(entry.length), path: path)
+        lock.lock()
+        defer { lock.unlock() }
+        if leafCache[entry.offset] == nil {
+            if leafCacheOrder.count >= Self.leafCacheCapacity {
+                leafCache[leafCacheOrder.removeFirst()] = nil
+            }
+            leafCache[entry.offset] = entries
+            leafCacheOrder.append(entry.offset)
+        }
+        return entries
+    }
+
+    private static func readDirectory(file: ReadOnlyFile, header: PMTilesHeader, offset: UInt64, length: UInt64, path: String) throws -> [PMTilesEntry] {
+        guard length <= UInt64(maxDirectoryBytes) else {
+            throw PMTilesError.corruptDirectory(path: path, offset: offset, reason: "\(length) bytes is too large")
+        }
+        let raw = try file.read(offset: offset, length: length, path: path)
+        let bytes = try inflateInternal(raw, header: header, path: path, what: "directory at offset \(offset)")
+        do {
+            return try PMTilesDirectory.decode(bytes)
+        } catch {
+            throw PMTilesError.corruptDirectory(path: path, offset: offset, reason: error.reason)
+        }
+    }
+
+    private static func inflateInternal(_ raw: [UInt8], header: PMTilesHeader, path: String, what: String) throws(PMTilesError) -> [UInt8] {
+        guard header.internalCompression == PMTilesHeader.Compression.gzip.rawValue else { return raw }
+        do {
+            return try Gzip.decompress(raw, maxOutputBytes: maxDirectoryBytes)
+        } catch {
+            throw .decompression(path: path, what: what, error)
+        }
+    }
+
+    /// Every (tile, stored bytes) of the archive in tile-id order, expanding runs.
+    func forEachStoredTile(_ body: (TileID, [UInt8]) throws -> Void) throws {
+        func walk(_ entries: [PMTilesEntry], depth: Int) throws {
+            guard depth < Self.maxDirectoryDepth else { throw PMTilesError.directoryTooDeep(path: path, tileID: entries.first?.tileID ?? 0) }
+            for entry in entries {
+                if entry.runLength == 0 {
+                    try walk(try leafDirectory(at: entry), depth: depth + 1)
+                    continue
+                }
+                guard entry.offset &+ UInt64(entry.length) <= header.tileDataLength else {
+                    throw PMTilesError.tileOutOfBounds(path: path, tile: "id \(entry.tileID)", offset: entry.offset, length: UInt64(entry.length))
+                }
+                let bytes = try file.read(offset: header.tileDataOffset + entry.offset, length: UInt64(entry.length), path: path)
+                for k in 0..<UInt64(entry.runLength) {
+                    guard let tile = PMTilesTileID.tile(for: entry.tileID &+ k) else { continue }
+                    try body(tile, bytes)
+                }
+            }
+        }
+        try walk(rootEntries, depth: 0)
+    }
+}
+
+/// A read-only file descriptor read with `pread`; closed in `deinit`.
+final class ReadOnlyFile: Sendable {
+    let descriptor: Int32
+    let size: Int
+
+    init(path: String) throws {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw PMTilesError.io(path: path, offset: 0, reason: String(cString: strerror(errno))) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else {
+            let reason = String(cString: strerror(errno))
+            close(fd)
+            throw PMTilesError.io(path: path, offset: 0, reason: reason)
+        }
+        descriptor = fd
+        size = Int(info.st_size)
+    }
+
+    /// Reads exactly `length` bytes at `offset`; a short read (file truncated since open) throws.
+    func read(offset: UInt64, length: UInt64, path: String) throws(PMTilesError) -> [UInt8] {
+        let (end, overflow) = offset.addingReportingOverflow(length)
+        guard !overflow, end <= UInt64(size) else {
+            throw .io(path: path, offset: offset, reason: "range of \(length) bytes extends past the end of the \(size)-byte file")
+        }
+        var buffer = [UInt8](repeating: 0, count: Int(length))
+        var done = 0
+        while done < buffer.count {
+            let n = buffer.withUnsafeMutableBytes { raw -> Int in
+                guard let base = raw.baseAddress else { return 0 }
+                return pread(descriptor, base + done, raw.count - done, off_t(offset) + off_t(done))
+            }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else {
+                throw .io(path: path, offset: offset + UInt64(done), reason: n == 0 ? "unexpected end of file" : String(cString: strerror(errno)))
+            }
+            done += n
+        }
+        return buffer
+    }
+
+    deinit { close(descriptor) }
+}

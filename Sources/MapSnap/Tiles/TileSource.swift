@@ -1,0 +1,62 @@
+import Foundation
+
+/// Something that hands out tiles by address: an MBTiles file, a PMTiles archive, a directory.
+///
+/// Implementations are safe to call from several threads at once.
+public protocol TileSource: Sendable {
+    /// What the source declares about itself.
+    var metadata: TileSourceMetadata { get }
+
+    /// The bytes of `tile`, or nil when the source has no such tile.
+    ///
+    /// Throws when the tile exists but cannot be read (I/O error, corrupt container).
+    /// Vector tiles come back uncompressed: gzip is removed by the source.
+    func tileData(for tile: TileID) throws -> [UInt8]?
+}
+
+/// Why a tile source could not be opened or identified. Errors of a particular container
+/// (`MBTilesError`, `PMTilesError`, `DirectorySourceError`) are thrown by the sources themselves.
+public enum TileSourceError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// Nothing exists at `path`.
+    case notFound(path: String)
+    /// The file could not be read.
+    case unreadable(path: String, reason: String)
+    /// The file is neither SQLite (MBTiles) nor PMTiles; `firstBytes` shows what it is.
+    case unrecognizedFormat(path: String, firstBytes: [UInt8])
+
+    public var description: String {
+        switch self {
+        case .notFound(let p): return "\(p): no such file or directory"
+        case .unreadable(let p, let r): return "\(p): cannot read: \(r)"
+        case .unrecognizedFormat(let p, let b):
+            let hex = b.map { String(format: "%02x", $0) }.joined(separator: " ")
+            return "\(p): not an MBTiles, PMTiles or tile directory (starts with \(hex))"
+        }
+    }
+}
+
+/// Opens tile sources by sniffing what is on disk.
+public enum TileSources {
+    /// Opens `path` as MBTiles (SQLite header), PMTiles (`PMTiles` magic) or a
+    /// `z/x/y.ext` directory.
+    public static func open(_ path: String) throws -> any TileSource {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw TileSourceError.notFound(path: path)
+        }
+        if isDirectory.boolValue { return try DirectorySource(path: path) }
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw TileSourceError.unreadable(path: path, reason: "permission denied or not a regular file")
+        }
+        defer { try? handle.close() }
+        let head: [UInt8]
+        do {
+            head = Array(try handle.read(upToCount: 16) ?? Data())
+        } catch {
+            throw TileSourceError.unreadable(path: path, reason: "\(error)")
+        }
+        if head.starts(with: Array("SQLite format 3\0".utf8)) { return try MBTilesSource(path: path) }
+        if head.starts(with: Array("PMTiles".utf8)) { return try PMTilesSource(path: path) }
+        throw TileSourceError.unrecognizedFormat(path: path, firstBytes: Array(head.prefix(8)))
+    }
+}

@@ -1,0 +1,175 @@
+/// One decoded layer of a vector tile: keys, values and an index of its features.
+///
+/// Tags of all features live in one flat array and geometry stays as byte ranges into the
+/// tile, so decoding a layer allocates a handful of arrays regardless of feature count
+/// (plus one string per key and string value).
+public struct VectorTileLayer: Sendable {
+    let storage: VectorTileLayerStorage
+
+    init(bytes: [UInt8], header: VectorTile.LayerHeader) throws(MVTDecodingError) {
+        storage = try VectorTileLayerStorage(bytes: bytes, header: header)
+    }
+
+    public var name: String { storage.name }
+    public var version: Int { storage.version }
+    /// Size of the tile square in tile units.
+    public var extent: Int { storage.extent }
+    /// The layer's key table.
+    public var keys: [String] { storage.keys }
+    /// The layer's value table.
+    public var values: [FeatureValue] { storage.values }
+    /// Features whose geometry type is UNKNOWN (0) or undefined; the spec lets decoders skip them.
+    public var skippedFeatureCount: Int { storage.skippedFeatureCount }
+
+    /// The features, in tile order (skipped features excluded).
+    public var features: Features { Features(storage: storage) }
+
+    /// The index of `key` in the key table, for repeated lookups with `value(atKeyIndex:)`.
+    public func keyIndex(for key: String) -> Int? { storage.keyIndex[key].map(Int.init) }
+
+    /// A random-access view of a layer's features.
+    public struct Features: RandomAccessCollection, Sendable {
+        let storage: VectorTileLayerStorage
+        public var startIndex: Int { 0 }
+        public var endIndex: Int { storage.records.count }
+        public subscript(position: Int) -> VectorTileFeature {
+            VectorTileFeature(storage: storage, index: position)
+        }
+    }
+}
+
+/// Immutable decoded layer data shared by the layer and its features.
+final class VectorTileLayerStorage: Sendable {
+    struct FeatureRecord: Sendable {
+        var id: UInt64?
+        var type: GeometryType
+        /// Range in `tags` of this feature's (key, value) index pairs.
+        var tagStart: Int
+        var tagEnd: Int
+        var geometry: Range<Int>
+    }
+
+    let bytes: [UInt8]
+    let name: String
+    let version: Int
+    let extent: Int
+    let keys: [String]
+    let keyIndex: [String: UInt32]
+    let values: [FeatureValue]
+    let tags: [UInt32]
+    let records: [FeatureRecord]
+    let skippedFeatureCount: Int
+
+    init(bytes: [UInt8], header: VectorTile.LayerHeader) throws(MVTDecodingError) {
+        self.bytes = bytes
+        name = header.name
+        version = header.version
+        extent = header.extent
+        var keys: [String] = []
+        var values: [FeatureValue] = []
+        var featureRanges: [Range<Int>] = []
+        var reader = ProtobufReader(bytes: bytes, range: header.byteRange)
+        do {
+            while !reader.isAtEnd {
+                let key = try reader.readFieldKey()
+                switch (key.number, key.wireType) {
+                case (2, .lengthDelimited): featureRanges.append(try reader.readLengthDelimited())
+                case (3, .lengthDelimited): keys.append(try reader.readString())
+                case (4, .lengthDelimited):
+                    let range = try reader.readLengthDelimited()
+                    guard let value = try Self.readValue(bytes, range: range) else {
+                        throw MVTDecodingError.emptyValue(layer: header.name, valueIndex: values.count)
+                    }
+                    values.append(value)
+                default: try reader.skip(key.wireType)
+                }
+            }
+            var index: [String: UInt32] = [:]
+            index.reserveCapacity(keys.count)
+            // First occurrence wins if a (malformed) layer repeats a key.
+            for (i, k) in keys.enumerated() where index[k] == nil { index[k] = UInt32(i) }
+            self.keys = keys
+            self.keyIndex = index
+            self.values = values
+
+            var tags: [UInt32] = []
+            var records: [FeatureRecord] = []
+            records.reserveCapacity(featureRanges.count)
+            var skipped = 0
+            for (featureIndex, range) in featureRanges.enumerated() {
+                var f = ProtobufReader(bytes: bytes, range: range)
+                var id: UInt64?
+                var rawType: UInt64 = 0
+                var geometry = range.upperBound..<range.upperBound
+                let tagStart = tags.count
+                while !f.isAtEnd {
+                    let key = try f.readFieldKey()
+                    switch (key.number, key.wireType) {
+                    case (1, .varint): id = try f.readVarint()
+                    case (2, .lengthDelimited):
+                        var t = f.subReader(try f.readLengthDelimited())
+                        while !t.isAtEnd { tags.append(try t.readVarint32()) }
+                    case (3, .varint): rawType = try f.readVarint()
+                    case (4, .lengthDelimited): geometry = try f.readLengthDelimited()
+                    default: try f.skip(key.wireType)
+                    }
+                }
+                let tagCount = tags.count - tagStart
+                guard tagCount % 2 == 0 else {
+                    throw MVTDecodingError.oddTagCount(layer: header.name, feature: featureIndex, count: tagCount)
+                }
+                var i = tagStart
+                while i < tags.count {
+                    guard Int(tags[i]) < keys.count else {
+                        throw MVTDecodingError.keyIndexOutOfRange(layer: header.name, feature: featureIndex, index: tags[i], keyCount: keys.count)
+                    }
+                    guard Int(tags[i + 1]) < values.count else {
+                        throw MVTDecodingError.valueIndexOutOfRange(layer: header.name, feature: featureIndex, index: tags[i + 1], valueCount: values.count)
+                    }
+                    i += 2
+                }
+                let type: GeometryType
+                switch rawType {
+                case 1: type = .point
+                case 2: type = .lineString
+                case 3: type = .polygon
+                default:
+                    tags.removeSubrange(tagStart...)
+                    skipped += 1
+                    continue
+                }
+                records.append(FeatureRecord(id: id, type: type, tagStart: tagStart, tagEnd: tags.count, geometry: geometry))
+            }
+            self.tags = tags
+            self.records = records
+            self.skippedFeatureCount = skipped
+        } catch let error as ProtobufError {
+            throw .protobuf(error)
+        } catch let error as MVTDecodingError {
+            throw error
+        } catch {
+            throw .protobuf(.truncatedVarint(offset: reader.offset))
+        }
+    }
+
+    /// Reads a `Value` message; nil when it holds none of the seven types. If several are
+    /// present the last one wins, as protobuf's merge semantics would have it.
+    private static func readValue(_ bytes: [UInt8], range: Range<Int>) throws(ProtobufError) -> FeatureValue? {
+        var reader = ProtobufReader(bytes: bytes, range: range)
+        var value: FeatureValue?
+        while !reader.isAtEnd {
+            let key = try reader.readFieldKey()
+            switch (key.number, key.wireType) {
+            case (1, .lengthDelimited): value = .string(try reader.readString())
+            case (2, .fixed32): value = .number(Double(Float(bitPattern: try reader.readFixed32())))
+            case (3, .fixed64): value = .number(Double(bitPattern: try reader.readFixed64()))
+            case (4, .varint): value = .number(Double(Int64(bitPattern: try reader.readVarint())))
+            case (5, .varint): value = .number(Double(try reader.readVarint()))
+            case (6, .varint): value = .number(Double(try reader.readSignedVarint()))
+            case (7, .varint): value = .bool(try reader.readVarint() != 0)
+            default: try reader.skip(key.wireType)
+            }
+        }
+        return value
+    }
+}
