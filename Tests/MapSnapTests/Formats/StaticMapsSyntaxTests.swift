@@ -38,7 +38,6 @@ struct TablePlaceResolver: PlaceResolving {
         #expect(path.coordinates == [LatLng(38.5, -120.2), LatLng(40.7, -120.95), LatLng(43.252, -126.453)])
         #expect(path.width == 2)
     }
-    }
 
     @Test(arguments: [
         ("1,2|color:red|3,4", StaticMapsSyntaxError.styleAfterLocation(origin: "--path", item: 2, text: "color:red")),
