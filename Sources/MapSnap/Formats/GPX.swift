@@ -164,7 +164,7 @@ private final class GPXParserDelegate: NSObject, XMLParserDelegate, @unchecked S
             if !points.isEmpty { overlays.append(.path(PathOverlay(coordinates: points))) }
             points.removeAll(keepingCapacity: true)
         case ("wpt", "name"):
-            waypointName = nameText?.trimmingSpaces()
+            waypointName = nameText?.trimmingFieldSpaces()
             nameText = nil
         case ("gpx", "wpt"):
             if let waypoint {
@@ -191,7 +191,7 @@ private final class GPXParserDelegate: NSObject, XMLParserDelegate, @unchecked S
                 fail(parser, .badCoordinate(source: source, line: line, element: element, attribute: attribute, value: nil, reason: ""))
                 return nil
             }
-            guard let v = Double(text.trimmingSpaces()), v.isFinite else {
+            guard let v = Double(text.trimmingFieldSpaces()), v.isFinite else {
                 fail(parser, .badCoordinate(source: source, line: line, element: element, attribute: attribute, value: text, reason: "is not a number"))
                 return nil
             }

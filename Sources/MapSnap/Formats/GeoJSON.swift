@@ -45,7 +45,7 @@ public struct GeoJSON: Sendable {
     /// Parses an already decoded JSON value (from `JSONSerialization`), e.g. GeoJSON inlined
     /// in a spec. `keyPath` prefixes every key path in errors.
     init(object: Any, source: String, keyPath: String) throws(GeoJSONError) {
-        var parser = Parser(source: source)
+        var parser = GeoJSONReader(source: source)
         try parser.parseObject(object, path: keyPath)
         overlays = parser.overlays
         warnings = parser.warnings
@@ -88,7 +88,7 @@ public enum GeoJSONError: Error, Equatable, Sendable, CustomStringConvertible {
 
 /// Typed access to `JSONSerialization` output. Foundation bridges JSON booleans to NSNumber
 /// on Linux, so booleans and numbers are told apart by their Objective-C type code.
-enum JSONValue {
+enum FormatsJSON {
     static func number(_ value: Any) -> Double? {
         guard !isBool(value) else { return nil }
         if let n = value as? NSNumber { return n.doubleValue }
@@ -119,7 +119,7 @@ enum JSONValue {
     }
 }
 
-private struct Parser {
+private struct GeoJSONReader {
     let source: String
     var overlays: [Overlay] = []
     var warnings: [String] = []
@@ -144,7 +144,7 @@ private struct Parser {
         case "Feature":
             try parseFeature(value, path: path)
         default:
-            try parseGeometry(object, path: path, style: Style(), depth: 0)
+            try parseGeometry(object, path: path, style: SimpleStyle(), depth: 0)
         }
     }
 
@@ -154,11 +154,11 @@ private struct Parser {
         guard type == "Feature" else {
             throw .unexpected(source: source, keyPath: join(path, "type"), expected: "\"Feature\", found \"\(type)\"")
         }
-        var style = Style()
+        var style = SimpleStyle()
         if let properties = object["properties"], !(properties is NSNull) {
             let propertiesPath = join(path, "properties")
             let dict = try dictionary(properties, path: propertiesPath, expected: "an object or null")
-            style = try Style(dict, path: propertiesPath, source: source, warnings: &warnings)
+            style = try SimpleStyle(dict, path: propertiesPath, source: source, warnings: &warnings)
         }
         guard let geometry = object["geometry"], !(geometry is NSNull) else { return }
         let geometryPath = join(path, "geometry")
@@ -166,7 +166,7 @@ private struct Parser {
         try parseGeometry(geometryObject, path: geometryPath, style: style, depth: 0)
     }
 
-    mutating func parseGeometry(_ object: [String: Any], path: String, style: Style, depth: Int) throws(GeoJSONError) {
+    mutating func parseGeometry(_ object: [String: Any], path: String, style: SimpleStyle, depth: Int) throws(GeoJSONError) {
         let type = try string(object, "type", path: path)
         if type == "GeometryCollection" {
             guard depth < GeoJSON.maximumNestingDepth else { throw .tooDeep(source: source, keyPath: path) }
@@ -245,7 +245,7 @@ private struct Parser {
 
     mutating func position(_ value: Any, path: String) throws(GeoJSONError) -> LatLng {
         guard let items = value as? [Any], items.count >= 2, items.count <= 4,
-              let lon = JSONValue.number(items[0]), let lat = JSONValue.number(items[1]) else {
+              let lon = FormatsJSON.number(items[0]), let lat = FormatsJSON.number(items[1]) else {
             throw .unexpected(source: source, keyPath: path, expected: "[lon, lat] numbers")
         }
         let coordinate = LatLng(latitude: lat, longitude: lon)
@@ -256,14 +256,14 @@ private struct Parser {
 
     func dictionary(_ value: Any, path: String, expected: String) throws(GeoJSONError) -> [String: Any] {
         guard let d = value as? [String: Any] else {
-            throw .unexpected(source: source, keyPath: path, expected: "\(expected), found \(JSONValue.typeName(value))")
+            throw .unexpected(source: source, keyPath: path, expected: "\(expected), found \(FormatsJSON.typeName(value))")
         }
         return d
     }
 
     func array(_ value: Any, path: String, expected: String) throws(GeoJSONError) -> [Any] {
         guard let a = value as? [Any] else {
-            throw .unexpected(source: source, keyPath: path, expected: "\(expected), found \(JSONValue.typeName(value))")
+            throw .unexpected(source: source, keyPath: path, expected: "\(expected), found \(FormatsJSON.typeName(value))")
         }
         return a
     }
@@ -277,7 +277,7 @@ private struct Parser {
 }
 
 /// simplestyle-spec properties of one feature, resolved to model values.
-private struct Style {
+private struct SimpleStyle {
     var stroke: Color?
     var strokeWidth: Double?
     var strokeOpacity: Double?
@@ -302,7 +302,7 @@ private struct Style {
         func number(_ k: String, _ range: ClosedRange<Double>) throws(GeoJSONError) -> Double? {
             guard let raw = properties[k] else { return nil }
             // simplestyle files in the wild sometimes quote numbers.
-            let value = JSONValue.number(raw) ?? (raw as? String).flatMap { Double($0) }
+            let value = FormatsJSON.number(raw) ?? (raw as? String).flatMap { Double($0) }
             guard let value, value.isFinite, range.contains(value) else {
                 throw .badProperty(source: source, keyPath: key(k), reason: "expected a number in \(range.lowerBound)…\(range.upperBound)")
             }
@@ -324,7 +324,7 @@ private struct Style {
         }
         if let raw = properties["marker-symbol"] {
             // Maki icon names ("rail", "cafe") have no drawing here; letters and digits do.
-            let text = (raw as? String) ?? JSONValue.number(raw).map { StaticMapsSyntax.format($0) } ?? ""
+            let text = (raw as? String) ?? FormatsJSON.number(raw).map { StaticMapsSyntax.format($0) } ?? ""
             if !text.isEmpty, text.count <= 2, text.allSatisfy({ $0.isLetter || $0.isNumber }) {
                 label = text
             } else if !text.isEmpty {

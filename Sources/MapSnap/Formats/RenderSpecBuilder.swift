@@ -69,7 +69,7 @@ public struct RenderSpecBuilder: Sendable {
 
     /// `--style normal|terrain|hybrid|FILE.json`; a file path is resolved against `baseDirectory`.
     public mutating func setStyle(_ text: String, origin: String) throws {
-        let name = text.trimmingSpaces()
+        let name = text.trimmingFieldSpaces()
         guard !name.isEmpty else { throw RenderSpecError.badValue(origin: origin, reason: "empty style name") }
         let isFile = name.contains("/") || name.lowercased().hasSuffix(".json")
         options.style = isFile ? resolvePath(name) : name
@@ -77,7 +77,7 @@ public struct RenderSpecBuilder: Sendable {
 
     /// `--source SOURCE`: a file path (resolved against `baseDirectory`) or a URL template.
     public mutating func setSource(_ text: String, origin: String) throws {
-        let source = text.trimmingSpaces()
+        let source = text.trimmingFieldSpaces()
         guard !source.isEmpty else { throw RenderSpecError.badValue(origin: origin, reason: "empty source") }
         options.source = source.contains("://") ? source : resolvePath(source)
     }
@@ -103,7 +103,7 @@ public struct RenderSpecBuilder: Sendable {
     /// `--polyline ENC` (precision 5) or `--polyline6 ENC` (precision 6): a path with default style.
     public mutating func addPolyline(_ text: String, precision: Int, origin: String) throws {
         do {
-            let coordinates = try EncodedPolyline.decode(text.trimmingSpaces(), precision: precision)
+            let coordinates = try EncodedPolyline.decode(text.trimmingFieldSpaces(), precision: precision)
             guard !coordinates.isEmpty else { throw StaticMapsSyntaxError.noLocations(origin: origin) }
             options.overlays.append(.path(PathOverlay(coordinates: coordinates)))
         } catch let error as PolylineError {
@@ -148,7 +148,7 @@ public struct RenderSpecBuilder: Sendable {
 
     /// `--attribution TEXT|none`: "none" removes the attribution line.
     public mutating func setAttribution(_ text: String) {
-        options.attribution = text.trimmingSpaces().lowercased() == "none" ? "" : text
+        options.attribution = text.trimmingFieldSpaces().lowercased() == "none" ? "" : text
     }
 
     /// `--caption TEXT`.
@@ -199,7 +199,7 @@ public struct RenderSpecBuilder: Sendable {
         let data: Data
         do {
             // One byte more than the cap tells "too large" apart from "exactly the cap".
-            data = try handle.read(upToCount: maximumFileSize + 1) ?? Data()
+            data = try handle.read(upToCount: Swift.min(Swift.max(maximumFileSize, 0), Int.max - 1) + 1) ?? Data()
         } catch {
             throw .unreadableFile(origin: origin, path: path, reason: (error as NSError).localizedDescription)
         }

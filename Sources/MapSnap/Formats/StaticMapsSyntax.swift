@@ -205,13 +205,13 @@ public enum StaticMapsSyntax {
     /// Parses a single location (`center`): `lat,lon` or a place name.
     public static func parseLocation(_ text: String, origin: String,
                                      resolver: (any PlaceResolving)? = nil) throws(StaticMapsSyntaxError) -> LatLng {
-        guard !text.trimmingSpaces().isEmpty else { throw .noLocations(origin: origin) }
+        guard !text.trimmingFieldSpaces().isEmpty else { throw .noLocations(origin: origin) }
         return try location(Substring(text), number: 1, origin: origin, resolver: resolver)
     }
 
     /// Parses `WxH` in points, each side 1…`maximum`.
     public static func parseSize(_ text: String, origin: String, maximum: Int = 8192) throws(StaticMapsSyntaxError) -> ImageSize {
-        let parts = text.trimmingSpaces().lowercased().split(separator: "x", omittingEmptySubsequences: false)
+        let parts = text.trimmingFieldSpaces().lowercased().split(separator: "x", omittingEmptySubsequences: false)
         guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]) else {
             throw .badValue(origin: origin, key: nil, text: text, reason: "expected WIDTHxHEIGHT such as 600x400")
         }
@@ -256,9 +256,9 @@ public enum StaticMapsSyntax {
     /// `lat,lon` → validated coordinate; anything that is not numeric → place name.
     static func location(_ item: Substring, number: Int, origin: String,
                          resolver: (any PlaceResolving)?) throws(StaticMapsSyntaxError) -> LatLng {
-        let text = item.trimmingSpaces()
+        let text = item.trimmingFieldSpaces()
         let parts = text.split(separator: ",", omittingEmptySubsequences: false)
-        if parts.count == 2, let lat = Double(parts[0].trimmingSpaces()), let lon = Double(parts[1].trimmingSpaces()) {
+        if parts.count == 2, let lat = Double(parts[0].trimmingFieldSpaces()), let lon = Double(parts[1].trimmingFieldSpaces()) {
             guard lat.isFinite, lon.isFinite else {
                 throw .badLocation(origin: origin, number: number, text: text, problem: .notFinite)
             }
@@ -288,7 +288,7 @@ public enum StaticMapsSyntax {
     }
 
     static func number(_ value: Substring, key: String?, origin: String, in range: ClosedRange<Double>) throws(StaticMapsSyntaxError) -> Double {
-        guard let v = Double(value.trimmingSpaces()), v.isFinite else {
+        guard let v = Double(value.trimmingFieldSpaces()), v.isFinite else {
             throw .badValue(origin: origin, key: key, text: String(value), reason: "not a number")
         }
         guard range.contains(v) else {
@@ -309,9 +309,9 @@ public enum StaticMapsSyntax {
         value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
     }
 
-    /// `path` unchanged when absolute or when there is no base directory.
+    /// `path` unchanged when absolute, a URL, or when there is no base directory.
     static func resolvePath(_ path: String, against baseDirectory: String?) -> String {
-        guard let baseDirectory, !path.hasPrefix("/"), !baseDirectory.isEmpty else { return path }
+        guard let baseDirectory, !path.hasPrefix("/"), !path.contains("://"), !baseDirectory.isEmpty else { return path }
         return baseDirectory.hasSuffix("/") ? baseDirectory + path : baseDirectory + "/" + path
     }
 
@@ -320,7 +320,7 @@ public enum StaticMapsSyntax {
         let lower = text.lowercased()
         let parts = lower.split(separator: ",", omittingEmptySubsequences: false)
         if parts.count == 2 {
-            guard let x = Double(parts[0].trimmingSpaces()), let y = Double(parts[1].trimmingSpaces()),
+            guard let x = Double(parts[0].trimmingFieldSpaces()), let y = Double(parts[1].trimmingFieldSpaces()),
                   x.isFinite, y.isFinite, abs(x) <= 4096, abs(y) <= 4096 else {
                 throw .badValue(origin: origin, key: "anchor", text: text, reason: "expected x,y in icon pixels")
             }
@@ -336,7 +336,7 @@ public enum StaticMapsSyntax {
         }
         let size: ImageSize
         do {
-            size = try PNGHeader.imageSize(atPath: iconPath)
+            size = try IconImageHeader.imageSize(atPath: iconPath)
         } catch {
             throw .badValue(origin: origin, key: "icon", text: iconPath, reason: error.reason)
         }
@@ -345,7 +345,7 @@ public enum StaticMapsSyntax {
 }
 
 /// Reads just the IHDR of a PNG to learn its size, without decoding it.
-enum PNGHeader {
+private enum IconImageHeader {
     struct Failure: Error { var reason: String }
 
     static func imageSize(atPath path: String) throws(Failure) -> ImageSize {

@@ -18,7 +18,7 @@ enum FormatsFixtures {
 }
 
 /// Deterministic xorshift64* generator; tests print the seed so a failure can be replayed.
-struct SeededGenerator: RandomNumberGenerator {
+struct FormatsSeededGenerator: RandomNumberGenerator {
     private var state: UInt64
     init(seed: UInt64) { state = seed == 0 ? 0x9E3779B97F4A7C15 : seed }
     mutating func next() -> UInt64 {
