@@ -23,6 +23,9 @@ public struct GPX: Sendable {
         if let line = Self.lineOfEntityDeclaration(in: data) {
             throw .entitiesNotAllowed(source: source, line: line)
         }
+        if let line = Self.lineOfInvalidUTF8(in: data) {
+            throw .malformedXML(source: source, line: line, reason: "invalid UTF-8 (GPX is read as UTF-8, UTF-16 or ISO-8859-1)")
+        }
         let parser = XMLParser(data: data)
         parser.shouldResolveExternalEntities = false
         parser.shouldProcessNamespaces = false
@@ -37,6 +40,41 @@ public struct GPX: Sendable {
         }
         guard delegate.sawRoot else { throw .notGPX(source: source, line: 1, root: delegate.rootName ?? "") }
         overlays = delegate.overlays
+    }
+
+    /// The 1-based line of the first byte that is not UTF-8, unless the document is one that
+    /// libxml2 transcodes to UTF-8 itself (UTF-16 with a byte-order mark, or a well-formed
+    /// ISO-8859-1 declaration, where every byte is a character).
+    ///
+    /// Why: swift-corelibs-foundation's XMLParser traps when libxml2 hands it an element or
+    /// attribute name that is not valid UTF-8 (found by `FormatsRobustnessTests`), so such
+    /// bytes must never reach it.
+    static func lineOfInvalidUTF8(in data: Data) -> Int? {
+        if data.starts(with: [0xFE, 0xFF]) || data.starts(with: [0xFF, 0xFE]) { return nil }
+        if let encoding = declaredEncoding(in: data), ["iso-8859-1", "latin1", "iso_8859-1"].contains(encoding) { return nil }
+        var line = 1
+        var decoder = UTF8()
+        var iterator = data.makeIterator()
+        while true {
+            switch decoder.decode(&iterator) {
+            case let .scalarValue(scalar): if scalar == "\n" { line += 1 }
+            case .emptyInput: return nil
+            case .error: return line
+            }
+        }
+    }
+
+    /// The lower-cased `encoding` of a well-formed XML declaration, if there is one.
+    static func declaredEncoding(in data: Data) -> String? {
+        let head = String(decoding: data.prefix(256), as: UTF8.self).lowercased()
+        guard head.hasPrefix("<?xml "), let end = head.range(of: "?>") else { return nil }
+        let declaration = head[..<end.lowerBound]
+        guard let key = declaration.range(of: " encoding=") else { return nil }
+        let rest = declaration[key.upperBound...]
+        guard let quote = rest.first, quote == "\"" || quote == "'" else { return nil }
+        let value = rest.dropFirst()
+        guard let close = value.firstIndex(of: quote) else { return nil }
+        return String(value[..<close])
     }
 
     /// The 1-based line of the first `<!ENTITY`, if any (XML keywords are case-sensitive).

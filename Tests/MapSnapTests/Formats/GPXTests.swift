@@ -72,6 +72,24 @@ import Testing
         #expect(throws: GPXError.self) { try parse("\u{0}\u{1}\u{2}") }
     }
 
+    @Test func invalidUTF8IsRejectedBeforeTheXMLParser() throws {
+        // Mutation that crashed Foundation's XMLParser: a 0xFF byte inside an attribute name.
+        var bytes = Array(#"<gpx><rte><rtept lat="1" lon="2"/></rte></gpx>"#.utf8)
+        bytes[25] = 0xFF
+        #expect(throws: GPXError.malformedXML(source: "test.gpx", line: 1, reason: "invalid UTF-8 (GPX is read as UTF-8, UTF-16 or ISO-8859-1)")) {
+            try GPX(data: Data(bytes), source: "test.gpx")
+        }
+        // Latin-1 documents are transcoded by libxml2.
+        var latin1 = Array(#"<?xml version="1.0" encoding="ISO-8859-1"?><gpx><wpt lat="1" lon="2"><name>Caf"#.utf8)
+        latin1 += [0xE9] + Array("</name></wpt></gpx>".utf8)
+        let gpx = try GPX(data: Data(latin1), source: "latin1.gpx")
+        #expect(gpx.overlays == [.marker(MarkerOverlay(coordinate: LatLng(1, 2), title: "Café"))])
+        // A broken declaration does not switch the check off (another crashing mutation).
+        var broken = Array(#"<?xml version="1.0" encoding=UTF-8"?><gpx><"#.utf8)
+        broken += [0xC3] + Array(#"rkpt lat="1" lon="2"/></gpx>"#.utf8)
+        #expect(throws: GPXError.self) { try GPX(data: Data(broken), source: "broken.gpx") }
+    }
+
     @Test func emptyTrackSegmentsProduceNothing() throws {
         #expect(try parse("<gpx><trk><trkseg></trkseg></trk><rte/></gpx>").overlays.isEmpty)
     }
