@@ -11,6 +11,7 @@ import FoundationXML
 /// `<extensions>` are skipped. Documents that declare entities are rejected outright: GPX
 /// never needs them, and refusing them closes the door on entity-expansion attacks.
 public struct GPX: Sendable {
+    /// Paths and markers in document order.
     public var overlays: [Overlay] = []
 
     /// Largest total number of points in one document.

@@ -22,6 +22,7 @@ import Foundation
 /// Absent properties keep mapsnap's overlay defaults (the same look as `--path`/`--marker`),
 /// not simplestyle's grey, so routes from every input format look alike.
 public struct GeoJSON: Sendable {
+    /// Markers, paths and polygons in document order.
     public var overlays: [Overlay] = []
     /// Properties that were present but not usable (e.g. a maki icon name as marker-symbol).
     public var warnings: [String] = []

@@ -35,10 +35,14 @@ import Foundation
 /// Overlays are added in this order, whatever the key order in the file: url, geojson, gpx,
 /// polyline, polyline6, polygons, circles, paths, markers — later ones draw on top.
 public struct RenderSpec: Sendable {
+    /// Camera, size, style, overlays and decorations.
     public var options: MapSnapshotOptions
+    /// Where to write the PNG (`-` for standard output); nil when the spec does not say.
     public var output: String?
+    /// Inputs that were ignored or degraded, one line each, in input order.
     public var warnings: [String]
 
+    /// A spec from parts (library callers that build options in code).
     public init(options: MapSnapshotOptions, output: String? = nil, warnings: [String] = []) {
         self.options = options
         self.output = output

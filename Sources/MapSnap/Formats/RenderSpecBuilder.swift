@@ -9,6 +9,7 @@ import Foundation
 /// type of the stage that rejected the input (`StaticMapsSyntaxError`, `GeoJSONError`,
 /// `GPXError`, `RenderSpecError`); all print as one line.
 public struct RenderSpecBuilder: Sendable {
+    /// Everything set so far; starts from the defaults passed to `init`.
     public var options: MapSnapshotOptions
     /// Output PNG path (`-o`, `"output"`), resolved against `baseDirectory`.
     public var output: String?
@@ -22,6 +23,7 @@ public struct RenderSpecBuilder: Sendable {
     /// Largest input file read (GeoJSON, GPX, specs).
     public var maximumFileSize: Int = 512 << 20
 
+    /// A builder starting from `options` (e.g. a batch file's shared defaults).
     public init(options: MapSnapshotOptions = MapSnapshotOptions(), resolver: (any PlaceResolving)? = nil,
                 baseDirectory: String? = nil) {
         self.options = options

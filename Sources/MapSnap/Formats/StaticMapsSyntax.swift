@@ -9,8 +9,11 @@ public protocol PlaceResolving: Sendable {
 
 /// An image size in points.
 public struct ImageSize: Hashable, Sendable, CustomStringConvertible {
+    /// Width in points.
     public var width: Int
+    /// Height in points.
     public var height: Int
+    /// A size; parsers validate ranges, this initializer does not.
     public init(width: Int, height: Int) {
         self.width = width
         self.height = height
@@ -37,8 +40,6 @@ public enum StaticMapsSyntax {
     public static let maximumTitleLength = 200
     /// Largest `weight:` in points.
     public static let maximumWeight = 200.0
-    /// Google's documented default path weight, in pixels (points for us).
-    public static let defaultPathWeight = 5.0
 
     // MARK: Paths
 
