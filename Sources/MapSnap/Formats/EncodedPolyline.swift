@@ -27,6 +27,8 @@ public enum EncodedPolyline {
         guard supportedPrecisions.contains(precision) else { throw .unsupportedPrecision(precision) }
         let factor = powerOfTen(precision)
         var result: [LatLng] = []
+        // Every point takes at least two bytes, so this never over-reserves by more than 2×.
+        result.reserveCapacity(Swift.min(text.utf8.count / 2, maximumPointCount))
         var latitude: Int64 = 0
         var longitude: Int64 = 0
         var pendingLatitude: Int64? = nil

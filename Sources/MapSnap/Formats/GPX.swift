@@ -188,6 +188,11 @@ private final class GPXParserDelegate: NSObject, XMLParserDelegate, @unchecked S
         nameText = text
     }
 
+    func parser(_ parser: XMLParser, foundCDATA CDATABlock: Data) {
+        guard nameText != nil else { return }
+        self.parser(parser, foundCharacters: String(decoding: CDATABlock.prefix(GPX.maximumNameLength * 4), as: UTF8.self))
+    }
+
     func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName qName: String?) {
         guard error == nil else { return }
         let name = Self.localName(elementName)

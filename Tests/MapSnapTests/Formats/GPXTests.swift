@@ -90,6 +90,11 @@ import Testing
         #expect(throws: GPXError.self) { try GPX(data: Data(broken), source: "broken.gpx") }
     }
 
+    @Test func waypointNameInCDATA() throws {
+        let gpx = try parse("<gpx><wpt lat=\"1\" lon=\"2\"><name><![CDATA[Fish & Chips]]></name></wpt></gpx>")
+        #expect(gpx.overlays == [.marker(MarkerOverlay(coordinate: LatLng(1, 2), title: "Fish & Chips"))])
+    }
+
     @Test func emptyTrackSegmentsProduceNothing() throws {
         #expect(try parse("<gpx><trk><trkseg></trkseg></trk><rte/></gpx>").overlays.isEmpty)
     }
