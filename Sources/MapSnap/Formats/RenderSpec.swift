@@ -20,7 +20,7 @@ import Foundation
 ///               "fillColor", "level": "aboveRoads|aboveLabels"} ],
 ///   "markers": [ "Static Maps markers syntax"
 ///              | {"lat", "lon"  or  "location", "color", "size": "tiny|small|mid|normal",
-///                 "style": "pin|dot", "label", "title", "icon": "file.png",
+///                 "style": "pin|dot", "diameter" (dot, points), "label", "title", "icon": "file.png",
 ///                 "anchor": "bottom|…|x,y" | [x, y], "level"} ],
 ///   "polygons": [ {"rings": [[[lat, lon], …], …], "fillColor", "strokeColor", "strokeWidth", "level"} ],
 ///   "circles": [ {"center", "radiusMeters", "fillColor", "strokeColor", "strokeWidth", "level"} ],
@@ -289,7 +289,7 @@ private struct SpecReader {
         return path
     }
 
-    static let markerKeys = ["lat", "lon", "location", "color", "size", "style", "label", "title", "icon", "anchor", "level"]
+    static let markerKeys = ["lat", "lon", "location", "color", "size", "style", "diameter", "label", "title", "icon", "anchor", "level"]
 
     func marker(_ value: Any, _ keyPath: String) throws -> MarkerOverlay {
         let o = try dictionary(value, keyPath, allowed: Self.markerKeys)
@@ -305,7 +305,9 @@ private struct SpecReader {
         if let v = o["style"] {
             switch try string(v, "\(keyPath).style") {
             case "pin": break
-            case "dot": marker.style = .dot(diameter: StaticMapsSyntax.dotDiameter(size))
+            case "dot":
+                let diameter = try o["diameter"].map { try number($0, "\(keyPath).diameter", in: 1...256) }
+                marker.style = .dot(diameter: diameter ?? StaticMapsSyntax.dotDiameter(size))
             default: throw RenderSpecError.badValue(origin: origin("\(keyPath).style"), reason: "expected pin or dot")
             }
         }
@@ -323,6 +325,9 @@ private struct SpecReader {
                 throw RenderSpecError.badValue(origin: origin("\(keyPath).title"), reason: "longer than \(StaticMapsSyntax.maximumTitleLength) characters")
             }
             marker.title = title
+        }
+        if o["diameter"] != nil, case .pin = marker.style {
+            throw RenderSpecError.badValue(origin: origin("\(keyPath).diameter"), reason: "diameter needs \"style\": \"dot\"")
         }
         if let v = o["icon"] {
             let icon = builder.resolvePath(try string(v, "\(keyPath).icon"))
