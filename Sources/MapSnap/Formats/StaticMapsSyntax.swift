@@ -405,7 +405,7 @@ public enum StaticMapsSyntaxError: Error, Equatable, Sendable, CustomStringConve
         case let .badValue(origin, key, text, reason):
             return key.map { "\(origin): \($0):\"\(text)\": \(reason)" } ?? "\(origin): \"\(text)\": \(reason)"
         case let .badPolyline(origin, error):
-            return "\(origin): enc: \(error)"
+            return "\(origin): encoded polyline: \(error)"
         case let .noLocations(origin):
             return "\(origin): no locations given"
         case let .tooManyLocations(origin, limit):
