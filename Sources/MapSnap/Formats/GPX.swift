@@ -1,0 +1,252 @@
+import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+
+/// A GPX 1.0 or 1.1 document turned into overlays.
+///
+/// Each `<trkseg>` becomes its own path (segments are gaps in recording, so they are not
+/// joined), each `<rte>` a path, each `<wpt>` a marker titled with its `<name>`. Elements are
+/// matched by local name whatever their namespace prefix; unknown elements and
+/// `<extensions>` are skipped. Documents that declare entities are rejected outright: GPX
+/// never needs them, and refusing them closes the door on entity-expansion attacks.
+public struct GPX: Sendable {
+    /// Paths and markers in document order.
+    public var overlays: [Overlay] = []
+
+    /// Largest total number of points in one document.
+    public static let maximumPointCount = 10_000_000
+    /// Longest waypoint name kept (longer names are cut).
+    public static let maximumNameLength = StaticMapsSyntax.maximumTitleLength
+
+    /// Parses GPX bytes; `source` names the document in errors (usually the file name).
+    public init(data: Data, source: String) throws(GPXError) {
+        if let line = Self.lineOfEntityDeclaration(in: data) {
+            throw .entitiesNotAllowed(source: source, line: line)
+        }
+        if let line = Self.lineOfInvalidUTF8(in: data) {
+            throw .malformedXML(source: source, line: line, reason: "invalid UTF-8 (GPX is read as UTF-8, UTF-16 or ISO-8859-1)")
+        }
+        let parser = XMLParser(data: data)
+        parser.shouldResolveExternalEntities = false
+        parser.shouldProcessNamespaces = false
+        parser.shouldReportNamespacePrefixes = false
+        let delegate = GPXParserDelegate(source: source)
+        parser.delegate = delegate
+        let ok = parser.parse()
+        if let error = delegate.error { throw error }
+        guard ok else {
+            let reason = parser.parserError.map { ($0 as NSError).localizedDescription } ?? "malformed XML"
+            throw .malformedXML(source: source, line: parser.lineNumber, reason: reason)
+        }
+        guard delegate.sawRoot else { throw .notGPX(source: source, line: 1, root: delegate.rootName ?? "") }
+        overlays = delegate.overlays
+    }
+
+    /// The 1-based line of the first byte that is not UTF-8, unless the document is one that
+    /// libxml2 transcodes to UTF-8 itself (UTF-16 with a byte-order mark, or a well-formed
+    /// ISO-8859-1 declaration, where every byte is a character).
+    ///
+    /// Why: swift-corelibs-foundation's XMLParser traps when libxml2 hands it an element or
+    /// attribute name that is not valid UTF-8 (found by `FormatsRobustnessTests`), so such
+    /// bytes must never reach it.
+    static func lineOfInvalidUTF8(in data: Data) -> Int? {
+        if data.starts(with: [0xFE, 0xFF]) || data.starts(with: [0xFF, 0xFE]) { return nil }
+        if let encoding = declaredEncoding(in: data), ["iso-8859-1", "latin1", "iso_8859-1"].contains(encoding) { return nil }
+        var line = 1
+        var decoder = UTF8()
+        var iterator = data.makeIterator()
+        while true {
+            switch decoder.decode(&iterator) {
+            case let .scalarValue(scalar): if scalar == "\n" { line += 1 }
+            case .emptyInput: return nil
+            case .error: return line
+            }
+        }
+    }
+
+    /// The lower-cased `encoding` of a well-formed XML declaration, if there is one.
+    static func declaredEncoding(in data: Data) -> String? {
+        let head = String(decoding: data.prefix(256), as: UTF8.self).lowercased()
+        guard head.hasPrefix("<?xml "), let end = head.range(of: "?>") else { return nil }
+        let declaration = head[..<end.lowerBound]
+        guard let key = declaration.range(of: " encoding=") else { return nil }
+        let rest = declaration[key.upperBound...]
+        guard let quote = rest.first, quote == "\"" || quote == "'" else { return nil }
+        let value = rest.dropFirst()
+        guard let close = value.firstIndex(of: quote) else { return nil }
+        return String(value[..<close])
+    }
+
+    /// The 1-based line of the first `<!ENTITY`, if any (XML keywords are case-sensitive).
+    static func lineOfEntityDeclaration(in data: Data) -> Int? {
+        let needle = Array("<!ENTITY".utf8)
+        guard let range = data.firstRange(of: needle) else { return nil }
+        return data[data.startIndex..<range.lowerBound].reduce(1) { $1 == UInt8(ascii: "\n") ? $0 + 1 : $0 }
+    }
+}
+
+/// Why a GPX document was rejected; lines are 1-based.
+public enum GPXError: Error, Equatable, Sendable, CustomStringConvertible {
+    case malformedXML(source: String, line: Int, reason: String)
+    case notGPX(source: String, line: Int, root: String)
+    /// A `lat`/`lon` attribute is missing, not a number or out of range.
+    case badCoordinate(source: String, line: Int, element: String, attribute: String, value: String?, reason: String)
+    case entitiesNotAllowed(source: String, line: Int)
+    case tooManyPoints(source: String, line: Int, limit: Int)
+
+    public var description: String {
+        switch self {
+        case let .malformedXML(source, line, reason): return "\(source): line \(line): malformed XML: \(reason)"
+        case let .notGPX(source, line, root):
+            return "\(source): line \(line): root element is <\(root)>, expected <gpx>"
+        case let .badCoordinate(source, line, element, attribute, value, reason):
+            guard let value else { return "\(source): line \(line): <\(element)> has no \(attribute) attribute" }
+            return "\(source): line \(line): <\(element)> \(attribute)=\"\(value)\" \(reason)"
+        case let .entitiesNotAllowed(source, line):
+            return "\(source): line \(line): entity declarations are not allowed in GPX"
+        case let .tooManyPoints(source, line, limit): return "\(source): line \(line): more than \(limit) points"
+        }
+    }
+}
+
+/// SAX-style collector. XMLParser calls back synchronously on the parsing thread, so the
+/// unchecked Sendable is only to satisfy the delegate protocol's requirements.
+private final class GPXParserDelegate: NSObject, XMLParserDelegate, @unchecked Sendable {
+    let source: String
+    var overlays: [Overlay] = []
+    var error: GPXError?
+    var sawRoot = false
+    var rootName: String?
+    /// How many `<extensions>` elements are open; their content is skipped.
+    private var extensionDepth = 0
+    /// Element local names from the root down to the current element.
+    private var stack: [String] = []
+    private var points: [LatLng] = []
+    private var pointCount = 0
+    private var waypoint: LatLng?
+    private var waypointName: String?
+    private var nameText: String?
+
+    init(source: String) { self.source = source }
+
+    private static func localName(_ name: String) -> String {
+        guard let colon = name.lastIndex(of: ":") else { return name }
+        return String(name[name.index(after: colon)...])
+    }
+
+    private func fail(_ parser: XMLParser, _ e: GPXError) {
+        if error == nil { error = e }
+        parser.abortParsing()
+    }
+
+    func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
+                qualifiedName qName: String?, attributes: [String: String] = [:]) {
+        guard error == nil else { return }
+        let name = Self.localName(elementName)
+        if stack.isEmpty {
+            rootName = name
+            guard name == "gpx" else { return fail(parser, .notGPX(source: source, line: parser.lineNumber, root: name)) }
+            sawRoot = true
+        }
+        let parent = stack.last
+        stack.append(name)
+        // Anything inside <extensions> belongs to some other schema.
+        guard extensionDepth == 0 else {
+            if name == "extensions" { extensionDepth += 1 }
+            return
+        }
+        if name == "extensions" {
+            extensionDepth = 1
+            return
+        }
+        switch (parent, name) {
+        case ("trk", "trkseg"), ("gpx", "rte"):
+            points.removeAll(keepingCapacity: true)
+        case ("trkseg", "trkpt"), ("rte", "rtept"):
+            guard let c = coordinate(parser, element: name, attributes: attributes) else { return }
+            guard pointCount < GPX.maximumPointCount else {
+                return fail(parser, .tooManyPoints(source: source, line: parser.lineNumber, limit: GPX.maximumPointCount))
+            }
+            pointCount += 1
+            points.append(c)
+        case ("gpx", "wpt"):
+            guard let c = coordinate(parser, element: name, attributes: attributes) else { return }
+            waypoint = c
+            waypointName = nil
+        case ("wpt", "name"):
+            nameText = ""
+        default:
+            break
+        }
+    }
+
+    func parser(_ parser: XMLParser, foundCharacters string: String) {
+        guard var text = nameText else { return }
+        // Cap while reading: a 1 GB name must not be buffered whole.
+        if text.count < GPX.maximumNameLength { text += string.prefix(GPX.maximumNameLength - text.count) }
+        nameText = text
+    }
+
+    func parser(_ parser: XMLParser, foundCDATA CDATABlock: Data) {
+        guard nameText != nil else { return }
+        self.parser(parser, foundCharacters: String(decoding: CDATABlock.prefix(GPX.maximumNameLength * 4), as: UTF8.self))
+    }
+
+    func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName qName: String?) {
+        guard error == nil else { return }
+        let name = Self.localName(elementName)
+        guard !stack.isEmpty else { return }
+        stack.removeLast()
+        let parent = stack.last
+        if extensionDepth > 0 {
+            if name == "extensions" { extensionDepth -= 1 }
+            return
+        }
+        switch (parent, name) {
+        case ("trk", "trkseg"), ("gpx", "rte"):
+            if !points.isEmpty { overlays.append(.path(PathOverlay(coordinates: points))) }
+            points.removeAll(keepingCapacity: true)
+        case ("wpt", "name"):
+            waypointName = nameText?.trimmingFieldSpaces()
+            nameText = nil
+        case ("gpx", "wpt"):
+            if let waypoint {
+                let title = waypointName.flatMap { $0.isEmpty ? nil : $0 }
+                overlays.append(.marker(MarkerOverlay(coordinate: waypoint, title: title)))
+            }
+            waypoint = nil
+            waypointName = nil
+        default:
+            break
+        }
+    }
+
+    func parser(_ parser: XMLParser, parseErrorOccurred parseError: Error) {
+        if error == nil {
+            error = .malformedXML(source: source, line: parser.lineNumber, reason: (parseError as NSError).localizedDescription)
+        }
+    }
+
+    private func coordinate(_ parser: XMLParser, element: String, attributes: [String: String]) -> LatLng? {
+        func value(_ attribute: String, limit: Double) -> Double? {
+            let line = parser.lineNumber
+            guard let text = attributes[attribute] else {
+                fail(parser, .badCoordinate(source: source, line: line, element: element, attribute: attribute, value: nil, reason: ""))
+                return nil
+            }
+            guard let v = Double(text.trimmingFieldSpaces()), v.isFinite else {
+                fail(parser, .badCoordinate(source: source, line: line, element: element, attribute: attribute, value: text, reason: "is not a number"))
+                return nil
+            }
+            guard abs(v) <= limit else {
+                fail(parser, .badCoordinate(source: source, line: line, element: element, attribute: attribute, value: text,
+                                            reason: "is out of range -\(Int(limit))…\(Int(limit))"))
+                return nil
+            }
+            return v
+        }
+        guard let lat = value("lat", limit: 90), let lon = value("lon", limit: 180) else { return nil }
+        return LatLng(latitude: lat, longitude: lon)
+    }
+}

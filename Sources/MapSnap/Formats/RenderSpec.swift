@@ -1,0 +1,512 @@
+import Foundation
+
+/// One render, fully described: the snapshot options, where to write the PNG, and the
+/// warnings collected while reading the inputs.
+///
+/// A spec comes from command-line flags or from a JSON file (`--spec`), both through
+/// `RenderSpecBuilder`. The JSON schema (also in `docs/spec-format.md`); every key is
+/// optional, unknown keys are errors:
+///
+/// ```
+/// {
+///   "size": "600x400" | {"width": 600, "height": 400},     points
+///   "scale": 1…4,  "zoom": 0…22,  "padding": points,  "fractionalZoom": bool,
+///   "center": "lat,lon" | [lat, lon] | {"lat": …, "lon": …} | "Place name",
+///   "style": "normal" | "terrain" | "hybrid" | "file.json",  "source": "path or URL template",
+///   "paths": [ "Static Maps path syntax"
+///            | {"coordinates": [[lat, lon], …]  or  "polyline": "…", "precision": 5|6,
+///               "color", "width", "casingColor", "casingWidth", "dash": [on, off, …],
+///               "cap": "butt|round|square", "join": "miter|round|bevel", "geodesic": bool,
+///               "fillColor", "level": "aboveRoads|aboveLabels"} ],
+///   "markers": [ "Static Maps markers syntax"
+///              | {"lat", "lon"  or  "location", "color", "size": "tiny|small|mid|normal",
+///                 "style": "pin|dot", "diameter" (dot, points), "label", "title", "icon": "file.png",
+///                 "anchor": "bottom|…|x,y" | [x, y], "level"} ],
+///   "polygons": [ {"rings": [[[lat, lon], …], …], "fillColor", "strokeColor", "strokeWidth", "level"} ],
+///   "circles": [ {"center", "radiusMeters", "fillColor", "strokeColor", "strokeWidth", "level"} ],
+///   "visible": [ "lat,lon" | [lat, lon] | {"lat", "lon"} | "Place" ],
+///   "geojson": "file.geojson" | { inline GeoJSON },   "gpx": "file.gpx",
+///   "polyline": "…",  "polyline6": "…",  "url": "Static Maps URL",
+///   "attribution": "text" | "none",  "scaleBar": bool,  "caption": "text",  "output": "out.png"
+/// }
+/// ```
+/// Colours use `ColorSyntax` (`#RRGGBB`, `0xRRGGBBAA`, names); a fill or stroke colour of
+/// `null` or `"none"` removes it. Relative file paths resolve against the spec's directory.
+/// Overlays are added in this order, whatever the key order in the file: url, geojson, gpx,
+/// polyline, polyline6, polygons, circles, paths, markers — later ones draw on top.
+public struct RenderSpec: Sendable {
+    /// Camera, size, style, overlays and decorations.
+    public var options: MapSnapshotOptions
+    /// Where to write the PNG (`-` for standard output); nil when the spec does not say.
+    public var output: String?
+    /// Inputs that were ignored or degraded, one line each, in input order.
+    public var warnings: [String]
+
+    /// A spec from parts (library callers that build options in code).
+    public init(options: MapSnapshotOptions, output: String? = nil, warnings: [String] = []) {
+        self.options = options
+        self.output = output
+        self.warnings = warnings
+    }
+
+    /// Every top-level key of the JSON schema.
+    public static let keys: [String] = [
+        "size", "scale", "center", "zoom", "padding", "fractionalZoom", "style", "source", "paths", "markers",
+        "polygons", "circles", "visible", "geojson", "gpx", "polyline", "polyline6", "url", "attribution",
+        "scaleBar", "caption", "output",
+    ]
+
+    /// Largest number of jobs in a JSON Lines batch.
+    public static let maximumJobCount = 1_000_000
+
+    /// Reads and parses a spec file; relative paths inside resolve against its directory.
+    public static func load(path: String, resolver: (any PlaceResolving)? = nil,
+                            defaults: MapSnapshotOptions = MapSnapshotOptions()) throws -> RenderSpec {
+        var reader = RenderSpecBuilder(options: defaults, resolver: resolver)
+        let data = try reader.readFile(path, origin: "--spec")
+        reader.baseDirectory = directory(of: path)
+        return try parse(data: data, source: path, builder: reader)
+    }
+
+    /// Parses one JSON spec. `source` names it in errors; `baseDirectory` resolves relative paths.
+    public static func parse(data: Data, source: String, baseDirectory: String? = nil,
+                             resolver: (any PlaceResolving)? = nil,
+                             defaults: MapSnapshotOptions = MapSnapshotOptions()) throws -> RenderSpec {
+        let builder = RenderSpecBuilder(options: defaults, resolver: resolver, baseDirectory: baseDirectory)
+        return try parse(data: data, source: source, builder: builder)
+    }
+
+    /// Parses JSON Lines: one spec object per line; blank lines are skipped. Errors name the
+    /// line (`jobs.jsonl:3: …`).
+    public static func parseLines(data: Data, source: String, baseDirectory: String? = nil,
+                                  resolver: (any PlaceResolving)? = nil,
+                                  defaults: MapSnapshotOptions = MapSnapshotOptions()) throws -> [RenderSpec] {
+        var specs: [RenderSpec] = []
+        var lineNumber = 0
+        for line in data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
+            lineNumber += 1
+            guard line.contains(where: { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") && $0 != UInt8(ascii: "\r") }) else { continue }
+            guard specs.count < maximumJobCount else {
+                throw RenderSpecError.inJob(source: source, line: lineNumber, message: "more than \(maximumJobCount) jobs")
+            }
+            let builder = RenderSpecBuilder(options: defaults, resolver: resolver, baseDirectory: baseDirectory)
+            let lineSource = "\(source):\(lineNumber)"
+            do {
+                specs.append(try parse(data: Data(line), source: lineSource, builder: builder))
+            } catch let error as RenderSpecError {
+                throw error
+            } catch let error as StaticMapsSyntaxError {
+                // Origins already start with "file:line".
+                throw error
+            } catch {
+                throw RenderSpecError.inJob(source: source, line: lineNumber, message: "\(error)")
+            }
+        }
+        return specs
+    }
+
+    static func directory(of path: String) -> String? {
+        guard let slash = path.lastIndex(of: "/") else { return nil }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+
+    private static func parse(data: Data, source: String, builder: RenderSpecBuilder) throws -> RenderSpec {
+        let object: Any
+        do {
+            object = try JSONSerialization.jsonObject(with: data, options: [])
+        } catch {
+            throw RenderSpecError.invalidJSON(source: source, reason: GeoJSON.reason(error))
+        }
+        var reader = SpecReader(source: source, builder: builder)
+        try reader.read(object)
+        return try reader.builder.build()
+    }
+}
+
+/// Why a spec was rejected. `origin`/`keyPath` say where (`spec.json: paths[2].color`).
+public enum RenderSpecError: Error, Equatable, Sendable, CustomStringConvertible {
+    case invalidJSON(source: String, reason: String)
+    case unknownKey(source: String, keyPath: String, allowed: [String])
+    case wrongType(source: String, keyPath: String, expected: String, found: String)
+    case badValue(origin: String, reason: String)
+    case unreadableFile(origin: String, path: String, reason: String)
+    case fileTooLarge(origin: String, path: String, limit: Int)
+    case imageTooLarge(width: Int, height: Int, scale: Double, limit: Int)
+    case nothingToShow
+    /// A job in a JSON Lines batch failed with an error from another stage.
+    case inJob(source: String, line: Int, message: String)
+
+    public var description: String {
+        switch self {
+        case let .invalidJSON(source, reason): return "\(source): invalid JSON: \(reason)"
+        case let .unknownKey(source, keyPath, allowed):
+            return "\(source): unknown key \"\(keyPath)\" (allowed here: \(allowed.joined(separator: ", ")))"
+        case let .wrongType(source, keyPath, expected, found): return "\(source): \(keyPath): expected \(expected), found \(found)"
+        case let .badValue(origin, reason): return "\(origin): \(reason)"
+        case let .unreadableFile(origin, path, reason): return "\(origin): cannot read \"\(path)\": \(reason)"
+        case let .fileTooLarge(origin, path, limit): return "\(origin): \"\(path)\" is larger than \(limit) bytes"
+        case let .imageTooLarge(width, height, scale, limit):
+            return "size \(width)x\(height) at scale \(StaticMapsSyntax.format(scale)) exceeds \(limit) pixels per side"
+        case .nothingToShow: return "nothing to show: give a center (and zoom), or overlays to fit"
+        case let .inJob(source, line, message): return "\(source):\(line): \(message)"
+        }
+    }
+}
+
+/// Walks a decoded spec object in schema order, feeding the builder.
+private struct SpecReader {
+    let source: String
+    var builder: RenderSpecBuilder
+
+    init(source: String, builder: RenderSpecBuilder) {
+        self.source = source
+        self.builder = builder
+    }
+
+    private func origin(_ keyPath: String) -> String { "\(source): \(keyPath)" }
+
+    mutating func read(_ value: Any) throws {
+        let object = try dictionary(value, "(root)", allowed: RenderSpec.keys)
+        if let v = object["size"] {
+            if let text = v as? String {
+                try builder.setSize(text, origin: origin("size"))
+            } else {
+                let o = try dictionary(v, "size", allowed: ["width", "height"])
+                let w = try integer(o["width"], "size.width", in: 1...builder.options.maximumPixelSize)
+                let h = try integer(o["height"], "size.height", in: 1...builder.options.maximumPixelSize)
+                builder.setSize(ImageSize(width: w, height: h))
+            }
+        }
+        if let v = object["scale"] { try builder.setScale(try numberText(v, "scale"), origin: origin("scale")) }
+        if let v = object["center"] { builder.options.center = try location(v, "center") }
+        if let v = object["zoom"] { try builder.setZoom(try numberText(v, "zoom"), origin: origin("zoom")) }
+        if let v = object["padding"] { try builder.setPadding(try numberText(v, "padding"), origin: origin("padding")) }
+        if let v = object["fractionalZoom"] { builder.setFractionalZoom(try bool(v, "fractionalZoom")) }
+        if let v = object["style"] { try builder.setStyle(try string(v, "style"), origin: origin("style")) }
+        if let v = object["source"] { try builder.setSource(try string(v, "source"), origin: origin("source")) }
+        if let v = object["url"] { try builder.applyStaticMapsURL(try string(v, "url"), origin: origin("url")) }
+        if let v = object["geojson"] {
+            if let path = v as? String {
+                try builder.loadGeoJSON(path: path, origin: origin("geojson"))
+            } else {
+                _ = try dictionary(v, "geojson", allowed: nil)
+                let document = try GeoJSON(object: v, source: source, keyPath: "geojson")
+                builder.options.overlays += document.overlays
+                builder.warnings += document.warnings
+            }
+        }
+        if let v = object["gpx"] { try builder.loadGPX(path: try string(v, "gpx"), origin: origin("gpx")) }
+        if let v = object["polyline"] { try builder.addPolyline(try string(v, "polyline"), precision: 5, origin: origin("polyline")) }
+        if let v = object["polyline6"] { try builder.addPolyline(try string(v, "polyline6"), precision: 6, origin: origin("polyline6")) }
+        for (i, item) in try array(object["polygons"], "polygons").enumerated() {
+            builder.addOverlay(.polygon(try polygon(item, "polygons[\(i)]")))
+        }
+        for (i, item) in try array(object["circles"], "circles").enumerated() {
+            builder.addOverlay(.circle(try circle(item, "circles[\(i)]")))
+        }
+        for (i, item) in try array(object["paths"], "paths").enumerated() {
+            let keyPath = "paths[\(i)]"
+            if let text = item as? String {
+                try builder.addPath(text, origin: origin(keyPath))
+            } else {
+                builder.addOverlay(.path(try path(item, keyPath)))
+            }
+        }
+        for (i, item) in try array(object["markers"], "markers").enumerated() {
+            let keyPath = "markers[\(i)]"
+            if let text = item as? String {
+                try builder.addMarkers(text, origin: origin(keyPath))
+            } else {
+                builder.addOverlay(.marker(try marker(item, keyPath)))
+            }
+        }
+        if let v = object["visible"] {
+            if let text = v as? String {
+                try builder.addVisible(text, origin: origin("visible"))
+            } else {
+                for (i, item) in try array(v, "visible").enumerated() {
+                    let keyPath = "visible[\(i)]"
+                    if let text = item as? String {
+                        try builder.addVisible(text, origin: origin(keyPath))
+                    } else {
+                        builder.options.visibleCoordinates.append(try location(item, keyPath))
+                    }
+                }
+            }
+        }
+        if let v = object["attribution"] { builder.setAttribution(try string(v, "attribution")) }
+        if let v = object["scaleBar"] { builder.setShowsScaleBar(try bool(v, "scaleBar")) }
+        if let v = object["caption"] { builder.setCaption(try string(v, "caption")) }
+        if let v = object["output"] { builder.setOutput(try string(v, "output")) }
+    }
+
+    // MARK: Overlay objects
+
+    static let pathKeys = ["coordinates", "polyline", "precision", "color", "width", "casingColor", "casingWidth",
+                           "dash", "cap", "join", "geodesic", "fillColor", "level"]
+
+    func path(_ value: Any, _ keyPath: String) throws -> PathOverlay {
+        let o = try dictionary(value, keyPath, allowed: Self.pathKeys)
+        var path = PathOverlay(coordinates: [])
+        switch (o["coordinates"], o["polyline"]) {
+        case let (coordinates?, nil):
+            let items = try array(coordinates, "\(keyPath).coordinates")
+            guard items.count <= EncodedPolyline.maximumPointCount else {
+                throw RenderSpecError.badValue(origin: origin("\(keyPath).coordinates"), reason: "more than \(EncodedPolyline.maximumPointCount) points")
+            }
+            path.coordinates.reserveCapacity(items.count)
+            for (i, item) in items.enumerated() { path.coordinates.append(try location(item, "\(keyPath).coordinates[\(i)]")) }
+        case let (nil, polyline?):
+            let precision = try o["precision"].map { try integer($0, "\(keyPath).precision", in: 5...6) } ?? 5
+            do {
+                path.coordinates = try EncodedPolyline.decode(try string(polyline, "\(keyPath).polyline"), precision: precision)
+            } catch let error as PolylineError {
+                throw StaticMapsSyntaxError.badPolyline(origin: origin("\(keyPath).polyline"), error: error)
+            }
+        default:
+            throw RenderSpecError.badValue(origin: origin(keyPath), reason: "give exactly one of \"coordinates\" or \"polyline\"")
+        }
+        guard !path.coordinates.isEmpty else { throw StaticMapsSyntaxError.noLocations(origin: origin(keyPath)) }
+        if let v = o["color"] { path.color = try color(v, "\(keyPath).color") }
+        if let v = o["width"] { path.width = try number(v, "\(keyPath).width", in: 0...200) }
+        if let v = o["casingColor"] { path.casingColor = try optionalColor(v, "\(keyPath).casingColor") }
+        if let v = o["casingWidth"] { path.casingWidth = try number(v, "\(keyPath).casingWidth", in: 0...100) }
+        if let v = o["dash"] {
+            let items = try array(v, "\(keyPath).dash")
+            guard items.count <= 16 else {
+                throw RenderSpecError.badValue(origin: origin("\(keyPath).dash"), reason: "at most 16 dash lengths")
+            }
+            path.dash = try items.enumerated().map { try number($1, "\(keyPath).dash[\($0)]", in: 0...1000) }
+            if !path.dash.isEmpty && path.dash.allSatisfy({ $0 == 0 }) {
+                throw RenderSpecError.badValue(origin: origin("\(keyPath).dash"), reason: "dash lengths cannot all be 0")
+            }
+        }
+        if let v = o["cap"] { path.cap = try choice(v, "\(keyPath).cap", LineCap.init(rawValue:), "butt, round or square") }
+        if let v = o["join"] { path.join = try choice(v, "\(keyPath).join", LineJoin.init(rawValue:), "miter, round or bevel") }
+        if let v = o["geodesic"] { path.geodesic = try bool(v, "\(keyPath).geodesic") }
+        if let v = o["fillColor"] { path.fillColor = try optionalColor(v, "\(keyPath).fillColor") }
+        if let v = o["level"] { path.level = try level(v, "\(keyPath).level") }
+        return path
+    }
+
+    static let markerKeys = ["lat", "lon", "location", "color", "size", "style", "diameter", "label", "title", "icon", "anchor", "level"]
+
+    func marker(_ value: Any, _ keyPath: String) throws -> MarkerOverlay {
+        let o = try dictionary(value, keyPath, allowed: Self.markerKeys)
+        let coordinate: LatLng
+        switch (o["location"], o["lat"], o["lon"]) {
+        case let (location?, nil, nil): coordinate = try self.location(location, "\(keyPath).location")
+        case let (nil, lat?, lon?): coordinate = try self.location(["lat": lat, "lon": lon], keyPath)
+        default: throw RenderSpecError.badValue(origin: origin(keyPath), reason: "give \"lat\" and \"lon\", or \"location\"")
+        }
+        var marker = MarkerOverlay(coordinate: coordinate)
+        let size = try o["size"].map { try choice($0, "\(keyPath).size", MarkerOverlay.PinSize.init(rawValue:), "tiny, small, mid or normal") } ?? .normal
+        marker.style = .pin(size)
+        if let v = o["style"] {
+            switch try string(v, "\(keyPath).style") {
+            case "pin": break
+            case "dot":
+                let diameter = try o["diameter"].map { try number($0, "\(keyPath).diameter", in: 1...256) }
+                marker.style = .dot(diameter: diameter ?? StaticMapsSyntax.dotDiameter(size))
+            default: throw RenderSpecError.badValue(origin: origin("\(keyPath).style"), reason: "expected pin or dot")
+            }
+        }
+        if let v = o["color"] { marker.color = try color(v, "\(keyPath).color") }
+        if let v = o["label"] {
+            let label = try string(v, "\(keyPath).label")
+            guard !label.isEmpty, label.count <= StaticMapsSyntax.maximumLabelLength else {
+                throw RenderSpecError.badValue(origin: origin("\(keyPath).label"), reason: "expected 1…\(StaticMapsSyntax.maximumLabelLength) characters")
+            }
+            marker.label = label
+        }
+        if let v = o["title"] {
+            let title = try string(v, "\(keyPath).title")
+            guard title.count <= StaticMapsSyntax.maximumTitleLength else {
+                throw RenderSpecError.badValue(origin: origin("\(keyPath).title"), reason: "longer than \(StaticMapsSyntax.maximumTitleLength) characters")
+            }
+            marker.title = title
+        }
+        if o["diameter"] != nil, case .pin = marker.style {
+            throw RenderSpecError.badValue(origin: origin("\(keyPath).diameter"), reason: "diameter needs \"style\": \"dot\"")
+        }
+        if let v = o["icon"] {
+            let icon = builder.resolvePath(try string(v, "\(keyPath).icon"))
+            var anchor: PixelPoint? = nil
+            if let a = o["anchor"] {
+                let text: String
+                if let s = a as? String {
+                    text = s
+                } else {
+                    let items = try array(a, "\(keyPath).anchor")
+                    guard items.count == 2 else {
+                        throw RenderSpecError.wrongType(source: source, keyPath: "\(keyPath).anchor", expected: "[x, y] or a name", found: "\(items.count) values")
+                    }
+                    text = "\(try number(items[0], "\(keyPath).anchor[0]", in: -4096...4096)),\(try number(items[1], "\(keyPath).anchor[1]", in: -4096...4096))"
+                }
+                anchor = try StaticMapsSyntax.iconAnchor(text, iconPath: icon, origin: origin(keyPath))
+            }
+            marker.style = .icon(path: icon, anchor: anchor)
+        } else if o["anchor"] != nil {
+            throw RenderSpecError.badValue(origin: origin("\(keyPath).anchor"), reason: "anchor needs an icon")
+        }
+        if let v = o["level"] { marker.level = try level(v, "\(keyPath).level") }
+        return marker
+    }
+
+    func polygon(_ value: Any, _ keyPath: String) throws -> PolygonOverlay {
+        let o = try dictionary(value, keyPath, allowed: ["rings", "fillColor", "strokeColor", "strokeWidth", "level"])
+        guard let ringsValue = o["rings"] else {
+            throw RenderSpecError.badValue(origin: origin(keyPath), reason: "missing \"rings\"")
+        }
+        var rings: [[LatLng]] = []
+        var total = 0
+        for (i, ringValue) in try array(ringsValue, "\(keyPath).rings").enumerated() {
+            let ringPath = "\(keyPath).rings[\(i)]"
+            let items = try array(ringValue, ringPath)
+            total += items.count
+            guard items.count >= 3 else { throw RenderSpecError.badValue(origin: origin(ringPath), reason: "a ring needs at least 3 points") }
+            guard total <= EncodedPolyline.maximumPointCount else {
+                throw RenderSpecError.badValue(origin: origin(ringPath), reason: "more than \(EncodedPolyline.maximumPointCount) points")
+            }
+            rings.append(try items.enumerated().map { try location($1, "\(ringPath)[\($0)]") })
+        }
+        guard !rings.isEmpty else { throw RenderSpecError.badValue(origin: origin("\(keyPath).rings"), reason: "no rings") }
+        var polygon = PolygonOverlay(rings: rings)
+        if let v = o["fillColor"] { polygon.fillColor = try optionalColor(v, "\(keyPath).fillColor") }
+        if let v = o["strokeColor"] { polygon.strokeColor = try optionalColor(v, "\(keyPath).strokeColor") }
+        if let v = o["strokeWidth"] { polygon.strokeWidth = try number(v, "\(keyPath).strokeWidth", in: 0...200) }
+        if let v = o["level"] { polygon.level = try level(v, "\(keyPath).level") }
+        return polygon
+    }
+
+    func circle(_ value: Any, _ keyPath: String) throws -> CircleOverlay {
+        let o = try dictionary(value, keyPath, allowed: ["center", "radiusMeters", "fillColor", "strokeColor", "strokeWidth", "level"])
+        guard let c = o["center"], let r = o["radiusMeters"] else {
+            throw RenderSpecError.badValue(origin: origin(keyPath), reason: "needs \"center\" and \"radiusMeters\"")
+        }
+        // Half the equator: any larger circle wraps onto itself.
+        var circle = CircleOverlay(center: try location(c, "\(keyPath).center"),
+                                   radiusMeters: try number(r, "\(keyPath).radiusMeters", in: 0...20_037_508))
+        if let v = o["fillColor"] { circle.fillColor = try optionalColor(v, "\(keyPath).fillColor") }
+        if let v = o["strokeColor"] { circle.strokeColor = try optionalColor(v, "\(keyPath).strokeColor") }
+        if let v = o["strokeWidth"] { circle.strokeWidth = try number(v, "\(keyPath).strokeWidth", in: 0...200) }
+        if let v = o["level"] { circle.level = try level(v, "\(keyPath).level") }
+        return circle
+    }
+
+    // MARK: Values
+
+    /// `"lat,lon"` or place name, `[lat, lon]`, or `{"lat", "lon"}`.
+    func location(_ value: Any, _ keyPath: String) throws -> LatLng {
+        if let text = value as? String {
+            return try StaticMapsSyntax.parseLocation(text, origin: origin(keyPath), resolver: builder.resolver)
+        }
+        let lat: Double
+        let lon: Double
+        if let items = value as? [Any] {
+            guard items.count == 2, let a = FormatsJSON.number(items[0]), let b = FormatsJSON.number(items[1]) else {
+                throw RenderSpecError.wrongType(source: source, keyPath: keyPath, expected: "[lat, lon] numbers", found: FormatsJSON.typeName(value))
+            }
+            (lat, lon) = (a, b)
+        } else if let o = value as? [String: Any] {
+            _ = try dictionary(o, keyPath, allowed: ["lat", "lon"])
+            guard let a = o["lat"].flatMap(FormatsJSON.number), let b = o["lon"].flatMap(FormatsJSON.number) else {
+                throw RenderSpecError.wrongType(source: source, keyPath: keyPath, expected: "{\"lat\": number, \"lon\": number}", found: "an object")
+            }
+            (lat, lon) = (a, b)
+        } else {
+            throw RenderSpecError.wrongType(source: source, keyPath: keyPath, expected: "\"lat,lon\", [lat, lon] or {\"lat\", \"lon\"}", found: FormatsJSON.typeName(value))
+        }
+        guard abs(lat) <= 90 else { throw RenderSpecError.badValue(origin: origin(keyPath), reason: "latitude \(lat) out of range -90…90") }
+        guard abs(lon) <= 180 else { throw RenderSpecError.badValue(origin: origin(keyPath), reason: "longitude \(lon) out of range -180…180") }
+        return LatLng(latitude: lat, longitude: lon)
+    }
+
+    /// Unknown keys are errors (sorted, so the same typo is reported whatever JSON order).
+    /// `allowed` nil skips the check (inline GeoJSON has its own rules).
+    func dictionary(_ value: Any, _ keyPath: String, allowed: [String]?) throws -> [String: Any] {
+        guard let o = value as? [String: Any] else {
+            throw RenderSpecError.wrongType(source: source, keyPath: keyPath, expected: "an object", found: FormatsJSON.typeName(value))
+        }
+        if let allowed, let unknown = o.keys.sorted().first(where: { !allowed.contains($0) }) {
+            let path = keyPath == "(root)" ? unknown : "\(keyPath).\(unknown)"
+            throw RenderSpecError.unknownKey(source: source, keyPath: path, allowed: allowed)
+        }
+        return o
+    }
+
+    func array(_ value: Any?, _ keyPath: String) throws -> [Any] {
+        guard let value else { return [] }
+        guard let a = value as? [Any] else {
+            throw RenderSpecError.wrongType(source: source, keyPath: keyPath, expected: "an array", found: FormatsJSON.typeName(value))
+        }
+        return a
+    }
+
+    func string(_ value: Any, _ keyPath: String) throws -> String {
+        guard let s = value as? String else {
+            throw RenderSpecError.wrongType(source: source, keyPath: keyPath, expected: "a string", found: FormatsJSON.typeName(value))
+        }
+        return s
+    }
+
+    func bool(_ value: Any, _ keyPath: String) throws -> Bool {
+        guard let b = FormatsJSON.bool(value) else {
+            throw RenderSpecError.wrongType(source: source, keyPath: keyPath, expected: "true or false", found: FormatsJSON.typeName(value))
+        }
+        return b
+    }
+
+    /// A number, or a string holding one; returned as text so the flag parser validates it.
+    func numberText(_ value: Any, _ keyPath: String) throws -> String {
+        if let s = value as? String { return s }
+        guard let n = FormatsJSON.number(value) else {
+            throw RenderSpecError.wrongType(source: source, keyPath: keyPath, expected: "a number", found: FormatsJSON.typeName(value))
+        }
+        return String(n)
+    }
+
+    func number(_ value: Any, _ keyPath: String, in range: ClosedRange<Double>) throws -> Double {
+        guard let n = FormatsJSON.number(value) else {
+            throw RenderSpecError.wrongType(source: source, keyPath: keyPath, expected: "a number", found: FormatsJSON.typeName(value))
+        }
+        guard n.isFinite, range.contains(n) else {
+            throw RenderSpecError.badValue(origin: origin(keyPath),
+                                           reason: "\(n) out of range \(StaticMapsSyntax.format(range.lowerBound))…\(StaticMapsSyntax.format(range.upperBound))")
+        }
+        return n
+    }
+
+    func integer(_ value: Any?, _ keyPath: String, in range: ClosedRange<Int>) throws -> Int {
+        guard let value else { throw RenderSpecError.badValue(origin: origin(keyPath), reason: "missing") }
+        let n = try number(value, keyPath, in: Double(range.lowerBound)...Double(range.upperBound))
+        guard n == n.rounded() else { throw RenderSpecError.badValue(origin: origin(keyPath), reason: "\(n) is not a whole number") }
+        return Int(n)
+    }
+
+    func color(_ value: Any, _ keyPath: String) throws -> Color {
+        let text = try string(value, keyPath)
+        do {
+            return try ColorSyntax.parse(text)
+        } catch {
+            throw RenderSpecError.badValue(origin: origin(keyPath), reason: error.description)
+        }
+    }
+
+    /// `null` or `"none"` → nil (no fill / no stroke).
+    func optionalColor(_ value: Any, _ keyPath: String) throws -> Color? {
+        if value is NSNull { return nil }
+        if let s = value as? String, s.lowercased() == "none" { return nil }
+        return try color(value, keyPath)
+    }
+
+    func level(_ value: Any, _ keyPath: String) throws -> Overlay.Level {
+        try choice(value, keyPath, Overlay.Level.init(rawValue:), "aboveRoads or aboveLabels")
+    }
+
+    func choice<T>(_ value: Any, _ keyPath: String, _ make: (String) -> T?, _ expected: String) throws -> T {
+        let text = try string(value, keyPath)
+        guard let result = make(text) else { throw RenderSpecError.badValue(origin: origin(keyPath), reason: "\"\(text)\": expected \(expected)") }
+        return result
+    }
+}

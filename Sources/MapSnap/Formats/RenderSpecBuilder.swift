@@ -1,0 +1,213 @@
+import Foundation
+
+/// Accumulates one render's settings from command-line flags, a JSON spec or a Static Maps
+/// URL, with the same parsing and validation whichever way a setting arrives, so that
+/// `--path X` and `"paths": ["X"]` mean exactly the same thing.
+///
+/// Every method takes the text as the user wrote it and an `origin` naming where it came from
+/// (`--path`, `spec.json: paths[2]`); errors start with that origin. Methods throw the error
+/// type of the stage that rejected the input (`StaticMapsSyntaxError`, `GeoJSONError`,
+/// `GPXError`, `RenderSpecError`); all print as one line.
+public struct RenderSpecBuilder: Sendable {
+    /// Everything set so far; starts from the defaults passed to `init`.
+    public var options: MapSnapshotOptions
+    /// Output PNG path (`-o`, `"output"`), resolved against `baseDirectory`.
+    public var output: String?
+    /// Things ignored or degraded along the way, one line each, for the CLI to print.
+    public var warnings: [String] = []
+    /// Resolves place names in locations; nil means only `lat,lon` is accepted.
+    public var resolver: (any PlaceResolving)?
+    /// Directory against which relative file paths (GeoJSON, GPX, icons, styles, sources,
+    /// output) are resolved; nil leaves them relative to the working directory.
+    public var baseDirectory: String?
+    /// Largest input file read (GeoJSON, GPX, specs).
+    public var maximumFileSize: Int = 512 << 20
+
+    /// A builder starting from `options` (e.g. a batch file's shared defaults).
+    public init(options: MapSnapshotOptions = MapSnapshotOptions(), resolver: (any PlaceResolving)? = nil,
+                baseDirectory: String? = nil) {
+        self.options = options
+        self.resolver = resolver
+        self.baseDirectory = baseDirectory
+    }
+
+    // MARK: Camera and image
+
+    /// `--size WxH` in points.
+    public mutating func setSize(_ text: String, origin: String) throws {
+        setSize(try StaticMapsSyntax.parseSize(text, origin: origin, maximum: options.maximumPixelSize))
+    }
+
+    /// Sets the size in points; `build()` checks it against the pixel limit.
+    public mutating func setSize(_ size: ImageSize) {
+        options.width = size.width
+        options.height = size.height
+    }
+
+    /// `--scale N`, 1…4.
+    public mutating func setScale(_ text: String, origin: String) throws {
+        options.scale = try StaticMapsSyntax.parseScale(text, origin: origin)
+    }
+
+    /// `--center LAT,LON|NAME`.
+    public mutating func setCenter(_ text: String, origin: String) throws {
+        options.center = try StaticMapsSyntax.parseLocation(text, origin: origin, resolver: resolver)
+    }
+
+    /// `--zoom Z`, 0…22, fractions allowed.
+    public mutating func setZoom(_ text: String, origin: String) throws {
+        options.zoom = try StaticMapsSyntax.parseZoom(text, origin: origin)
+    }
+
+    /// `--padding PX` in points, 0…1024.
+    public mutating func setPadding(_ text: String, origin: String) throws {
+        options.padding = try StaticMapsSyntax.number(Substring(text), key: nil, origin: origin, in: 0...1024)
+    }
+
+    /// `--fractional-zoom`: fit at fractional zoom levels instead of integers.
+    public mutating func setFractionalZoom(_ enabled: Bool) {
+        options.allowsFractionalZoom = enabled
+    }
+
+    /// `--style normal|terrain|hybrid|FILE.json`; a file path is resolved against `baseDirectory`.
+    public mutating func setStyle(_ text: String, origin: String) throws {
+        let name = text.trimmingFieldSpaces()
+        guard !name.isEmpty else { throw RenderSpecError.badValue(origin: origin, reason: "empty style name") }
+        let isFile = name.contains("/") || name.lowercased().hasSuffix(".json")
+        options.style = isFile ? resolvePath(name) : name
+    }
+
+    /// `--source SOURCE`: a file path (resolved against `baseDirectory`) or a URL template.
+    public mutating func setSource(_ text: String, origin: String) throws {
+        let source = text.trimmingFieldSpaces()
+        guard !source.isEmpty else { throw RenderSpecError.badValue(origin: origin, reason: "empty source") }
+        options.source = source.contains("://") ? source : resolvePath(source)
+    }
+
+    // MARK: Overlays
+
+    /// `--path SPEC` in Static Maps syntax.
+    public mutating func addPath(_ text: String, origin: String) throws {
+        options.overlays.append(.path(try StaticMapsSyntax.parsePath(text, origin: origin, resolver: resolver)))
+    }
+
+    /// `--marker SPEC` in Static Maps syntax; one marker per location.
+    public mutating func addMarkers(_ text: String, origin: String) throws {
+        let markers = try StaticMapsSyntax.parseMarkers(text, origin: origin, resolver: resolver, baseDirectory: baseDirectory)
+        options.overlays += markers.map(Overlay.marker)
+    }
+
+    /// `--visible LAT,LON|…`: extra locations the fitted camera must show.
+    public mutating func addVisible(_ text: String, origin: String) throws {
+        options.visibleCoordinates += try StaticMapsSyntax.parseLocations(text, origin: origin, resolver: resolver)
+    }
+
+    /// `--polyline ENC` (precision 5) or `--polyline6 ENC` (precision 6): a path with default style.
+    public mutating func addPolyline(_ text: String, precision: Int, origin: String) throws {
+        do {
+            let coordinates = try EncodedPolyline.decode(text.trimmingFieldSpaces(), precision: precision)
+            guard !coordinates.isEmpty else { throw StaticMapsSyntaxError.noLocations(origin: origin) }
+            options.overlays.append(.path(PathOverlay(coordinates: coordinates)))
+        } catch let error as PolylineError {
+            throw StaticMapsSyntaxError.badPolyline(origin: origin, error: error)
+        }
+    }
+
+    /// Appends an already built overlay (used by JSON specs and library callers).
+    public mutating func addOverlay(_ overlay: Overlay) {
+        options.overlays.append(overlay)
+    }
+
+    /// `--geojson FILE`.
+    public mutating func loadGeoJSON(path: String, origin: String) throws {
+        let data = try readFile(path, origin: origin)
+        let document = try GeoJSON(data: data, source: path)
+        options.overlays += document.overlays
+        warnings += document.warnings
+    }
+
+    /// `--gpx FILE`.
+    public mutating func loadGPX(path: String, origin: String) throws {
+        let data = try readFile(path, origin: origin)
+        options.overlays += try GPX(data: data, source: path).overlays
+    }
+
+    /// `--url URL`: applies every parameter of a Static Maps URL.
+    public mutating func applyStaticMapsURL(_ text: String, origin: String) throws {
+        let url = try StaticMapsURL(parsing: text, origin: origin, resolver: resolver, baseDirectory: baseDirectory)
+        if let size = url.size { setSize(size) }
+        if let scale = url.scale { options.scale = scale }
+        if let center = url.center { options.center = center }
+        if let zoom = url.zoom { options.zoom = zoom }
+        if let style = url.style { options.style = style }
+        options.overlays += url.paths.map(Overlay.path)
+        options.overlays += url.markers.map(Overlay.marker)
+        options.visibleCoordinates += url.visible
+        warnings += url.warnings
+    }
+
+    // MARK: Decorations and output
+
+    /// `--attribution TEXT|none`: "none" removes the attribution line.
+    public mutating func setAttribution(_ text: String) {
+        options.attribution = text.trimmingFieldSpaces().lowercased() == "none" ? "" : text
+    }
+
+    /// `--caption TEXT`.
+    public mutating func setCaption(_ text: String) {
+        options.caption = text
+    }
+
+    /// `--no-scale-bar` sets false.
+    public mutating func setShowsScaleBar(_ shows: Bool) {
+        options.showsScaleBar = shows
+    }
+
+    /// `-o OUT.png`; `-` (stdout) is kept as is.
+    public mutating func setOutput(_ path: String) {
+        output = path == "-" ? path : resolvePath(path)
+    }
+
+    /// Final checks that need every setting: the pixel size limit and something to show.
+    public func build() throws(RenderSpecError) -> RenderSpec {
+        let limit = options.maximumPixelSize
+        let pixelWidth = Double(options.width) * options.scale
+        let pixelHeight = Double(options.height) * options.scale
+        guard pixelWidth <= Double(limit), pixelHeight <= Double(limit) else {
+            throw .imageTooLarge(width: options.width, height: options.height, scale: options.scale, limit: limit)
+        }
+        guard options.center != nil || !options.overlays.isEmpty || !options.visibleCoordinates.isEmpty else {
+            throw .nothingToShow
+        }
+        return RenderSpec(options: options, output: output, warnings: warnings)
+    }
+
+    // MARK: Files
+
+    /// `path` resolved against `baseDirectory` when relative.
+    public func resolvePath(_ path: String) -> String {
+        StaticMapsSyntax.resolvePath(path, against: baseDirectory)
+    }
+
+    /// Reads a whole input file, refusing files over `maximumFileSize`. Errors name the path
+    /// as the user wrote it.
+    public func readFile(_ path: String, origin: String) throws(RenderSpecError) -> Data {
+        let resolved = resolvePath(path)
+        guard let handle = FileHandle(forReadingAtPath: resolved) else {
+            let exists = FileManager.default.fileExists(atPath: resolved)
+            throw .unreadableFile(origin: origin, path: path, reason: exists ? "permission denied or not a file" : "no such file")
+        }
+        defer { try? handle.close() }
+        let data: Data
+        do {
+            // One byte more than the cap tells "too large" apart from "exactly the cap".
+            data = try handle.read(upToCount: Swift.min(Swift.max(maximumFileSize, 0), Int.max - 1) + 1) ?? Data()
+        } catch {
+            throw .unreadableFile(origin: origin, path: path, reason: (error as NSError).localizedDescription)
+        }
+        guard data.count <= maximumFileSize else {
+            throw .fileTooLarge(origin: origin, path: path, limit: maximumFileSize)
+        }
+        return data
+    }
+}

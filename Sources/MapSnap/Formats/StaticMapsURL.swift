@@ -1,0 +1,106 @@
+/// A whole Google Maps Static API URL, parsed into mapsnap's model.
+///
+/// `https://maps.googleapis.com/maps/api/staticmap?center=…&zoom=…&size=…&scale=…&maptype=…`
+/// `&markers=…&path=…&visible=…&key=…`. `markers`, `path` and `visible` may repeat. Parameters
+/// mapsnap does not use (`key`, `signature`, `format`, `language`, `region`, `style`,
+/// `map_id`, anything unknown) are ignored and reported in `warnings`.
+public struct StaticMapsURL: Sendable {
+    public var center: LatLng?
+    public var zoom: Double?
+    public var size: ImageSize?
+    public var scale: Double?
+    /// mapsnap style name derived from `maptype` (roadmap → normal, satellite → hybrid).
+    public var style: String?
+    public var paths: [PathOverlay] = []
+    public var markers: [MarkerOverlay] = []
+    public var visible: [LatLng] = []
+    /// Ignored parameters, one sentence each, in URL order.
+    public var warnings: [String] = []
+
+    /// Longest URL accepted (Google's own limit is 16 384 characters; encoded polylines in
+    /// generated URLs can be longer).
+    public static let maximumLength = 8 << 20
+
+    /// Parses `text`. Everything before `?` is ignored, so a bare query string works too.
+    ///
+    /// - Parameters:
+    ///   - origin: what error messages call the URL (`--url`, `url`).
+    ///   - baseDirectory: resolves relative `icon:` paths.
+    public init(parsing text: String, origin: String = "--url", resolver: (any PlaceResolving)? = nil,
+                baseDirectory: String? = nil) throws(StaticMapsSyntaxError) {
+        guard text.utf8.count <= Self.maximumLength else {
+            throw .badURL(origin: origin, reason: "URL longer than \(Self.maximumLength) bytes")
+        }
+        var query = Substring(text)
+        if let q = query.firstIndex(of: "?") { query = query[query.index(after: q)...] }
+        if let hash = query.firstIndex(of: "#") { query = query[..<hash] }
+        var counts: [String: Int] = [:]
+        for (index, pair) in query.split(separator: "&").enumerated() {
+            let rawKey: Substring
+            let rawValue: Substring
+            if let eq = pair.firstIndex(of: "=") {
+                rawKey = pair[..<eq]
+                rawValue = pair[pair.index(after: eq)...]
+            } else {
+                rawKey = pair
+                rawValue = ""
+            }
+            guard let key = Self.percentDecode(rawKey)?.lowercased() else {
+                throw .badURL(origin: origin, reason: "parameter \(index + 1): invalid percent-encoding in name")
+            }
+            guard let value = Self.percentDecode(rawValue) else {
+                throw .badURL(origin: origin, reason: "parameter \(index + 1) \"\(key)\": invalid percent-encoding")
+            }
+            let n = counts[key, default: 0] + 1
+            counts[key] = n
+            let here = "\(origin) \(key)" + (["markers", "path", "visible"].contains(key) ? "[\(n)]" : "")
+            switch key {
+            case "center": center = try StaticMapsSyntax.parseLocation(value, origin: here, resolver: resolver)
+            case "zoom": zoom = try StaticMapsSyntax.parseZoom(value, origin: here)
+            case "size": size = try StaticMapsSyntax.parseSize(value, origin: here)
+            case "scale": scale = try StaticMapsSyntax.parseScale(value, origin: here)
+            case "maptype":
+                guard let name = StaticMapsSyntax.styleName(forMapType: value) else {
+                    throw .badValue(origin: here, key: nil, text: value, reason: "expected roadmap, terrain, satellite or hybrid")
+                }
+                style = name
+            case "markers":
+                markers += try StaticMapsSyntax.parseMarkers(value, origin: here, resolver: resolver, baseDirectory: baseDirectory)
+            case "path": paths.append(try StaticMapsSyntax.parsePath(value, origin: here, resolver: resolver))
+            case "visible": visible += try StaticMapsSyntax.parseLocations(value, origin: here, resolver: resolver)
+            case "key", "signature", "client", "channel", "sensor":
+                warnings.append("\(origin): ignored parameter \"\(key)\" (not needed offline)")
+            case "format", "language", "region", "style", "map_id":
+                warnings.append("\(origin): ignored parameter \"\(key)\" (not supported)")
+            default:
+                warnings.append("\(origin): ignored unknown parameter \"\(key)\"")
+            }
+        }
+    }
+
+    /// `%XX` → byte, `+` → space; nil for a broken escape or bytes that are not UTF-8.
+    static func percentDecode(_ text: Substring) -> String? {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(text.utf8.count)
+        var iterator = text.utf8.makeIterator()
+        while let byte = iterator.next() {
+            switch byte {
+            case UInt8(ascii: "+"): bytes.append(UInt8(ascii: " "))
+            case UInt8(ascii: "%"):
+                guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue) else { return nil }
+                bytes.append(high << 4 | low)
+            default: bytes.append(byte)
+            }
+        }
+        return String(validating: bytes, as: UTF8.self)
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): return byte - UInt8(ascii: "A") + 10
+        default: return nil
+        }
+    }
+}

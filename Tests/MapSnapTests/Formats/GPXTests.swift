@@ -1,0 +1,101 @@
+import Foundation
+import Testing
+@testable import MapSnap
+
+@Suite struct GPXTests {
+    private func parse(_ xml: String) throws -> GPX {
+        try GPX(data: Data(xml.utf8), source: "test.gpx")
+    }
+
+    @Test func gpx11WithNamespacesExtensionsAndTwoSegments() throws {
+        let gpx = try GPX(data: try FormatsFixtures.data("gpx/track-1.1.gpx"), source: "track-1.1.gpx")
+        let paths = gpx.overlays.compactMap { if case let .path(p) = $0 { return p } else { return nil } }
+        let markers = gpx.overlays.compactMap { if case let .marker(m) = $0 { return m } else { return nil } }
+        // Two <trkseg> → two paths; the <rte> hidden inside <extensions> is ignored.
+        #expect(paths.map(\.coordinates.count) == [3, 2])
+        #expect(paths[0].coordinates[0] == LatLng(47.3769, 8.5417))
+        #expect(paths[1].coordinates.last == LatLng(47.3667, 8.5500))
+        #expect(markers.count == 2)
+        #expect(markers[0].title == "Start & café")   // entity reference and UTF-8 decoded
+        #expect(markers[1].title == nil)               // waypoint without <name>
+    }
+
+    @Test func gpx10WithPrefixedElements() throws {
+        let gpx = try GPX(data: try FormatsFixtures.data("gpx/route-1.0.gpx"), source: "route-1.0.gpx")
+        let paths = gpx.overlays.compactMap { if case let .path(p) = $0 { return p } else { return nil } }
+        let markers = gpx.overlays.compactMap { if case let .marker(m) = $0 { return m } else { return nil } }
+        #expect(paths.count == 2)   // one <rte>, one <trkseg>
+        #expect(paths[0].coordinates == [LatLng(-33.8688, 151.2093), LatLng(-33.7, 150.3)])
+        #expect(markers.map(\.title) == ["Katoomba"])  // <rtept><name> does not make a marker
+    }
+
+    @Test func badLatitudeReportsLineAndValue() throws {
+        let error = GPXError.badCoordinate(source: "bad-lat.gpx", line: 6, element: "trkpt", attribute: "lat", value: "abc", reason: "is not a number")
+        #expect(throws: error) { try GPX(data: try FormatsFixtures.data("gpx/bad-lat.gpx"), source: "bad-lat.gpx") }
+        #expect(error.description == "bad-lat.gpx: line 6: <trkpt> lat=\"abc\" is not a number")
+    }
+
+    @Test func malformedXMLReportsALine() throws {
+        do {
+            _ = try GPX(data: try FormatsFixtures.data("gpx/malformed.gpx"), source: "malformed.gpx")
+            Issue.record("malformed XML was accepted")
+        } catch let error as GPXError {
+            guard case let .malformedXML(source, line, _) = error else {
+                Issue.record("unexpected \(error)")
+                return
+            }
+            #expect(source == "malformed.gpx")
+            #expect(line >= 5 && line <= 8)   // libxml2 reports the mismatched end tag
+        }
+    }
+
+    @Test func entityDeclarationsAreRejected() {
+        #expect(throws: GPXError.entitiesNotAllowed(source: "entities.gpx", line: 3)) {
+            try GPX(data: try FormatsFixtures.data("gpx/entities.gpx"), source: "entities.gpx")
+        }
+    }
+
+    @Test(arguments: [
+        (#"<gpx><wpt lon="1"/></gpx>"#, GPXError.badCoordinate(source: "test.gpx", line: 1, element: "wpt", attribute: "lat", value: nil, reason: "")),
+        (#"<gpx><wpt lat="91" lon="1"/></gpx>"#, GPXError.badCoordinate(source: "test.gpx", line: 1, element: "wpt", attribute: "lat", value: "91", reason: "is out of range -90…90")),
+        (#"<gpx><rte><rtept lat="1" lon="-180.5"/></rte></gpx>"#, GPXError.badCoordinate(source: "test.gpx", line: 1, element: "rtept", attribute: "lon", value: "-180.5", reason: "is out of range -180…180")),
+        (#"<gpx><wpt lat="nan" lon="1"/></gpx>"#, GPXError.badCoordinate(source: "test.gpx", line: 1, element: "wpt", attribute: "lat", value: "nan", reason: "is not a number")),
+        (#"<kml><Placemark/></kml>"#, GPXError.notGPX(source: "test.gpx", line: 1, root: "kml")),
+    ])
+    func invalidDocuments(xml: String, expected: GPXError) {
+        #expect(throws: expected) { try parse(xml) }
+    }
+
+    @Test func emptyAndTruncatedInputDoNotTrap() {
+        #expect(throws: GPXError.self) { try parse("") }
+        #expect(throws: GPXError.self) { try parse("<gpx><trk><trkseg><trkpt lat=\"1\" lon=\"2\"") }
+        #expect(throws: GPXError.self) { try parse("\u{0}\u{1}\u{2}") }
+    }
+
+    @Test func invalidUTF8IsRejectedBeforeTheXMLParser() throws {
+        // Mutation that crashed Foundation's XMLParser: a 0xFF byte inside an attribute name.
+        var bytes = Array(#"<gpx><rte><rtept lat="1" lon="2"/></rte></gpx>"#.utf8)
+        bytes[25] = 0xFF
+        #expect(throws: GPXError.malformedXML(source: "test.gpx", line: 1, reason: "invalid UTF-8 (GPX is read as UTF-8, UTF-16 or ISO-8859-1)")) {
+            try GPX(data: Data(bytes), source: "test.gpx")
+        }
+        // Latin-1 documents are transcoded by libxml2.
+        var latin1 = Array(#"<?xml version="1.0" encoding="ISO-8859-1"?><gpx><wpt lat="1" lon="2"><name>Caf"#.utf8)
+        latin1 += [0xE9] + Array("</name></wpt></gpx>".utf8)
+        let gpx = try GPX(data: Data(latin1), source: "latin1.gpx")
+        #expect(gpx.overlays == [.marker(MarkerOverlay(coordinate: LatLng(1, 2), title: "Café"))])
+        // A broken declaration does not switch the check off (another crashing mutation).
+        var broken = Array(#"<?xml version="1.0" encoding=UTF-8"?><gpx><"#.utf8)
+        broken += [0xC3] + Array(#"rkpt lat="1" lon="2"/></gpx>"#.utf8)
+        #expect(throws: GPXError.self) { try GPX(data: Data(broken), source: "broken.gpx") }
+    }
+
+    @Test func waypointNameInCDATA() throws {
+        let gpx = try parse("<gpx><wpt lat=\"1\" lon=\"2\"><name><![CDATA[Fish & Chips]]></name></wpt></gpx>")
+        #expect(gpx.overlays == [.marker(MarkerOverlay(coordinate: LatLng(1, 2), title: "Fish & Chips"))])
+    }
+
+    @Test func emptyTrackSegmentsProduceNothing() throws {
+        #expect(try parse("<gpx><trk><trkseg></trkseg></trk><rte/></gpx>").overlays.isEmpty)
+    }
+}

@@ -1,0 +1,223 @@
+import Foundation
+import Testing
+@testable import MapSnap
+
+@Suite struct RenderSpecTests {
+    private func parse(_ json: String, resolver: (any PlaceResolving)? = nil) throws -> RenderSpec {
+        try RenderSpec.parse(data: Data(json.utf8), source: "spec.json", resolver: resolver)
+    }
+
+    @Test func fullSpecRoundTrip() throws {
+        let json = ##"""
+        {
+          "size": {"width": 800, "height": 600}, "scale": 2, "center": [47.37, 8.54], "zoom": 12.5, "padding": 10,
+          "fractionalZoom": true, "style": "hybrid", "source": "https://tiles.example.com/{z}/{x}/{y}.pbf",
+          "paths": [
+            "color:red|weight:3|47.1,8.1|47.2,8.2",
+            {"coordinates": [[47.1, 8.1], "47.3,8.3", {"lat": 47.4, "lon": 8.4}], "color": "#00ff0080", "width": 6,
+             "casingColor": "white", "casingWidth": 2, "dash": [4, 2], "cap": "butt", "join": "bevel",
+             "geodesic": true, "fillColor": "none", "level": "aboveRoads"},
+            {"polyline": "_izlhA~rlgdF_{geC~ywl@_kwzCn`{nI", "precision": 6}
+          ],
+          "markers": [
+            "size:small|label:A|47.5,8.5",
+            {"location": "47.6,8.6", "color": "0x0000ff", "size": "mid", "style": "dot", "title": "Dot"},
+            {"lat": 47.7, "lon": 8.7, "label": "東京", "title": "Tokyo?"}
+          ],
+          "polygons": [{"rings": [[[0, 0], [0, 1], [1, 1]], [[0.2, 0.2], [0.2, 0.4], [0.4, 0.4]]], "fillColor": "#ff000040", "strokeColor": null, "strokeWidth": 0}],
+          "circles": [{"center": "10,10", "radiusMeters": 500, "fillColor": "#0000ff20", "strokeWidth": 1}],
+          "visible": ["1,1|2,2", [3, 3], {"lat": 4, "lon": 4}],
+          "geojson": {"type": "Point", "coordinates": [8.9, 47.9]},
+          "polyline": "_p~iF~ps|U_ulLnnqC_mqNvxq`@",
+          "attribution": "none", "scaleBar": false, "caption": "12.3 km", "output": "/tmp/out.png"
+        }
+        """##
+        let spec = try parse(json)
+        let o = spec.options
+        #expect(o.width == 800 && o.height == 600 && o.scale == 2)
+        #expect(o.center == LatLng(47.37, 8.54) && o.zoom == 12.5 && o.padding == 10 && o.allowsFractionalZoom)
+        #expect(o.style == "hybrid" && o.source == "https://tiles.example.com/{z}/{x}/{y}.pbf")
+        #expect(o.attribution == "" && !o.showsScaleBar && o.caption == "12.3 km")
+        #expect(spec.output == "/tmp/out.png")
+        #expect(o.visibleCoordinates == [LatLng(1, 1), LatLng(2, 2), LatLng(3, 3), LatLng(4, 4)])
+
+        // Schema order: geojson, polyline, polygons, circles, paths, markers.
+        let kinds = o.overlays.map { overlay -> String in
+            switch overlay {
+            case .marker: return "marker"
+            case .path: return "path"
+            case .polygon: return "polygon"
+            case .circle: return "circle"
+            }
+        }
+        #expect(kinds == ["marker", "path", "polygon", "circle", "path", "path", "path", "marker", "marker", "marker"])
+
+        guard case let .path(styled) = o.overlays[5] else { Issue.record("expected a path"); return }
+        #expect(styled.coordinates == [LatLng(47.1, 8.1), LatLng(47.3, 8.3), LatLng(47.4, 8.4)])
+        #expect(styled == PathOverlay(coordinates: styled.coordinates, color: Color(rgba: 0x00FF0080), width: 6,
+                                      casingColor: .white, casingWidth: 2, dash: [4, 2], cap: .butt, join: .bevel,
+                                      geodesic: true, fillColor: nil, level: .aboveRoads))
+        guard case let .path(p6) = o.overlays[6] else { Issue.record("expected a path"); return }
+        #expect(p6.coordinates == [LatLng(38.5, -120.2), LatLng(40.7, -120.95), LatLng(43.252, -126.453)])
+        guard case let .polygon(polygon) = o.overlays[2] else { Issue.record("expected a polygon"); return }
+        #expect(polygon.rings.count == 2 && polygon.strokeColor == nil && polygon.fillColor == Color(rgba: 0xFF000040))
+        guard case let .marker(dot) = o.overlays[8], case let .marker(tokyo) = o.overlays[9] else { Issue.record("expected markers"); return }
+        #expect(dot.style == .dot(diameter: 12) && dot.color == Color(rgb: 0x0000FF) && dot.title == "Dot")
+        #expect(tokyo.label == "東京" && tokyo.coordinate == LatLng(47.7, 8.7))
+    }
+
+    @Test func flagsAndSpecBuildTheSameOptions() throws {
+        var flags = RenderSpecBuilder()
+        try flags.setSize("300x200", origin: "--size")
+        try flags.addPath("color:blue|1,1|2,2", origin: "--path")
+        try flags.addMarkers("label:S|1,1", origin: "--marker")
+        try flags.setZoom("5", origin: "--zoom")
+        flags.setAttribution("© me")
+        let fromFlags = try flags.build()
+        let fromSpec = try parse(#"{"size": "300x200", "paths": ["color:blue|1,1|2,2"], "markers": ["label:S|1,1"], "zoom": 5, "attribution": "© me"}"#)
+        #expect(fromFlags.options.overlays == fromSpec.options.overlays)
+        #expect(fromFlags.options.width == fromSpec.options.width && fromFlags.options.zoom == fromSpec.options.zoom)
+        #expect(fromFlags.options.attribution == fromSpec.options.attribution)
+    }
+
+    @Test func relativePathsResolveAgainstTheSpecDirectory() throws {
+        let specPath = FormatsFixtures.path("spec/route.json")
+        let spec = try RenderSpec.load(path: specPath)
+        let dir = FormatsFixtures.path("spec")
+        #expect(spec.output == dir + "/out/route.png")
+        #expect(spec.options.width == 640 && spec.options.scale == 2 && spec.options.style == "terrain")
+        // route.geojson gives a path and a marker, the GPX two segments and two waypoints, plus the icon marker.
+        #expect(spec.options.overlays.count == 2 + 4 + 1)
+        guard case let .marker(icon) = spec.options.overlays.last else { Issue.record("expected the icon marker last"); return }
+        #expect(icon.style == .icon(path: dir + "/pin.png", anchor: PixelPoint(x: 10, y: 32)))
+    }
+
+    @Test(arguments: [
+        (#"{"colour": "red", "size": "1x1"}"#, RenderSpecError.unknownKey(source: "spec.json", keyPath: "colour", allowed: RenderSpec.keys)),
+        (#"{"center": "1,1", "paths": [{"coordinates": [[1, 1]], "colour": "red"}]}"#,
+         RenderSpecError.unknownKey(source: "spec.json", keyPath: "paths[0].colour",
+                                    allowed: ["coordinates", "polyline", "precision", "color", "width", "casingColor", "casingWidth",
+                                              "dash", "cap", "join", "geodesic", "fillColor", "level"])),
+        (#"{"size": {"width": 10, "heigth": 10}}"#, RenderSpecError.unknownKey(source: "spec.json", keyPath: "size.heigth", allowed: ["width", "height"])),
+        (#"{"center": "1,1", "scaleBar": "no"}"#, RenderSpecError.wrongType(source: "spec.json", keyPath: "scaleBar", expected: "true or false", found: "a string")),
+        (#"{"center": "1,1", "paths": "1,1|2,2"}"#, RenderSpecError.wrongType(source: "spec.json", keyPath: "paths", expected: "an array", found: "a string")),
+        (#"{"center": [95, 1]}"#, RenderSpecError.badValue(origin: "spec.json: center", reason: "latitude 95.0 out of range -90…90")),
+        (#"{"center": "1,1", "markers": [{"lat": 1}]}"#, RenderSpecError.badValue(origin: "spec.json: markers[0]", reason: "give \"lat\" and \"lon\", or \"location\"")),
+        (#"{"center": "1,1", "paths": [{"coordinates": [[1, 1]], "cap": "pointy"}]}"#,
+         RenderSpecError.badValue(origin: "spec.json: paths[0].cap", reason: "\"pointy\": expected butt, round or square")),
+        (#"{"size": "4000x4000", "scale": 4, "center": "1,1"}"#, RenderSpecError.imageTooLarge(width: 4000, height: 4000, scale: 4, limit: 8192)),
+        (#"{"size": "600x400"}"#, RenderSpecError.nothingToShow),
+        (#"[1]"#, RenderSpecError.wrongType(source: "spec.json", keyPath: "(root)", expected: "an object", found: "an array")),
+    ])
+    func rejectsBadSpecs(json: String, expected: RenderSpecError) {
+        #expect(throws: expected) { try parse(json) }
+    }
+
+    @Test func staticMapsErrorsInsideASpecNameTheKeyPath() {
+        #expect(throws: StaticMapsSyntaxError.badLocation(origin: "spec.json: paths[1]", number: 3, text: "95,10", problem: .latitudeOutOfRange(95))) {
+            try parse(#"{"paths": ["1,1|2,2", "1,1|2,2|95,10"]}"#)
+        }
+        #expect(throws: GeoJSONError.unexpected(source: "spec.json", keyPath: "geojson.coordinates", expected: "[lon, lat] numbers")) {
+            try parse(#"{"geojson": {"type": "Point", "coordinates": "x"}}"#)
+        }
+    }
+
+    @Test func missingAndOversizedFilesNameTheFile() throws {
+        #expect(throws: RenderSpecError.unreadableFile(origin: "spec.json: gpx", path: "nope.gpx", reason: "no such file")) {
+            try RenderSpec.parse(data: Data(#"{"gpx": "nope.gpx"}"#.utf8), source: "spec.json", baseDirectory: "/nonexistent-dir")
+        }
+        var builder = RenderSpecBuilder(baseDirectory: FormatsFixtures.directory)
+        builder.maximumFileSize = 100
+        #expect(throws: RenderSpecError.fileTooLarge(origin: "--gpx", path: "gpx/track-1.1.gpx", limit: 100)) {
+            try builder.loadGPX(path: "gpx/track-1.1.gpx", origin: "--gpx")
+        }
+    }
+
+    @Test func placeNamesInSpecsUseTheResolver() throws {
+        let resolver = FormatsPlaceTable(places: ["Bern": LatLng(46.948, 7.4474)])
+        #expect(try parse(#"{"center": "Bern", "zoom": 10}"#, resolver: resolver).options.center == LatLng(46.948, 7.4474))
+        #expect(throws: StaticMapsSyntaxError.self) { try parse(#"{"center": "Bern", "zoom": 10}"#) }
+    }
+
+    @Test func staticMapsURLInASpec() throws {
+        let spec = try parse(#"{"url": "https://maps.googleapis.com/maps/api/staticmap?size=512x256&scale=2&maptype=terrain&markers=1,1&key=abc"}"#)
+        #expect(spec.options.width == 512 && spec.options.scale == 2 && spec.options.style == "terrain")
+        #expect(spec.options.overlays.count == 1)
+        #expect(spec.warnings == ["spec.json: url: ignored parameter \"key\" (not needed offline)"])
+    }
+
+    @Test func jsonLinesNameTheFailingLine() throws {
+        let lines = """
+        {"center": "1,1", "zoom": 3, "output": "a.png"}
+
+        {"markers": ["2,2"], "output": "b.png"}
+        """
+        let specs = try RenderSpec.parseLines(data: Data(lines.utf8), source: "jobs.jsonl")
+        #expect(specs.map(\.output) == ["a.png", "b.png"])
+
+        let bad = "{\"center\": \"1,1\"}\n{\"center\": \"1,1\", \"zom\": 3}\n"
+        #expect(throws: RenderSpecError.unknownKey(source: "jobs.jsonl:2", keyPath: "zom", allowed: RenderSpec.keys)) {
+            try RenderSpec.parseLines(data: Data(bad.utf8), source: "jobs.jsonl")
+        }
+        let geo = "{\"geojson\": \"missing.geojson\"}\n"
+        #expect(throws: RenderSpecError.unreadableFile(origin: "jobs.jsonl:1: geojson", path: "missing.geojson", reason: "no such file")) {
+            try RenderSpec.parseLines(data: Data(geo.utf8), source: "jobs.jsonl", baseDirectory: "/nonexistent-dir")
+        }
+        #expect(throws: RenderSpecError.self) { try RenderSpec.parseLines(data: Data("{\"center\": \n".utf8), source: "jobs.jsonl") }
+    }
+
+    @Test func builderPolylineAndAttribution() throws {
+        var b = RenderSpecBuilder()
+        try b.addPolyline("_izlhA~rlgdF_{geC~ywl@_kwzCn`{nI", precision: 6, origin: "--polyline6")
+        #expect(throws: StaticMapsSyntaxError.badPolyline(origin: "--polyline", error: .invalidCharacter(offset: 2, byte: 32))) {
+            try b.addPolyline("__ _", precision: 5, origin: "--polyline")
+        }
+        b.setAttribution("NONE")
+        #expect(b.options.attribution == "")
+        b.setAttribution("© OpenStreetMap")
+        #expect(b.options.attribution == "© OpenStreetMap")
+        b.setOutput("-")
+        #expect(try b.build().output == "-")
+    }
+}
+
+@Suite struct RenderSpecJSONTests {
+    /// spec → JSON → spec gives the same options (overlays here are already in schema order).
+    @Test func writtenSpecReadsBackIdentically() throws {
+        var options = MapSnapshotOptions(width: 512, height: 300, scale: 2, center: LatLng(47.37, 8.54), zoom: 11.25,
+                                         padding: 12, allowsFractionalZoom: true, style: "terrain", source: "tiles.mbtiles",
+                                         attribution: "", showsScaleBar: false, caption: "Route — 12 km")
+        options.visibleCoordinates = [LatLng(-33.86, 151.2)]
+        options.overlays = [
+            .polygon(PolygonOverlay(rings: [[LatLng(0, 0), LatLng(0, 1), LatLng(1, 1)], [LatLng(0.2, 0.2), LatLng(0.2, 0.3), LatLng(0.3, 0.3)]],
+                                    fillColor: nil, strokeColor: Color(rgba: 0x11223344), strokeWidth: 3, level: .aboveRoads)),
+            .circle(CircleOverlay(center: LatLng(10, 10), radiusMeters: 1234.5)),
+            .path(PathOverlay(coordinates: [LatLng(38.5, -120.2), LatLng(40.7, -120.95)], color: Color(rgb: 0xFF8800), width: 7,
+                              casingColor: .white, casingWidth: 2, dash: [6, 3], cap: .square, join: .miter, geodesic: true,
+                              fillColor: Color(rgba: 0x00FF0040))),
+            .path(PathOverlay(coordinates: [LatLng(1, 1), LatLng(2, 2)])),
+            .marker(MarkerOverlay(coordinate: LatLng(47.1, 8.1), style: .pin(.tiny), label: "東京", title: "Start")),
+            .marker(MarkerOverlay(coordinate: LatLng(47.2, 8.2), style: .dot(diameter: 10), color: Color(rgb: 0x0000FF))),
+            .marker(MarkerOverlay(coordinate: LatLng(47.3, 8.3), style: .icon(path: "/icons/pin.png", anchor: PixelPoint(x: 3, y: 29)))),
+        ]
+        let spec = RenderSpec(options: options, output: "/tmp/out.png")
+        let data = try spec.jsonData()
+        let back = try RenderSpec.parse(data: data, source: "written.json")
+        #expect(back.options.overlays == options.overlays)
+        #expect(back.options.visibleCoordinates == options.visibleCoordinates)
+        #expect(back.options.center == options.center && back.options.zoom == options.zoom)
+        #expect(back.options.width == 512 && back.options.height == 300 && back.options.scale == 2 && back.options.padding == 12)
+        #expect(back.options.allowsFractionalZoom && !back.options.showsScaleBar)
+        #expect(back.options.style == "terrain" && back.options.source == "tiles.mbtiles")
+        #expect(back.options.attribution == "" && back.options.caption == "Route — 12 km")
+        #expect(back.output == "/tmp/out.png")
+        // Deterministic bytes: writing the re-read spec gives the same document.
+        #expect(try back.jsonData() == data)
+    }
+
+    @Test func diameterNeedsDotStyle() {
+        #expect(throws: RenderSpecError.badValue(origin: "spec.json: markers[0].diameter", reason: "diameter needs \"style\": \"dot\"")) {
+            try RenderSpec.parse(data: Data(#"{"markers": [{"lat": 1, "lon": 1, "diameter": 5}]}"#.utf8), source: "spec.json")
+        }
+    }
+}
