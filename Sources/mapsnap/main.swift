@@ -1,1 +1,49 @@
-print("mapsnap")
+import Foundation
+import MapSnap
+
+/// mapsnap's entry point: dispatches subcommands and maps errors to exit codes
+/// (0 ok, 1 compare mismatch, 2 bad usage/input, 3 runtime failure).
+let version = "0.1.0"
+
+let usage = """
+mapsnap \(version) — static map images from vector tiles, raster tiles or built-in world data
+
+USAGE:
+  mapsnap render [options] -o OUT.png      render a map (mapsnap render --help)
+  mapsnap compare ACTUAL.png EXPECTED.png [--threshold T] [--max-diff N|P%] [--diff OUT.png]
+  mapsnap batch JOBS.jsonl --out-dir DIR [--jobs N]
+  mapsnap info SOURCE                      describe a tile source
+  mapsnap convert IN.mbtiles OUT.pmtiles   repackage tiles as PMTiles
+  mapsnap --help | --version
+
+Run 'mapsnap COMMAND --help' for a command's options.
+"""
+
+let arguments = CommandLine.arguments
+guard arguments.count >= 2 else {
+    FileHandle.standardError.write(Data((usage + "\n").utf8))
+    exit(2)
+}
+
+let command = arguments[1]
+let rest = arguments.dropFirst(2)
+do {
+    switch command {
+    case "render": try RenderCommand.run(rest)
+    case "compare": exit(CompareCommand.run(Array(rest)))
+    case "batch": try BatchCommand.run(rest)
+    case "info": try InfoCommand.run(rest)
+    case "convert": try ConvertCommand.run(rest)
+    case "--help", "-h", "help": Output.out(usage)
+    case "--version", "-V": Output.out("mapsnap \(version)")
+    default:
+        let known = ["render", "compare", "batch", "info", "convert"]
+        let hint = known.min { editDistance($0, command) < editDistance($1, command) }
+            .flatMap { editDistance($0, command) <= 2 ? " (did you mean '\($0)'?)" : nil } ?? ""
+        throw CLIError.usage("unknown command '\(command)'\(hint); see mapsnap --help")
+    }
+} catch let error as CLIError {
+    Output.error(error.description)
+    exit(error.exitCode)
+}
+exit(0)

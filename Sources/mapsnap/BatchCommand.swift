@@ -1,0 +1,94 @@
+import Dispatch
+import Foundation
+import MapSnap
+
+/// `mapsnap batch JOBS.jsonl --out-dir DIR [--jobs N]`: many renders from JSON Lines.
+enum BatchCommand {
+    static let help = """
+    USAGE: mapsnap batch JOBS.jsonl --out-dir DIR [--jobs N]
+
+    Renders one map per line of JOBS.jsonl (each line a JSON render spec, see
+    docs/spec-format.md). A job's "output" names its file inside DIR; without one the
+    file is NNNN.png after the line number. Jobs run in parallel (default: one per core);
+    output bytes do not depend on N. A failing job is reported with its line number and
+    the others still run; the exit code is the worst of all jobs.
+    """
+
+    static func run(_ arguments: ArraySlice<String>) throws(CLIError) {
+        let args = try OptionTable(valued: ["--out-dir", "--jobs"], switches: ["--help", "--quiet"],
+                                   aliases: ["-h": "--help", "-q": "--quiet", "-j": "--jobs"]).parse(arguments)
+        if args.has("--help") { Output.out(help); return }
+        guard args.positionals.count == 1, let jobsPath = args.positionals.first else {
+            throw .usage("batch: expected one JOBS.jsonl file")
+        }
+        guard let outDir = args.last("--out-dir") else { throw .usage("batch: missing --out-dir DIR") }
+        var parallelism = ProcessInfo.processInfo.activeProcessorCount
+        if let j = args.last("--jobs") {
+            guard let n = Int(j), n >= 1, n <= 256 else { throw .usage("--jobs \(j): expected 1-256") }
+            parallelism = n
+        }
+        guard let data = FileManager.default.contents(atPath: jobsPath) else {
+            throw .input("\(jobsPath): cannot read file")
+        }
+        var isDir: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: outDir, isDirectory: &isDir), isDir.boolValue else {
+            throw .runtime("--out-dir \(outDir): no such directory")
+        }
+        let specs: [RenderSpec]
+        do {
+            specs = try RenderSpec.parseLines(data: data, source: jobsPath,
+                                              baseDirectory: (jobsPath as NSString).deletingLastPathComponent)
+        } catch {
+            throw .input("\(error)")
+        }
+        let quiet = args.has("--quiet")
+        let results = Results(count: specs.count)
+        // Workers pull job indices in order; each job's bytes do not depend on which worker ran it.
+        let next = Results.Counter()
+        DispatchQueue.concurrentPerform(iterations: min(parallelism, max(specs.count, 1))) { _ in
+            while let i = next.take(below: specs.count) {
+                let spec = specs[i]
+                let name = spec.output.map { ($0 as NSString).lastPathComponent } ?? String(format: "%04d.png", i + 1)
+                let path = (outDir as NSString).appendingPathComponent(name)
+                do {
+                    try RenderCommand.render(spec, to: path, quiet: quiet)
+                    results.set(i, 0, nil)
+                } catch let error as CLIError {
+                    results.set(i, error.exitCode, "job \(i + 1): \(error.description)")
+                } catch {
+                    results.set(i, 3, "job \(i + 1): \(error)")
+                }
+            }
+        }
+        var worst: Int32 = 0
+        for (code, message) in results.all {
+            if let message { Output.error(message) }
+            worst = max(worst, code)
+        }
+        if worst != 0 { throw worst == 2 ? .input("\(results.failures) of \(specs.count) jobs failed") : .runtime("\(results.failures) of \(specs.count) jobs failed") }
+        if !quiet { Output.out("rendered \(specs.count) maps into \(outDir)") }
+    }
+
+    /// Per-job outcomes, reported in job order after all finish.
+    final class Results: @unchecked Sendable {
+        private var items: [(Int32, String?)]
+        private let lock = NSLock()
+        init(count: Int) { items = Array(repeating: (0, nil), count: count) }
+        func set(_ i: Int, _ code: Int32, _ message: String?) {
+            lock.lock(); items[i] = (code, message); lock.unlock()
+        }
+        var all: [(Int32, String?)] { lock.lock(); defer { lock.unlock() }; return items }
+        var failures: Int { all.filter { $0.0 != 0 }.count }
+
+        final class Counter: @unchecked Sendable {
+            private var value = 0
+            private let lock = NSLock()
+            func take(below limit: Int) -> Int? {
+                lock.lock(); defer { lock.unlock() }
+                guard value < limit else { return nil }
+                value += 1
+                return value - 1
+            }
+        }
+    }
+}

@@ -1,0 +1,166 @@
+import Foundation
+import MapSnap
+
+/// `mapsnap render`: flags (or a spec file, or a Static Maps URL) → one PNG.
+enum RenderCommand {
+    static let help = """
+    USAGE: mapsnap render [options] -o OUT.png
+
+    Renders a static map. With no --center/--zoom the camera fits every overlay.
+    Overlays draw in the order given; markers above shapes.
+
+    CAMERA AND IMAGE
+      --size WxH            image size in points (default 600x400)
+      --scale N             pixel ratio 1-4: line widths, markers and text scale too (default 1)
+      --center LAT,LON|NAME map centre (a place name resolves from the bundled gazetteer)
+      --zoom Z              zoom 0-22, fractional allowed
+      --padding PX          free space kept around fitted content, in points (default 24)
+      --fractional-zoom     fit at a fractional zoom instead of the largest integer zoom
+      --max-size PX         largest image side in pixels (default 8192)
+
+    BASE MAP
+      --style NAME|FILE     normal (default), terrain, hybrid, or a MapLibre style JSON file
+      --source SOURCE       tiles for the style: .mbtiles, .pmtiles, a z/x/y directory,
+                            or an http(s) URL template with {z}/{x}/{y}
+
+    OVERLAYS (Google Static Maps syntax; repeatable)
+      --path SPEC           e.g. 'color:0xff0000ff|weight:4|60.17,24.94|60.16,24.95'
+                            or 'weight:5|enc:ENCODED_POLYLINE'; fillcolor: closes and fills
+      --marker SPEC         e.g. 'size:mid|color:blue|label:A|title:Start|60.17,24.94'
+                            size:tiny|small|mid|normal, style:dot, icon:FILE.png, anchor:
+      --visible LAT,LON     a point the fitted camera must show
+      --geojson FILE        GeoJSON with simplestyle-spec properties
+      --gpx FILE            GPX 1.0/1.1: tracks and routes → paths, waypoints → markers
+      --polyline ENC        an encoded polyline (precision 5)
+      --polyline6 ENC       an encoded polyline (precision 6, OSRM/Valhalla)
+      --url URL             a whole Google Static Maps URL
+      --spec FILE.json      a JSON spec describing the render (see docs/spec-format.md);
+                            flags given as well are applied on top of it
+
+    DECORATIONS
+      --attribution TEXT|none   replace (or remove) the data attribution
+      --no-scale-bar        hide the scale bar
+      --caption TEXT        a caption box at the top left
+
+    OUTPUT
+      -o, --output FILE     PNG to write ('-' for stdout); written atomically
+      -q, --quiet           do not print warnings
+
+    EXIT CODES
+      0 success, 2 bad usage or input (nothing written), 3 runtime failure (I/O, source)
+
+    EXAMPLES
+      mapsnap render --marker 'label:A|60.1699,24.9384' --zoom 15 -o helsinki.png
+      mapsnap render --gpx ride.gpx --style terrain --size 800x600 --scale 2 -o ride.png
+      mapsnap render --polyline6 '...' --marker 'color:green|label:S|...' -o route.png
+    """
+
+    static let options = OptionTable(
+        valued: ["--size", "--scale", "--center", "--zoom", "--padding", "--style", "--source", "--path",
+                 "--marker", "--visible", "--geojson", "--gpx", "--polyline", "--polyline6", "--spec", "--url",
+                 "--attribution", "--caption", "--output", "--max-size"],
+        switches: ["--no-scale-bar", "--fractional-zoom", "--quiet", "--help"],
+        aliases: ["-o": "--output", "-q": "--quiet", "-h": "--help"])
+
+    static func run(_ arguments: ArraySlice<String>) throws(CLIError) {
+        let args = try options.parse(arguments)
+        if args.has("--help") { Output.out(help); return }
+        if let extra = args.positionals.first {
+            throw .usage("render: unexpected argument '\(extra)' (options start with --; see mapsnap render --help)")
+        }
+        let spec = try buildSpec(args)
+        guard let output = spec.output else {
+            throw .usage("render: missing -o OUT.png (use '-o -' for stdout)")
+        }
+        if !args.has("--quiet") { spec.warnings.forEach(Output.warning) }
+        try render(spec, to: output, quiet: args.has("--quiet"))
+    }
+
+    /// Applies flags in command-line order on top of an optional --spec file.
+    static func buildSpec(_ args: ParsedArguments) throws(CLIError) -> RenderSpec {
+        do {
+            let resolver: (any PlaceResolving)? = nil
+            var base = MapSnapshotOptions()
+            var output: String?
+            var warnings: [String] = []
+            if let specPath = args.last("--spec") {
+                let spec = try RenderSpec.load(path: specPath, resolver: resolver)
+                base = spec.options
+                output = spec.output
+                warnings = spec.warnings
+            }
+            var b = RenderSpecBuilder(options: base, resolver: resolver)
+            if let output { b.setOutput(output) }
+            for (name, value) in args.options {
+                guard let v = value else {
+                    switch name {
+                    case "--no-scale-bar": b.setShowsScaleBar(false)
+                    case "--fractional-zoom": b.setFractionalZoom(true)
+                    default: break
+                    }
+                    continue
+                }
+                switch name {
+                case "--size": try b.setSize(v, origin: name)
+                case "--scale": try b.setScale(v, origin: name)
+                case "--center": try b.setCenter(v, origin: name)
+                case "--zoom": try b.setZoom(v, origin: name)
+                case "--padding": try b.setPadding(v, origin: name)
+                case "--style": try b.setStyle(v, origin: name)
+                case "--source": try b.setSource(v, origin: name)
+                case "--path": try b.addPath(v, origin: name)
+                case "--marker": try b.addMarkers(v, origin: name)
+                case "--visible": try b.addVisible(v, origin: name)
+                case "--geojson": try b.loadGeoJSON(path: v, origin: name)
+                case "--gpx": try b.loadGPX(path: v, origin: name)
+                case "--polyline": try b.addPolyline(v, precision: 5, origin: name)
+                case "--polyline6": try b.addPolyline(v, precision: 6, origin: name)
+                case "--url": try b.applyStaticMapsURL(v, origin: name)
+                case "--attribution": b.setAttribution(v)
+                case "--caption": b.setCaption(v)
+                case "--output": b.setOutput(v)
+                case "--max-size":
+                    guard let n = Int(v), n >= 1, n <= 65_536 else {
+                        throw CLIError.usage("--max-size \(v): expected a whole number of pixels 1-65536")
+                    }
+                    b.options.maximumPixelSize = n
+                default: break
+                }
+            }
+            var spec = try b.build()
+            spec.warnings = warnings + spec.warnings
+            return spec
+        } catch let e as CLIError {
+            throw e
+        } catch {
+            throw .input(String(describing: error))
+        }
+    }
+
+    static func render(_ spec: RenderSpec, to output: String, quiet: Bool) throws(CLIError) {
+        let snapshot: MapSnapshot
+        do {
+            snapshot = try MapSnapshotter(options: spec.options).render()
+        } catch let e as RenderError {
+            throw e.isInputError ? .input(e.description) : .runtime(e.description)
+        } catch {
+            throw .runtime(String(describing: error))
+        }
+        if !quiet { snapshot.warnings.forEach(Output.warning) }
+        let png: [UInt8]
+        do {
+            png = try snapshot.pngData()
+        } catch {
+            throw .runtime("encoding PNG: \(error)")
+        }
+        if output == "-" {
+            FileHandle.standardOutput.write(Data(png))
+            return
+        }
+        do {
+            try AtomicFile.write(png, to: output)
+        } catch {
+            throw .runtime("\(error)")
+        }
+    }
+}
