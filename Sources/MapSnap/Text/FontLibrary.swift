@@ -67,51 +67,16 @@ public final class FontLibrary: @unchecked Sendable {
     /// every place searched.
     public static func locateFontsDirectory(
         environment: [String: String] = ProcessInfo.processInfo.environment,
-        executablePaths: [String] = FontLibrary.executablePaths(),
+        executablePaths: [String] = ResourceLocator.executablePaths(),
         sourceFile: String = #filePath
     ) -> Result<String, FontError> {
-        var searched: [String] = []
-        func check(_ dir: URL) -> String? {
-            let fonts = dir.appendingPathComponent("Fonts")
-            searched.append(fonts.path)
-            let probe = fonts.appendingPathComponent(FontLibrary.bundledFonts[0].file).path
-            return FileManager.default.isReadableFile(atPath: probe) ? fonts.path : nil
-        }
-        if let resources = environment["MAPSNAP_RESOURCES"], !resources.isEmpty,
-           let found = check(URL(fileURLWithPath: resources)) {
-            return .success(found)
-        }
-        for executable in executablePaths where !executable.isEmpty {
-            var dir = URL(fileURLWithPath: executable).deletingLastPathComponent().standardizedFileURL
-            // Bounded walk to the filesystem root.
-            for _ in 0..<64 {
-                if let found = check(dir) { return .success(found) }
-                let parent = dir.deletingLastPathComponent()
-                if parent.path == dir.path { break }
-                dir = parent
-            }
-        }
-        // Sources/MapSnap/Text/FontLibrary.swift → the repository root is four levels up.
-        var root = URL(fileURLWithPath: sourceFile)
-        for _ in 0..<4 { root = root.deletingLastPathComponent() }
-        if let found = check(root) { return .success(found) }
-        return .failure(.fontsDirectoryNotFound(searched: searched))
+        ResourceLocator.directory(named: "Fonts", probe: FontLibrary.bundledFonts[0].file,
+                                  environment: environment, executablePaths: executablePaths, sourceFile: sourceFile)
+            .mapError { FontError.fontsDirectoryNotFound(searched: $0.searched) }
     }
 
     /// The running executable's path from `/proc/self/exe` and `argv[0]` (either may be missing).
-    public static func executablePaths() -> [String] {
-        var paths: [String] = []
-        if let exe = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
-            paths.append(exe)
-        }
-        if let argv0 = CommandLine.arguments.first, !argv0.isEmpty {
-            let url = argv0.hasPrefix("/")
-                ? URL(fileURLWithPath: argv0)
-                : URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent(argv0)
-            paths.append(url.standardizedFileURL.path)
-        }
-        return paths
-    }
+    public static func executablePaths() -> [String] { ResourceLocator.executablePaths() }
 
     private static let standardLock = NSLock()
     nonisolated(unsafe) private static var standardLibrary: FontLibrary?
