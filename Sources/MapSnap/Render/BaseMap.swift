@@ -1,27 +1,150 @@
-/// The base map under the overlays: a style and the tile sources it draws from.
-struct BaseMap {
+import Foundation
+
+/// The base map under the overlays: a style, the tile sources it draws from, and the
+/// tiles loaded for one camera.
+///
+/// Layers are drawn layer-major across all covering tiles (all fills under all roads under
+/// all labels), in two passes so overlays can sit between roads and labels.
+final class BaseMap {
     enum Pass { case belowLabels, labels }
 
-    let background: Color
-    var warnings: [String] = []
-    var attribution: String = ""
+    let style: Style
+    let sources: [String: ResolvedSource]
+    private(set) var warnings: [String] = []
+    private var loaded: [String: LoadedSource] = [:]
+    /// Layers already reported as skipped (one warning each).
+    private var reported: Set<String> = []
 
+    /// Loads the style (`normal`, `terrain`, `hybrid` from the bundled `Styles/`, or a JSON
+    /// file) and resolves its sources. `sourceOverride` (`--source`) replaces the sources
+    /// of its kind.
     init(styleName: String, sourceOverride: String?) throws {
-        switch styleName {
-        case "normal": background = Color(rgb: 0xF2EFE9)
-        case "terrain": background = Color(rgb: 0xECE6D6)
-        case "hybrid": background = Color(rgb: 0x1F2A1C)
-        default: throw RenderError.style("--style \(styleName): no such style (normal, terrain, hybrid or a .json file)")
+        let builtin = ["normal", "terrain", "hybrid"]
+        let path: String
+        if builtin.contains(styleName) {
+            switch ResourceLocator.directory(named: "Styles", probe: "\(styleName).json") {
+            case .success(let dir): path = (dir as NSString).appendingPathComponent("\(styleName).json")
+            case .failure(let e): throw RenderError.source(e.description)
+            }
+        } else {
+            guard styleName.hasSuffix(".json") || FileManager.default.fileExists(atPath: styleName) else {
+                throw RenderError.style("--style \(styleName): no such style (normal, terrain, hybrid, or a style .json file)")
+            }
+            path = styleName
         }
+        do {
+            style = try Style.load(path: path)
+        } catch {
+            throw RenderError.style("--style \(error)")
+        }
+        warnings.append(contentsOf: style.warnings.map(\.description))
+        let dataDir = try? ResourceLocator.directory(named: "Data", probe: "README.md").get()
+        let resolver = StyleSourceResolver(styleDirectory: (path as NSString).deletingLastPathComponent,
+                                           dataDirectory: dataDir, sourceOverride: sourceOverride)
+        var w: [String] = []
+        sources = try resolver.resolve(style, warnings: &w)
+        warnings.append(contentsOf: w)
     }
 
-    /// Draws one pass of the style's layers; returns warnings.
-    func drawLayers(camera: Camera, canvas: Canvas, labels: LabelCollisionIndex, pass: Pass) -> [String] {
-        if pass == .belowLabels {
-            var p = Path()
-            p.addRect(PixelRect(x: 0, y: 0, width: Double(canvas.width), height: Double(canvas.height)))
-            canvas.fill(p, color: background)
+    /// Attribution of every source the style uses, deduplicated, in a stable order.
+    var attribution: String {
+        var seen: [String] = []
+        for id in sources.keys.sorted() {
+            for a in sources[id]?.attribution ?? [] {
+                for part in a.split(separator: ";").map({ $0.trimmingCharacters(in: .whitespaces) }) where !part.isEmpty && !seen.contains(part) {
+                    seen.append(part)
+                }
+            }
         }
-        return []
+        return seen.joined(separator: " · ")
     }
+
+    /// The integer zoom whose vector tiles are drawn.
+    static func vectorDataZoom(_ camera: Camera) -> Int { TileCover.dataZoom(for: camera.zoom, maxZoom: 22) }
+
+    /// The zoom whose raster tiles are drawn: about one tile pixel per image pixel.
+    static func rasterDataZoom(_ camera: Camera, tileSize: Int) -> Int {
+        let z = camera.zoom + log2(camera.scale) - log2(Double(max(tileSize, 1)) / 256)
+        return max(0, min(22, Int((z - 0.25).rounded(.up))))
+    }
+
+    func loadedSource(_ id: String, camera: Camera) -> LoadedSource? {
+        if let l = loaded[id] { return l }
+        guard let s = sources[id] else { return nil }
+        let z = s.isVector ? Self.vectorDataZoom(camera) : Self.rasterDataZoom(camera, tileSize: s.tileSize)
+        let l = LoadedSource(source: s, camera: camera, dataZoom: z)
+        warnings.append(contentsOf: l.warnings)
+        loaded[id] = l
+        return l
+    }
+
+    /// Draws one pass of the style's layers and returns warnings raised while drawing.
+    func drawLayers(camera: Camera, canvas: Canvas, labels: LabelCollisionIndex, pass: Pass,
+                    text: TextEngine) -> [String] {
+        let before = warnings.count
+        let zoom = camera.zoom
+        let ctx = PaintContext(camera: camera, canvas: canvas, zoom: zoom)
+        switch pass {
+        case .belowLabels:
+            for layer in style.layers where layer.isVisible(atZoom: zoom) {
+                switch layer.type {
+                case .background:
+                    BackgroundPainter.draw(layer, ctx)
+                case .fill:
+                    guard let src = source(for: layer, camera: camera, vector: true) else { continue }
+                    FillPainter.draw(layer, src, ctx)
+                case .line:
+                    guard let src = source(for: layer, camera: camera, vector: true) else { continue }
+                    LinePainter.draw(layer, src, ctx)
+                case .raster:
+                    guard let src = source(for: layer, camera: camera, vector: false) else { continue }
+                    RasterPainter.draw(layer, src, ctx)
+                case .symbol:
+                    continue
+                default:
+                    report(layer, "layer type \(layer.type) is not drawn")
+                }
+            }
+        case .labels:
+            var placer = SymbolPlacer(context: ctx, labels: labels, text: text)
+            for layer in style.layers where layer.type == .symbol && layer.isVisible(atZoom: zoom) {
+                guard let src = source(for: layer, camera: camera, vector: true) else { continue }
+                placer.collect(layer, src)
+            }
+            placer.placeAndDraw()
+        }
+        return Array(warnings[before...])
+    }
+
+    private func source(for layer: StyleLayer, camera: Camera, vector: Bool) -> LoadedSource? {
+        guard let id = layer.source else {
+            report(layer, "has no source")
+            return nil
+        }
+        guard let s = sources[id] else {
+            // A source we could not resolve was already reported once when resolving.
+            return nil
+        }
+        guard s.isVector == vector else {
+            report(layer, "source \"\(id)\" is \(s.isVector ? "vector" : "raster") data")
+            return nil
+        }
+        return loadedSource(id, camera: camera)
+    }
+
+    private func report(_ layer: StyleLayer, _ message: String) {
+        guard reported.insert(layer.id).inserted else { return }
+        warnings.append("style layer \"\(layer.id)\": \(message); skipped")
+    }
+}
+
+/// What every painter needs: where and at which zoom to draw.
+struct PaintContext {
+    let camera: Camera
+    let canvas: Canvas
+    /// The camera's fractional zoom, for style evaluation.
+    let zoom: Double
+    /// Style pixel sizes are CSS pixels; multiply by this for device pixels.
+    var pixelRatio: Double { camera.scale }
+    var canvasRect: PixelRect { PixelRect(x: 0, y: 0, width: Double(canvas.width), height: Double(canvas.height)) }
 }

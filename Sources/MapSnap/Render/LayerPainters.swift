@@ -1,0 +1,208 @@
+/// `background`: the whole canvas in one colour.
+enum BackgroundPainter {
+    static func draw(_ layer: StyleLayer, _ ctx: PaintContext) {
+        let color = layer.property(.backgroundColor).color(atZoom: ctx.zoom)
+        let opacity = layer.property(.backgroundOpacity).number(atZoom: ctx.zoom) ?? 1
+        var p = Path()
+        p.addRect(ctx.canvasRect)
+        ctx.canvas.fill(p, color: color.withOpacity(opacity))
+    }
+}
+
+/// `fill`: polygons clipped to their tile square, accumulated per paint and filled once
+/// (non-zero), then optional 1-px outlines.
+enum FillPainter {
+    struct Key: Hashable {
+        var fill: Color
+        var outline: Color?
+    }
+
+    static func draw(_ layer: StyleLayer, _ src: LoadedSource, _ ctx: PaintContext) {
+        let zoom = ctx.zoom
+        let color = ResolvedProperty(layer, .fillColor, zoom: zoom)
+        let opacity = ResolvedProperty(layer, .fillOpacity, zoom: zoom)
+        let outlineSet = layer.paint[.fillOutlineColor] != nil
+        let outline = ResolvedProperty(layer, .fillOutlineColor, zoom: zoom)
+        var groups = PaintGroups<Key>()
+        var outlines: [Path] = []
+        var ring: [PixelPoint] = []
+        var clipped: [PixelPoint] = []
+        var scratch: [PixelPoint] = []
+        FeatureWalker.walk(layer, src, zoom: zoom, types: [.polygon]) { f, g, t, tile in
+            let o = opacity.number(zoom, f, default: 1)
+            let c = color.color(zoom, f).withOpacity(o)
+            let oc = outlineSet ? outline.color(zoom, f).withOpacity(o) : nil
+            guard c.alpha > 0 || (oc?.alpha ?? 0) > 0 else { return }
+            let key = Key(fill: c, outline: oc)
+            let slot = groups.slot(key)
+            if outlines.count <= slot { outlines.append(Path()) }
+            let clip = tile.covering.rect
+            for part in 0..<g.partCount {
+                ring.removeAll(keepingCapacity: true)
+                for p in g.part(part) { ring.append(t(p)) }
+                ring.withUnsafeBufferPointer { PolygonClipper.clip($0, to: clip, output: &clipped, scratch: &scratch) }
+                guard clipped.count >= 3 else { continue }
+                groups.append(key) { path in
+                    path.move(to: clipped[0])
+                    for q in clipped.dropFirst() { path.line(to: q) }
+                    path.close()
+                }
+                if oc != nil {
+                    var line = Path()
+                    line.move(to: ring[0])
+                    for q in ring.dropFirst() { line.line(to: q) }
+                    line.line(to: ring[0])
+                    outlines[slot].append(LineClipper.clip(line, to: clip).path)
+                }
+            }
+        }
+        for (i, key) in groups.keys.enumerated() {
+            if key.fill.alpha > 0 { ctx.canvas.fill(groups.paths[i], color: key.fill, rule: .nonZero) }
+            if let oc = key.outline, oc.alpha > 0, !outlines[i].isEmpty {
+                ctx.canvas.stroke(outlines[i], style: StrokeStyle(width: ctx.pixelRatio, cap: .butt, join: .round), color: oc)
+            }
+        }
+    }
+}
+
+/// `line`: lines clipped to their tile square, accumulated per paint and stroked once, so
+/// the same road from two tiles' buffers is one stroke (no darker overlap, no seam).
+enum LinePainter {
+    struct Key: Hashable {
+        var color: Color
+        var width: Double
+        var dash: [Double]
+    }
+
+    static func draw(_ layer: StyleLayer, _ src: LoadedSource, _ ctx: PaintContext) {
+        let zoom = ctx.zoom
+        let color = ResolvedProperty(layer, .lineColor, zoom: zoom)
+        let opacity = ResolvedProperty(layer, .lineOpacity, zoom: zoom)
+        let width = ResolvedProperty(layer, .lineWidth, zoom: zoom)
+        let gap = ResolvedProperty(layer, .lineGapWidth, zoom: zoom)
+        let dashValue = layer.property(.lineDasharray).resolved(atZoom: zoom)
+        let cap = layer.property(.lineCap).keyword(LineCap.self, atZoom: zoom)
+        let join = layer.property(.lineJoin).keyword(LineJoin.self, atZoom: zoom)
+        let miter = layer.property(.lineMiterLimit).number(atZoom: zoom) ?? 2
+        let ratio = ctx.pixelRatio
+        var groups = PaintGroups<Key>()
+        FeatureWalker.walk(layer, src, zoom: zoom, types: [.lineString, .polygon]) { f, g, t, tile in
+            let w = width.number(zoom, f, default: 1) * ratio
+            let c = color.color(zoom, f).withOpacity(opacity.number(zoom, f, default: 1))
+            guard w > 0, c.alpha > 0 else { return }
+            let gw = gap.number(zoom, f, default: 0) * ratio
+            let dashes = dashValue.dependsOnFeature ? dashValue.numberArray(atZoom: zoom, feature: f) : dashValue.numberArray(atZoom: zoom)
+            // MapLibre dash lengths are in line widths.
+            let dash = dashes.count >= 2 ? dashes.map { $0 * w } : []
+            var piece = Path()
+            let closed = g.type == .polygon
+            for part in 0..<g.partCount {
+                let pts = g.part(part)
+                guard let first = pts.first else { continue }
+                piece.move(to: t(first))
+                for p in pts.dropFirst() { piece.line(to: t(p)) }
+                if closed { piece.line(to: t(first)) }
+            }
+            let clipped = LineClipper.clip(piece, to: tile.covering.rect).path
+            guard !clipped.isEmpty else { return }
+            if gw > 0 {
+                // line-gap-width: two parallel lines of width w with a gap between them,
+                // drawn as the two edges of a (gw + w)-wide band.
+                for side in [-1.0, 1.0] {
+                    groups.append(Key(color: c, width: w, dash: dash)) { $0.append(Self.offset(clipped, by: side * (gw + w) / 2)) }
+                }
+            } else {
+                groups.append(Key(color: c, width: w, dash: dash)) { $0.append(clipped) }
+            }
+        }
+        for (i, key) in groups.keys.enumerated() {
+            ctx.canvas.stroke(groups.paths[i], style: StrokeStyle(width: key.width, cap: cap, join: join,
+                                                                   miterLimit: miter, dash: key.dash), color: key.color)
+        }
+    }
+
+    /// A path offset sideways by `d` pixels (per-vertex miter offset, clamped at sharp turns).
+    static func offset(_ path: Path, by d: Double) -> Path {
+        var out = Path()
+        for c in path.contours {
+            let pts = Array(path.points(of: c))
+            guard pts.count >= 2 else { continue }
+            for i in 0..<pts.count {
+                let a = pts[max(0, i - 1)], b = pts[i], n = pts[min(pts.count - 1, i + 1)]
+                func normal(_ p: PixelPoint, _ q: PixelPoint) -> PixelPoint {
+                    let dx = q.x - p.x, dy = q.y - p.y, len = max((dx * dx + dy * dy).squareRoot(), 1e-9)
+                    return PixelPoint(x: -dy / len, y: dx / len)
+                }
+                let n1 = i > 0 ? normal(a, b) : normal(b, n)
+                let n2 = i < pts.count - 1 ? normal(b, n) : n1
+                var m = PixelPoint(x: n1.x + n2.x, y: n1.y + n2.y)
+                let ml = max(m.length, 1e-9)
+                m = PixelPoint(x: m.x / ml, y: m.y / ml)
+                let cosHalf = max(0.25, m.x * n1.x + m.y * n1.y)
+                let p = PixelPoint(x: b.x + m.x * d / cosHalf, y: b.y + m.y * d / cosHalf)
+                if i == 0 { out.move(to: p) } else { out.line(to: p) }
+            }
+        }
+        return out
+    }
+}
+
+/// `raster`: each source tile image drawn once into its square with bilinear resampling.
+enum RasterPainter {
+    static func draw(_ layer: StyleLayer, _ src: LoadedSource, _ ctx: PaintContext) {
+        let zoom = ctx.zoom
+        let opacity = layer.property(.rasterOpacity).number(atZoom: zoom) ?? 1
+        guard opacity > 0 else { return }
+        let adjust = RasterAdjustment(layer, zoom: zoom)
+        struct Drawn: Hashable { let payload: Int; let copy: Int }
+        var drawn = Set<Drawn>()
+        for tile in src.drawTiles {
+            guard drawn.insert(Drawn(payload: tile.payload, copy: tile.covering.worldCopy)).inserted,
+                  case .raster(let image) = src.payloads[tile.payload] else { continue }
+            let img = adjust.isIdentity ? image : adjust.apply(to: image)
+            ctx.canvas.draw(img, in: tile.sourceRect, opacity: opacity)
+        }
+    }
+}
+
+/// `raster-brightness-min/max`, `raster-saturation` and `raster-contrast`, applied per tile
+/// pixel as MapLibre's raster shader does.
+struct RasterAdjustment {
+    var brightnessMin = 0.0, brightnessMax = 1.0, saturation = 0.0, contrast = 0.0
+
+    init(_ layer: StyleLayer, zoom: Double) {
+        brightnessMin = layer.property(.rasterBrightnessMin).number(atZoom: zoom) ?? 0
+        brightnessMax = layer.property(.rasterBrightnessMax).number(atZoom: zoom) ?? 1
+        saturation = layer.property(.rasterSaturation).number(atZoom: zoom) ?? 0
+        contrast = layer.property(.rasterContrast).number(atZoom: zoom) ?? 0
+    }
+
+    var isIdentity: Bool { brightnessMin == 0 && brightnessMax == 1 && saturation == 0 && contrast == 0 }
+
+    func apply(to image: Canvas) -> Canvas {
+        let out = Canvas(width: image.width, height: image.height, premultipliedPixels: image.pixels)
+        let sat = saturation > 0 ? 1 - 1 / (1.001 - saturation) : -saturation
+        let con = contrast > 0 ? 1 / (1 - contrast) : 1 + contrast
+        out.pixels.withUnsafeMutableBufferPointer { px in
+            var i = 0
+            while i < px.count {
+                let a = Double(px[i + 3])
+                if a > 0 {
+                    var r = Double(px[i]) / a, g = Double(px[i + 1]) / a, b = Double(px[i + 2]) / a
+                    let avg = (r + g + b) / 3
+                    r += (avg - r) * sat; g += (avg - g) * sat; b += (avg - b) * sat
+                    r = (r - 0.5) * con + 0.5; g = (g - 0.5) * con + 0.5; b = (b - 0.5) * con + 0.5
+                    func bright(_ v: Double) -> Double {
+                        let c = min(max(v, 0), 1)
+                        return brightnessMin + c * (brightnessMax - brightnessMin)
+                    }
+                    px[i] = UInt8((bright(r) * a).rounded())
+                    px[i + 1] = UInt8((bright(g) * a).rounded())
+                    px[i + 2] = UInt8((bright(b) * a).rounded())
+                }
+                i += 4
+            }
+        }
+        return out
+    }
+}

@@ -1,0 +1,124 @@
+import Dispatch
+import Foundation
+
+/// One covering tile of the image and the source tile that supplies its data (itself, or an
+/// ancestor when the camera is past the source's max zoom: over-zooming).
+struct DrawTile {
+    /// The tile at the render's data zoom; its square is the clip rectangle.
+    let covering: CoveringTile
+    /// The tile whose data is drawn.
+    let sourceTile: TileID
+    /// `sourceTile`'s square in image pixels (larger than `covering.rect` when over-zooming).
+    let sourceRect: PixelRect
+    /// Index into `LoadedSource.payloads`.
+    let payload: Int
+}
+
+/// Fetched and decoded tiles of one style source for one camera.
+final class LoadedSource: @unchecked Sendable {
+    enum Payload {
+        case vector(VectorTile)
+        case raster(Canvas)
+        case missing
+    }
+
+    let source: ResolvedSource
+    private(set) var drawTiles: [DrawTile] = []
+    private(set) var payloads: [Payload] = []
+    private(set) var warnings: [String] = []
+
+    /// Loads every tile the camera needs at `dataZoom`, in parallel; results are stored by
+    /// index so the outcome never depends on which fetch finished first.
+    init(source: ResolvedSource, camera: Camera, dataZoom: Int) {
+        self.source = source
+        let covering = TileCover.tiles(for: camera, dataZoom: dataZoom)
+        struct Key: Hashable { let candidate: Int; let tile: TileID }
+        var keys: [Key] = []
+        var index: [Key: Int] = [:]
+        for c in covering {
+            guard let (ci, sz) = Self.candidate(for: c.id, in: source) else { continue }
+            let ancestor = c.id.ancestor(atZoom: sz)
+            let key = Key(candidate: ci, tile: ancestor)
+            let slot: Int
+            if let s = index[key] { slot = s } else {
+                slot = keys.count
+                index[key] = slot
+                keys.append(key)
+            }
+            let n = Double(1 << sz)
+            let origin = camera.pixel(forWorld: WorldPoint(x: Double(ancestor.x) / n + Double(c.worldCopy), y: Double(ancestor.y) / n))
+            let side = camera.worldSize / n
+            drawTiles.append(DrawTile(covering: c, sourceTile: ancestor,
+                                      sourceRect: PixelRect(x: origin.x, y: origin.y, width: side, height: side), payload: slot))
+        }
+        var results = [Result<Payload, TileLoadFailure>](repeating: .success(.missing), count: keys.count)
+        let isVector = source.isVector
+        results.withUnsafeMutableBufferPointer { out in
+            let buffer = UnsafeMutableSendableBuffer(out)
+            DispatchQueue.concurrentPerform(iterations: keys.count) { i in
+                let key = keys[i]
+                let cand = source.candidates[key.candidate]
+                buffer[i] = Self.load(key.tile, from: cand, isVector: isVector)
+            }
+        }
+        for (i, r) in results.enumerated() {
+            switch r {
+            case .success(let p): payloads.append(p)
+            case .failure(let f):
+                payloads.append(.missing)
+                warnings.append("tile \(keys[i].tile) of \(source.candidates[keys[i].candidate].name) skipped: \(f.message)")
+            }
+        }
+    }
+
+    /// The first candidate that covers `tile`, and the zoom to read it at.
+    static func candidate(for tile: TileID, in source: ResolvedSource) -> (Int, Int)? {
+        for (i, c) in source.candidates.enumerated() {
+            let meta = c.source.metadata
+            guard tile.z >= c.fromZoom, tile.z >= meta.minZoom else { continue }
+            if let b = c.bounds, !intersects(tile, b) { continue }
+            return (i, min(tile.z, meta.maxZoom))
+        }
+        return nil
+    }
+
+    static func intersects(_ t: TileID, _ b: TileSourceMetadata.Bounds) -> Bool {
+        let n = Double(1 << t.z)
+        let sw = WebMercator.project(b.southWest), ne = WebMercator.project(b.northEast)
+        let x0 = Double(t.x) / n, x1 = Double(t.x + 1) / n, y0 = Double(t.y) / n, y1 = Double(t.y + 1) / n
+        return x0 < ne.x && sw.x < x1 && y0 < sw.y && ne.y < y1
+    }
+
+    struct TileLoadFailure: Error { let message: String }
+
+    static func load(_ tile: TileID, from cand: ResolvedSource.Candidate, isVector: Bool) -> Result<Payload, TileLoadFailure> {
+        do {
+            guard let bytes = try cand.source.tileData(for: tile), !bytes.isEmpty else { return .success(.missing) }
+            if isVector {
+                return .success(.vector(try VectorTile(bytes: bytes)))
+            }
+            return .success(.raster(try RasterTileDecoder.decode(bytes, origin: "tile \(tile)")))
+        } catch {
+            return .failure(TileLoadFailure(message: String(describing: error)))
+        }
+    }
+}
+
+/// Lets concurrent workers write disjoint slots of one buffer.
+struct UnsafeMutableSendableBuffer<T>: @unchecked Sendable {
+    let base: UnsafeMutableBufferPointer<T>
+    init(_ b: UnsafeMutableBufferPointer<T>) { base = b }
+    subscript(i: Int) -> T {
+        get { base[i] }
+        nonmutating set { base[i] = newValue }
+    }
+}
+
+/// Raster tile bytes → canvas (PNG now; JPEG joins through the same door).
+enum RasterTileDecoder {
+    static let maximumSide = 4096
+
+    static func decode(_ bytes: [UInt8], origin: String) throws -> Canvas {
+        try PNGCodec.decode(bytes, origin: origin, maxPixelCount: maximumSide * maximumSide)
+    }
+}
