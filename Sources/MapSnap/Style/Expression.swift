@@ -6,7 +6,7 @@ import Foundation
 /// with a literal, `match` on a property, `in` against a literal list, `all`/`any` of
 /// those), does not allocate. Runtime type errors follow MapLibre: the whole expression
 /// fails, so a filter is false and a property takes its default.
-public struct Expression: Sendable {
+public struct StyleExpression: Sendable {
     let root: ExpressionNode
     let dependencies: ExpressionDependencies
 

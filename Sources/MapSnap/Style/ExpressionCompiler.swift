@@ -39,19 +39,19 @@ struct ExpressionCompiler {
     // MARK: Entry points
 
     /// A layer `filter`: legacy syntax is detected with MapLibre's rules and converted.
-    mutating func compileFilter(_ json: JSONValue, at path: String) throws -> Expression {
+    mutating func compileFilter(_ json: JSONValue, at path: String) throws -> StyleExpression {
         let compiled = Self.isExpressionFilter(json)
             ? try compile(json, path)
             : Compiled(node: try legacyFilter(json, path), dependencies: .feature)
-        return Expression(root: compiled.node, dependencies: compiled.dependencies)
+        return StyleExpression(root: compiled.node, dependencies: compiled.dependencies)
     }
 
     /// A value expression. With `kind == .color`, string literals in output positions are
     /// parsed as colours now rather than on every evaluation.
-    mutating func compileValue(_ json: JSONValue, kind: StylePropertyKind?, at path: String) throws -> Expression {
+    mutating func compileValue(_ json: JSONValue, kind: StylePropertyKind?, at path: String) throws -> StyleExpression {
         var compiled = try compile(json, path)
         if kind == .color { compiled.node = try coercingColorLiterals(compiled.node, path) }
-        return Expression(root: compiled.node, dependencies: compiled.dependencies)
+        return StyleExpression(root: compiled.node, dependencies: compiled.dependencies)
     }
 
     /// MapLibre's `isExpressionFilter`: tells an expression from the legacy filter syntax.

@@ -1,5 +1,5 @@
 /// The value of one paint or layout property: a constant, a legacy function (`stops`) or an
-/// expression, compiled into an `Expression` at load time.
+/// expression, compiled into a `StyleExpression` at load time.
 ///
 /// Accessors convert the result to the property's type and fall back to the style-spec
 /// default when evaluation fails or yields the wrong type — as MapLibre does.
@@ -11,10 +11,10 @@ public struct PropertyValue: Sendable {
     /// The property this value belongs to (decides type and default).
     public let property: StyleProperty
     /// The compiled value.
-    public let expression: Expression
+    public let expression: StyleExpression
     private let defaultValue: StyleValue
 
-    init(property: StyleProperty, expression: Expression) {
+    init(property: StyleProperty, expression: StyleExpression) {
         self.property = property
         self.expression = expression
         self.defaultValue = property.defaultValue
@@ -22,7 +22,7 @@ public struct PropertyValue: Sendable {
 
     /// A constant value for `property`.
     public init(property: StyleProperty, constant: StyleValue) {
-        self.init(property: property, expression: Expression(constant: constant))
+        self.init(property: property, expression: StyleExpression(constant: constant))
     }
 
     /// The style-spec default of `property`.
@@ -41,7 +41,7 @@ public struct PropertyValue: Sendable {
     /// when the value does not read the feature, otherwise unchanged.
     public func resolved(atZoom zoom: Double) -> PropertyValue {
         guard !expression.dependsOnFeature, !expression.isConstant else { return self }
-        return PropertyValue(property: property, expression: Expression(constant: expression.evaluate(zoom: zoom)))
+        return PropertyValue(property: property, expression: StyleExpression(constant: expression.evaluate(zoom: zoom)))
     }
 
     // MARK: Raw values

@@ -4,7 +4,7 @@ import Foundation
 /// `docs/style-subset.md`), parsed and compiled once.
 ///
 /// Sources are kept as data for the renderer to resolve; layers keep their order; every
-/// filter and property is compiled to an `Expression`. What the style asks for but
+/// filter and property is compiled to an `StyleExpression`. What the style asks for but
 /// mapsnap does not do is listed in `warnings`, one entry per distinct thing.
 public struct Style: Sendable {
     /// Styles larger than this are refused (real styles are well under 1 MB).
@@ -118,7 +118,7 @@ public struct StyleLayer: Sendable {
     /// The layer is hidden at zooms at or above this.
     public let maxZoom: Double?
     /// Which features the layer draws; nil draws all.
-    public let filter: Expression?
+    public let filter: StyleExpression?
     public let visibility: Visibility
     /// Paint properties that the style sets (see `property(_:)` for defaults).
     public let paint: [StyleProperty: PropertyValue]

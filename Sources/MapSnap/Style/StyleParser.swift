@@ -166,7 +166,7 @@ struct StyleParser {
         let minZoom = try optionalNumber(o, "minzoom", path, range: 0...24)
         let maxZoom = try optionalNumber(o, "maxzoom", path, range: 0...24)
 
-        var filter: Expression?
+        var filter: StyleExpression?
         if let filterJSON = o["filter"], filterJSON != .null {
             filter = try compiler.compileFilter(filterJSON, at: path + ".filter")
         }
@@ -245,7 +245,7 @@ struct StyleParser {
 
     /// `"{name:latin}\n{name:nonlatin}"` → concat of literals and `to-string(get(key))`, so a
     /// missing property substitutes "" as MapLibre does.
-    func tokenExpression(_ text: String) -> Expression {
+    func tokenExpression(_ text: String) -> StyleExpression {
         var parts: [ExpressionNode] = []
         var literal = ""
         var index = text.startIndex
@@ -263,9 +263,9 @@ struct StyleParser {
             literal.append(ch)
             index = text.index(after: index)
         }
-        if parts.isEmpty { return Expression(constant: .string(literal)) }
+        if parts.isEmpty { return StyleExpression(constant: .string(literal)) }
         if !literal.isEmpty { parts.append(.literal(.string(literal))) }
-        return Expression(root: parts.count == 1 ? parts[0] : .concat(parts), dependencies: .feature)
+        return StyleExpression(root: parts.count == 1 ? parts[0] : .concat(parts), dependencies: .feature)
     }
 
     /// Validates a constant against the property's kind.
@@ -315,7 +315,7 @@ struct StyleParser {
     /// Legacy functions: `{"stops": [[z, v], …], "base": b}` (zoom), with `"property"`
     /// (data-driven) and `"type"` exponential / interval / categorical / identity.
     /// Returns nil (with a warning) for zoom-and-property functions.
-    private mutating func compileFunction(_ o: [String: JSONValue], property: StyleProperty, path: String) throws -> Expression? {
+    private mutating func compileFunction(_ o: [String: JSONValue], property: StyleProperty, path: String) throws -> StyleExpression? {
         let kind = property.kind
         let propertyKey = try optionalString(o, "property", path)
         let base = try optionalNumber(o, "base", path) ?? 1
@@ -325,8 +325,8 @@ struct StyleParser {
         let defaultValue = try o["default"].map { try constant($0, kind: kind, path: path + ".default") }
         let input: ExpressionNode = propertyKey.map { .get($0) } ?? .zoom
         let dependencies: ExpressionDependencies = propertyKey == nil ? .zoom : .feature
-        func finish(_ node: ExpressionNode) -> Expression {
-            Expression(root: defaultValue.map { .fallback(node, $0) } ?? node, dependencies: dependencies)
+        func finish(_ node: ExpressionNode) -> StyleExpression {
+            StyleExpression(root: defaultValue.map { .fallback(node, $0) } ?? node, dependencies: dependencies)
         }
 
         let explicitType = try optionalString(o, "type", path)
