@@ -30,27 +30,20 @@ public struct StyleExpression: Sendable {
     public var isZoomOnly: Bool { dependencies == .zoom }
 
     /// Evaluates for a feature; `.null` when evaluation fails (a MapLibre runtime error).
-    @inlinable
     public func evaluate<F: StyleFeature>(zoom: Double, feature: F) -> StyleValue {
-        evaluate(EvaluationContext(zoom: zoom, feature: feature))
-    }
-
-    /// Evaluates without a feature: property lookups yield null.
-    public func evaluate(zoom: Double) -> StyleValue {
-        evaluate(EvaluationContext<NoFeature>(zoom: zoom, feature: nil))
-    }
-
-    @usableFromInline
-    func evaluate<F: StyleFeature>(_ context: EvaluationContext<F>) -> StyleValue {
         do {
-            return try root.evaluate(context)
+            return try root.evaluate(feature, zoom)
         } catch {
             return .null
         }
     }
 
+    /// Evaluates without a feature: property lookups yield null.
+    public func evaluate(zoom: Double) -> StyleValue {
+        evaluate(zoom: zoom, feature: NoFeature())
+    }
+
     /// Evaluates as a filter: true only when the result is the boolean `true`.
-    @inlinable
     public func matches<F: StyleFeature>(_ feature: F, zoom: Double) -> Bool {
         evaluate(zoom: zoom, feature: feature) == .bool(true)
     }
@@ -63,27 +56,12 @@ struct ExpressionDependencies: OptionSet, Sendable {
     static let feature = ExpressionDependencies(rawValue: 2)
 }
 
-/// The inputs of one evaluation. Generic over the feature type so the hot path is
-/// specialised and never boxes the feature into an existential.
-@usableFromInline
-struct EvaluationContext<F: StyleFeature> {
-    @usableFromInline let zoom: Double
-    @usableFromInline let feature: F?
-
-    @usableFromInline
-    init(zoom: Double, feature: F?) {
-        self.zoom = zoom
-        self.feature = feature
-    }
-}
-
 /// The feature used when evaluating without one.
-@usableFromInline
 struct NoFeature: StyleFeature {
-    @usableFromInline init() {}
-    @usableFromInline func value(forKey key: String) -> FeatureValue? { nil }
-    @usableFromInline var geometryType: GeometryType { .point }
-    @usableFromInline var featureID: UInt64? { nil }
+    init() {}
+    func value(forKey key: String) -> FeatureValue? { nil }
+    var geometryType: GeometryType { .point }
+    var featureID: UInt64? { nil }
 }
 
 /// A MapLibre runtime evaluation error; carries nothing so throwing is free.
@@ -137,13 +115,13 @@ indirect enum ExpressionNode: Sendable {
     case compareProperty(ComparisonOperator, key: String, StyleValue)
     case compare(ComparisonOperator, ExpressionNode, ExpressionNode)
     case legacyCompare(ComparisonOperator, LegacyKey, StyleValue)
-    case legacyIn(LegacyKey, Set<StyleValue>)
+    case legacyIn(LegacyKey, ValueSet)
     case legacyHas(LegacyKey)
-    case inSet(ExpressionNode, Set<StyleValue>)
+    case inSet(ExpressionNode, ValueSet)
     case inValue(ExpressionNode, ExpressionNode)
     case all([ExpressionNode])
     case any([ExpressionNode])
-    case match(ExpressionNode, labels: [StyleValue: Int], outputs: [ExpressionNode], fallback: ExpressionNode)
+    case match(ExpressionNode, labels: LabelTable, outputs: [ExpressionNode], fallback: ExpressionNode)
     case caseOf(conditions: [ExpressionNode], outputs: [ExpressionNode], fallback: ExpressionNode)
     case coalesce([ExpressionNode])
     case interpolate(Interpolation, ExpressionNode, stops: [Double], outputs: [ExpressionNode])
@@ -163,45 +141,48 @@ indirect enum ExpressionNode: Sendable {
     /// A MapLibre operator we do not implement: evaluates to null.
     case unsupported(String)
 
-    func evaluate<F: StyleFeature>(_ c: EvaluationContext<F>) throws(ExpressionFailure) -> StyleValue {
+    /// Evaluates the tree. The feature is passed by value and generic (not boxed, not
+    /// optional) so specialised code needs no runtime type metadata; `NoFeature` stands in
+    /// when there is none.
+    func evaluate<F: StyleFeature>(_ feature: F, _ zoom: Double) throws(ExpressionFailure) -> StyleValue {
         switch self {
         case .literal(let v):
             return v
         case .get(let key):
-            return c.feature?.value(forKey: key).map(StyleValue.init) ?? .null
+            return feature.value(forKey: key).map(StyleValue.init) ?? .null
         case .getDynamic(let keyNode):
-            guard case .string(let key) = try keyNode.evaluate(c) else { throw ExpressionFailure() }
-            return c.feature?.value(forKey: key).map(StyleValue.init) ?? .null
+            guard case .string(let key) = try keyNode.evaluate(feature, zoom) else { throw ExpressionFailure() }
+            return feature.value(forKey: key).map(StyleValue.init) ?? .null
         case .has(let key):
-            return .bool(c.feature?.value(forKey: key) != nil)
+            return .bool(feature.value(forKey: key) != nil)
         case .geometryType:
-            guard let f = c.feature else { return .null }
-            return .string(f.geometryType.rawValue)
+            if F.self == NoFeature.self { return .null }
+            return .string(feature.geometryType.rawValue)
         case .id:
-            guard let id = c.feature?.featureID else { return .null }
+            guard let id = feature.featureID else { return .null }
             return .number(Double(id))
         case .zoom:
-            return .number(c.zoom)
+            return .number(zoom)
         case .compareProperty(let op, let key, let literal):
-            let value = c.feature?.value(forKey: key).map(StyleValue.init) ?? .null
+            let value = feature.value(forKey: key).map(StyleValue.init) ?? .null
             return .bool(try Self.compare(op, value, literal))
         case .compare(let op, let lhs, let rhs):
-            return .bool(try Self.compare(op, try lhs.evaluate(c), try rhs.evaluate(c)))
+            return .bool(try Self.compare(op, try lhs.evaluate(feature, zoom), try rhs.evaluate(feature, zoom)))
         case .legacyCompare(let op, let key, let literal):
-            return .bool(Self.legacyCompare(op, Self.legacyValue(key, c), literal))
+            return .bool(Self.legacyCompare(op, Self.legacyValue(key, feature), literal))
         case .legacyIn(let key, let set):
-            guard let v = Self.legacyValue(key, c) else { return .bool(false) }
+            guard let v = Self.legacyValue(key, feature) else { return .bool(false) }
             return .bool(set.contains(v))
         case .legacyHas(let key):
-            return .bool(Self.legacyValue(key, c) != nil)
+            return .bool(Self.legacyValue(key, feature) != nil)
         case .inSet(let needle, let set):
-            let v = try needle.evaluate(c)
+            let v = try needle.evaluate(feature, zoom)
             try Self.checkNeedle(v)
             return .bool(set.contains(v))
         case .inValue(let needle, let haystack):
-            let v = try needle.evaluate(c)
+            let v = try needle.evaluate(feature, zoom)
             try Self.checkNeedle(v)
-            switch try haystack.evaluate(c) {
+            switch try haystack.evaluate(feature, zoom) {
             case .array(let items): return .bool(items.contains(v))
             case .string(let s):
                 guard case .string(let sub) = v else { throw ExpressionFailure() }
@@ -210,7 +191,7 @@ indirect enum ExpressionNode: Sendable {
             }
         case .all(let items):
             for item in items {
-                switch try item.evaluate(c) {
+                switch try item.evaluate(feature, zoom) {
                 case .bool(true): continue
                 case .bool(false): return .bool(false)
                 default: throw ExpressionFailure()
@@ -219,7 +200,7 @@ indirect enum ExpressionNode: Sendable {
             return .bool(true)
         case .any(let items):
             for item in items {
-                switch try item.evaluate(c) {
+                switch try item.evaluate(feature, zoom) {
                 case .bool(true): return .bool(true)
                 case .bool(false): continue
                 default: throw ExpressionFailure()
@@ -227,37 +208,37 @@ indirect enum ExpressionNode: Sendable {
             }
             return .bool(false)
         case .match(let input, let labels, let outputs, let fallback):
-            let v = try input.evaluate(c)
-            if let index = labels[v], index < outputs.count { return try outputs[index].evaluate(c) }
-            return try fallback.evaluate(c)
+            let v = try input.evaluate(feature, zoom)
+            if let index = labels.index(of: v), index < outputs.count { return try outputs[index].evaluate(feature, zoom) }
+            return try fallback.evaluate(feature, zoom)
         case .caseOf(let conditions, let outputs, let fallback):
             for (i, condition) in conditions.enumerated() {
-                switch try condition.evaluate(c) {
-                case .bool(true): return try outputs[i].evaluate(c)
+                switch try condition.evaluate(feature, zoom) {
+                case .bool(true): return try outputs[i].evaluate(feature, zoom)
                 case .bool(false): continue
                 default: throw ExpressionFailure()
                 }
             }
-            return try fallback.evaluate(c)
+            return try fallback.evaluate(feature, zoom)
         case .coalesce(let items):
             for item in items {
-                let v = try item.evaluate(c)
+                let v = try item.evaluate(feature, zoom)
                 if v != .null { return v }
             }
             return .null
         case .interpolate(let kind, let input, let stops, let outputs):
-            guard case .number(let x) = try input.evaluate(c) else { throw ExpressionFailure() }
-            return try Self.interpolate(kind, x: x, stops: stops, outputs: outputs, c)
+            guard case .number(let x) = try input.evaluate(feature, zoom) else { throw ExpressionFailure() }
+            return try Self.interpolate(kind, x: x, stops: stops, outputs: outputs, feature, zoom)
         case .step(let input, let first, let stops, let outputs):
-            guard case .number(let x) = try input.evaluate(c) else { throw ExpressionFailure() }
+            guard case .number(let x) = try input.evaluate(feature, zoom) else { throw ExpressionFailure() }
             // The last stop whose input is <= x; stops are sorted, and there are few.
             var chosen = -1
             for (i, s) in stops.enumerated() {
                 if s <= x { chosen = i } else { break }
             }
-            return chosen < 0 ? try first.evaluate(c) : try outputs[chosen].evaluate(c)
+            return chosen < 0 ? try first.evaluate(feature, zoom) : try outputs[chosen].evaluate(feature, zoom)
         case .unary(let op, let arg):
-            return try Self.unary(op, try arg.evaluate(c))
+            return try Self.unary(op, try arg.evaluate(feature, zoom))
         case .variadic(let op, let args):
             var acc: Double
             switch op {
@@ -267,7 +248,7 @@ indirect enum ExpressionNode: Sendable {
             case .max: acc = -.infinity
             }
             for arg in args {
-                guard case .number(let n) = try arg.evaluate(c) else { throw ExpressionFailure() }
+                guard case .number(let n) = try arg.evaluate(feature, zoom) else { throw ExpressionFailure() }
                 switch op {
                 case .add: acc += n
                 case .multiply: acc *= n
@@ -277,7 +258,7 @@ indirect enum ExpressionNode: Sendable {
             }
             return .number(acc)
         case .binary(let op, let lhs, let rhs):
-            guard case .number(let a) = try lhs.evaluate(c), case .number(let b) = try rhs.evaluate(c) else {
+            guard case .number(let a) = try lhs.evaluate(feature, zoom), case .number(let b) = try rhs.evaluate(feature, zoom) else {
                 throw ExpressionFailure()
             }
             switch op {
@@ -288,7 +269,7 @@ indirect enum ExpressionNode: Sendable {
             }
         case .assertType(let type, let args):
             for arg in args {
-                let v = try arg.evaluate(c)
+                let v = try arg.evaluate(feature, zoom)
                 switch (type, v) {
                 case (.string, .string), (.number, .number), (.boolean, .bool), (.array, .array): return v
                 default: continue
@@ -297,7 +278,7 @@ indirect enum ExpressionNode: Sendable {
             throw ExpressionFailure()
         case .toNumber(let args):
             for arg in args {
-                switch try arg.evaluate(c) {
+                switch try arg.evaluate(feature, zoom) {
                 case .null: return .number(0)
                 case .bool(let b): return .number(b ? 1 : 0)
                 case .number(let n): if !n.isNaN { return .number(n) }
@@ -308,31 +289,31 @@ indirect enum ExpressionNode: Sendable {
             throw ExpressionFailure()
         case .toColor(let args):
             for arg in args {
-                if let color = Self.color(from: try arg.evaluate(c)) { return .color(color) }
+                if let color = Self.color(from: try arg.evaluate(feature, zoom)) { return .color(color) }
             }
             throw ExpressionFailure()
         case .concat(let args):
             var text = ""
-            for arg in args { text += try arg.evaluate(c).description }
+            for arg in args { text += try arg.evaluate(feature, zoom).description }
             return .string(text)
         case .rgba(let args):
             var channels: [Double] = [0, 0, 0, 1]
             for (i, arg) in args.enumerated() where i < 4 {
-                guard case .number(let n) = try arg.evaluate(c) else { throw ExpressionFailure() }
+                guard case .number(let n) = try arg.evaluate(feature, zoom) else { throw ExpressionFailure() }
                 let limit: Double = i < 3 ? 255 : 1
                 guard n >= 0, n <= limit else { throw ExpressionFailure() }
                 channels[i] = i < 3 ? n / 255 : n
             }
             return .color(StyleColor(red: channels[0], green: channels[1], blue: channels[2], alpha: channels[3]))
         case .toRGBA(let arg):
-            guard case .color(let col) = try arg.evaluate(c) else { throw ExpressionFailure() }
+            guard case .color(let col) = try arg.evaluate(feature, zoom) else { throw ExpressionFailure() }
             return .array([.number(col.red * 255), .number(col.green * 255), .number(col.blue * 255), .number(col.alpha)])
         case .at(let indexNode, let arrayNode):
-            guard case .number(let i) = try indexNode.evaluate(c), case .array(let items) = try arrayNode.evaluate(c),
+            guard case .number(let i) = try indexNode.evaluate(feature, zoom), case .array(let items) = try arrayNode.evaluate(feature, zoom),
                   i >= 0, i == i.rounded(), i < Double(items.count) else { throw ExpressionFailure() }
             return items[Int(i)]
         case .fallback(let node, let value):
-            guard let v = try? node.evaluate(c), v != .null else { return value }
+            guard let v = try? node.evaluate(feature, zoom), v != .null else { return value }
             return v
         case .unsupported:
             return .null
@@ -391,8 +372,8 @@ indirect enum ExpressionNode: Sendable {
     }
 
     @inline(__always)
-    private static func legacyValue<F: StyleFeature>(_ key: LegacyKey, _ c: EvaluationContext<F>) -> StyleValue? {
-        guard let f = c.feature else { return nil }
+    private static func legacyValue<F: StyleFeature>(_ key: LegacyKey, _ f: F) -> StyleValue? {
+        if F.self == NoFeature.self { return nil }
         switch key {
         case .property(let name): return f.value(forKey: name).map(StyleValue.init)
         case .geometryType: return .string(f.geometryType.rawValue)
@@ -401,16 +382,16 @@ indirect enum ExpressionNode: Sendable {
     }
 
     private static func interpolate<F: StyleFeature>(
-        _ kind: Interpolation, x: Double, stops: [Double], outputs: [ExpressionNode], _ c: EvaluationContext<F>
+        _ kind: Interpolation, x: Double, stops: [Double], outputs: [ExpressionNode], _ feature: F, _ zoom: Double
     ) throws(ExpressionFailure) -> StyleValue {
         guard let firstStop = stops.first, let lastStop = stops.last, !outputs.isEmpty else { throw ExpressionFailure() }
-        if x <= firstStop { return try outputs[0].evaluate(c) }
-        if x >= lastStop { return try outputs[outputs.count - 1].evaluate(c) }
+        if x <= firstStop { return try outputs[0].evaluate(feature, zoom) }
+        if x >= lastStop { return try outputs[outputs.count - 1].evaluate(feature, zoom) }
         var upper = 1
         while upper < stops.count - 1, stops[upper] <= x { upper += 1 }
         let lower = upper - 1
         let t = interpolationFactor(kind, x: x, lower: stops[lower], upper: stops[upper])
-        return try interpolateValues(try outputs[lower].evaluate(c), try outputs[upper].evaluate(c), t)
+        return try interpolateValues(try outputs[lower].evaluate(feature, zoom), try outputs[upper].evaluate(feature, zoom), t)
     }
 
     /// The 0…1 position of `x` between two stops, after MapLibre's `exponentialInterpolation`
@@ -529,6 +510,54 @@ indirect enum ExpressionNode: Sendable {
         // Swift accepts "nan"/"inf" spellings JavaScript does not.
         if n.isInfinite, trimmed != "Infinity", trimmed != "-Infinity", trimmed != "+Infinity" { return nil }
         return n
+    }
+}
+
+/// A set of literal values for `in`. Small sets are scanned linearly: comparing a few
+/// values is cheaper than hashing a string.
+struct ValueSet: Sendable {
+    private let small: [StyleValue]
+    private let large: Set<StyleValue>
+
+    init<S: Sequence>(_ values: S) where S.Element == StyleValue {
+        var seen = Set<StyleValue>()
+        let unique = values.filter { seen.insert($0).inserted }
+        if unique.count <= 8 {
+            small = unique
+            large = []
+        } else {
+            small = []
+            large = Set(unique)
+        }
+    }
+
+    func contains(_ value: StyleValue) -> Bool {
+        small.isEmpty ? large.contains(value) : small.contains(value)
+    }
+}
+
+/// `match` labels → branch index; small tables are scanned linearly like `ValueSet`.
+struct LabelTable: Sendable {
+    private let small: [(StyleValue, Int)]
+    private let large: [StyleValue: Int]
+
+    init(_ labels: [StyleValue: Int]) {
+        if labels.count <= 8 {
+            // Sorted by branch so the scan order is fixed.
+            small = labels.map { ($0.key, $0.value) }.sorted { $0.1 < $1.1 }
+            large = [:]
+        } else {
+            small = []
+            large = labels
+        }
+    }
+
+    func index(of value: StyleValue) -> Int? {
+        if large.isEmpty {
+            for (label, index) in small where label == value { return index }
+            return nil
+        }
+        return large[value]
     }
 }
 

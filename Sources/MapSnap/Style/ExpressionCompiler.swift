@@ -110,7 +110,7 @@ struct ExpressionCompiler {
             // Constant folding: a sub-tree that reads neither zoom nor feature is evaluated
             // now; one that fails is kept so it fails (to the default) at evaluation as well.
             if compiled.dependencies.isEmpty,
-               let value = try? compiled.node.evaluate(EvaluationContext<NoFeature>(zoom: 0, feature: nil)) {
+               let value = try? compiled.node.evaluate(NoFeature(), 0) {
                 compiled.node = .literal(value)
             }
             return compiled
@@ -201,7 +201,7 @@ struct ExpressionCompiler {
             let needle = try compile(args[0], argPath(path, 0))
             let haystack = try compile(args[1], argPath(path, 1))
             if case .literal(.array(let items)) = haystack.node {
-                return Compiled(node: .inSet(needle.node, Set(items)), dependencies: needle.dependencies)
+                return Compiled(node: .inSet(needle.node, ValueSet(items)), dependencies: needle.dependencies)
             }
             return Compiled(node: .inValue(needle.node, haystack.node), dependencies: needle.dependencies.union(haystack.dependencies))
 
@@ -240,7 +240,7 @@ struct ExpressionCompiler {
             }
             let fallback = try compile(args[args.count - 1], argPath(path, args.count - 1))
             deps.formUnion(fallback.dependencies)
-            return Compiled(node: .match(input.node, labels: labels, outputs: outputs, fallback: fallback.node), dependencies: deps)
+            return Compiled(node: .match(input.node, labels: LabelTable(labels), outputs: outputs, fallback: fallback.node), dependencies: deps)
 
         case "case":
             guard args.count >= 3, args.count % 2 == 1 else {
@@ -516,9 +516,9 @@ struct ExpressionCompiler {
         case "in", "!in":
             guard items.count >= 2 else { throw fail(path, "legacy \"\(op)\" filter expects a key") }
             let key = try legacyKey(items[1], "\(path)[1]")
-            var values = Set<StyleValue>()
-            for i in 2..<items.count { values.insert(try legacyScalar(items[i], "\(path)[\(i)]")) }
-            let node: ExpressionNode = .legacyIn(key, values)
+            var values: [StyleValue] = []
+            for i in 2..<items.count { values.append(try legacyScalar(items[i], "\(path)[\(i)]")) }
+            let node: ExpressionNode = .legacyIn(key, ValueSet(values))
             return op == "in" ? node : .unary(.not, node)
         case "has", "!has":
             guard items.count == 2 else { throw fail(path, "legacy \"\(op)\" filter expects exactly one key") }

@@ -47,7 +47,6 @@ public struct PropertyValue: Sendable {
     // MARK: Raw values
 
     /// The evaluated value, or the property default when evaluation yields null.
-    @inlinable
     public func value<F: StyleFeature>(atZoom zoom: Double, feature: F) -> StyleValue {
         orDefault(expression.evaluate(zoom: zoom, feature: feature))
     }
@@ -57,7 +56,6 @@ public struct PropertyValue: Sendable {
         orDefault(expression.evaluate(zoom: zoom))
     }
 
-    @usableFromInline
     func orDefault(_ v: StyleValue) -> StyleValue {
         v == .null ? defaultValue : v
     }
@@ -65,7 +63,6 @@ public struct PropertyValue: Sendable {
     // MARK: Typed accessors
 
     /// A colour property (`*-color`). Strings from data are parsed as CSS colours.
-    @inlinable
     public func color<F: StyleFeature>(atZoom zoom: Double, feature: F) -> Color {
         colorValue(value(atZoom: zoom, feature: feature))
     }
@@ -80,14 +77,12 @@ public struct PropertyValue: Sendable {
         return v == .null ? nil : ExpressionNode.color(from: v)?.color
     }
 
-    @usableFromInline
     func colorValue(_ v: StyleValue) -> Color {
         if let c = ExpressionNode.color(from: v) { return c.color }
         return ExpressionNode.color(from: defaultValue)?.color ?? .black
     }
 
     /// A numeric property; nil only when the property has no default (`*-sort-key`).
-    @inlinable
     public func number<F: StyleFeature>(atZoom zoom: Double, feature: F) -> Double? {
         numberValue(value(atZoom: zoom, feature: feature))
     }
@@ -96,7 +91,6 @@ public struct PropertyValue: Sendable {
         numberValue(value(atZoom: zoom))
     }
 
-    @usableFromInline
     func numberValue(_ v: StyleValue) -> Double? {
         if case .number(let n) = v, n.isFinite { return n }
         if case .number(let n) = defaultValue { return n }

@@ -141,7 +141,6 @@ public struct StyleLayer: Sendable {
     }
 
     /// Whether the layer's filter accepts `feature` at `zoom`.
-    @inlinable
     public func matches<F: StyleFeature>(_ feature: F, zoom: Double) -> Bool {
         guard let filter else { return true }
         return filter.matches(feature, zoom: zoom)

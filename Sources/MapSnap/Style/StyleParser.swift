@@ -384,7 +384,7 @@ struct StyleParser {
                 if labels[label] == nil { labels[label] = i }
             }
             let fallback: ExpressionNode = .literal(defaultValue ?? .null)
-            return finish(.match(input, labels: labels, outputs: outputs.map { .literal($0) }, fallback: fallback))
+            return finish(.match(input, labels: LabelTable(labels), outputs: outputs.map { .literal($0) }, fallback: fallback))
         default:
             throw StyleError.invalidValue(origin: origin, keyPath: path + ".type",
                                           reason: "unknown function type \"\(type)\"; expected exponential, interval, categorical or identity")
