@@ -207,4 +207,19 @@ import Testing
         #expect(style.warnings.first { $0.kind == .unsupportedProperty("line-pattern") }?.occurrences == 2)
         #expect(descriptions.contains { $0.contains("layers[0].paint.line-pattern") && $0.contains("2 places") })
     }
+
+    @Test func oversizedInputIsRefusedBeforeParsing() {
+        let data = Data(count: Style.maximumInputBytes + 1)
+        #expect(throws: StyleError.tooLarge(origin: "big.json", byteCount: Style.maximumInputBytes + 1, limit: Style.maximumInputBytes)) {
+            try Style.parse(data: data, origin: "big.json")
+        }
+    }
+
+    @Test func deepButAllowedExpressionsCompileAndEvaluate() throws {
+        // 40 nested negations of a property test: well inside the nesting limit.
+        var text = #"["has", "a"]"#
+        for _ in 0..<40 { text = #"["!", "# + text + "]" }
+        let e = try compileExpression(text)
+        #expect(e.evaluate(zoom: 0, feature: FakeFeature(.point, ["a": .number(1)])) == .bool(true))
+    }
 }
