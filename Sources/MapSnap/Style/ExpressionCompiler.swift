@@ -137,7 +137,6 @@ struct ExpressionCompiler {
         return (nodes, deps)
     }
 
-    // swiftlint:disable:next cyclomatic_complexity function_body_length
     private mutating func compileOperator(_ op: String, _ args: [JSONValue], _ path: String) throws -> Compiled {
         switch op {
         case "literal":

@@ -215,7 +215,6 @@ public enum StyleProperty: String, CaseIterable, Hashable, Sendable {
     private static let mapViewport = ["map", "viewport"]
     private static let mapViewportAuto = ["map", "viewport", "auto"]
 
-    // swiftlint:disable:next function_body_length
     private static let table: [StyleProperty: Info] = {
         func n(_ v: Double) -> StyleValue { .number(v) }
         func c(_ r: Double, _ g: Double, _ b: Double, _ a: Double = 1) -> StyleValue {
