@@ -1,0 +1,148 @@
+import Foundation
+
+/// A map style: a documented subset of the MapLibre GL style specification (see
+/// `docs/style-subset.md`), parsed and compiled once.
+///
+/// Sources are kept as data for the renderer to resolve; layers keep their order; every
+/// filter and property is compiled to an `StyleExpression`. What the style asks for but
+/// mapsnap does not do is listed in `warnings`, one entry per distinct thing.
+public struct Style: Sendable {
+    /// Styles larger than this are refused (real styles are well under 1 MB).
+    public static let maximumInputBytes = 16 << 20
+    /// Deepest JSON nesting accepted; bounds recursion in the parser and compiler.
+    public static let maximumNestingDepth = 64
+
+    /// Where the style came from (file name or caller label), used in errors.
+    public let origin: String
+    /// The style-spec version (always 8).
+    public let version: Int
+    public let name: String?
+    /// Sources by id.
+    public let sources: [String: StyleSource]
+    /// Layers in drawing order (first is drawn first, at the bottom).
+    public let layers: [StyleLayer]
+    /// Degradations, deduplicated, in order of first occurrence.
+    public let warnings: [StyleWarning]
+
+    init(origin: String, version: Int, name: String?, sources: [String: StyleSource], layers: [StyleLayer], warnings: [StyleWarning]) {
+        self.origin = origin
+        self.version = version
+        self.name = name
+        self.sources = sources
+        self.layers = layers
+        self.warnings = warnings
+    }
+
+    /// Reads and parses the style file at `path`; errors name the file's last path component.
+    public static func load(path: String) throws(StyleError) -> Style {
+        let origin = (path as NSString).lastPathComponent
+        let url = URL(fileURLWithPath: path)
+        let size: Int
+        do {
+            let attributes = try FileManager.default.attributesOfItem(atPath: path)
+            size = (attributes[.size] as? NSNumber)?.intValue ?? 0
+        } catch {
+            throw .unreadable(origin: origin, reason: "\(path): no such file or not readable")
+        }
+        guard size <= maximumInputBytes else { throw .tooLarge(origin: origin, byteCount: size, limit: maximumInputBytes) }
+        let data: Data
+        do {
+            data = try Data(contentsOf: url)
+        } catch {
+            throw .unreadable(origin: origin, reason: "\(path): \(error.localizedDescription)")
+        }
+        return try parse(data: data, origin: origin)
+    }
+
+    /// Parses style JSON. `origin` names the style in errors and warnings.
+    public static func parse(data: Data, origin: String) throws(StyleError) -> Style {
+        guard data.count <= maximumInputBytes else {
+            throw .tooLarge(origin: origin, byteCount: data.count, limit: maximumInputBytes)
+        }
+        do {
+            let json = try JSONValue.parse(data, origin: origin, maximumDepth: maximumNestingDepth)
+            var parser = StyleParser(origin: origin)
+            return try parser.parseStyle(json)
+        } catch let error as StyleError {
+            throw error
+        } catch {
+            throw .invalidJSON(origin: origin, byteOffset: nil, line: nil, reason: "\(error)")
+        }
+    }
+
+    /// The layer with `id`, if any.
+    public func layer(id: String) -> StyleLayer? {
+        layers.first { $0.id == id }
+    }
+}
+
+/// A tile or data source declared by a style, kept as data: the renderer resolves it.
+public struct StyleSource: Sendable, Equatable {
+    public enum Kind: Hashable, Sendable {
+        case vector, raster, rasterDEM, geoJSON
+        /// `image`, `video` or anything else: not read by mapsnap.
+        case other(String)
+    }
+
+    public let id: String
+    public let kind: Kind
+    /// A TileJSON URL (`url`), when given.
+    public let url: String?
+    /// Tile URL templates (`tiles`).
+    public let tiles: [String]
+    public let minZoom: Double?
+    public let maxZoom: Double?
+    /// Tile size in pixels at scale 1 (`tileSize`; raster default 512 in the spec).
+    public let tileSize: Int?
+    public let attribution: String?
+    /// `xyz` (default) or `tms`.
+    public let scheme: String?
+    /// `raster-dem` encoding: `mapbox` (default) or `terrarium`.
+    public let encoding: String?
+    /// `[west, south, east, north]` in degrees, when given.
+    public let bounds: [Double]?
+    /// GeoJSON `data` given as a URL.
+    public let dataURL: String?
+    /// GeoJSON `data` given inline, re-serialised with sorted keys.
+    public let inlineData: Data?
+}
+
+/// One style layer: what to draw from which source, when, and how.
+public struct StyleLayer: Sendable {
+    public let id: String
+    public let type: StyleLayerType
+    public let source: String?
+    public let sourceLayer: String?
+    /// The layer is hidden at zooms below this.
+    public let minZoom: Double?
+    /// The layer is hidden at zooms at or above this.
+    public let maxZoom: Double?
+    /// Which features the layer draws; nil draws all.
+    public let filter: StyleExpression?
+    public let visibility: Visibility
+    /// Paint properties that the style sets (see `property(_:)` for defaults).
+    public let paint: [StyleProperty: PropertyValue]
+    /// Layout properties that the style sets, except `visibility`.
+    public let layout: [StyleProperty: PropertyValue]
+
+    /// The value of `property`: as set by the style, or the spec default.
+    public func property(_ property: StyleProperty) -> PropertyValue {
+        (property.isLayout ? layout[property] : paint[property]) ?? .defaultValue(of: property)
+    }
+
+    /// Whether the layer draws at `zoom` (visibility and zoom range; MapLibre's
+    /// `minzoom <= z < maxzoom`).
+    public func isVisible(atZoom zoom: Double) -> Bool {
+        guard visibility == .visible else { return false }
+        if case .other = type { return false }
+        if let minZoom, zoom < minZoom { return false }
+        if let maxZoom, zoom >= maxZoom { return false }
+        return true
+    }
+
+    /// Whether the layer's filter accepts `feature` at `zoom`.
+    public func matches<F: StyleFeature>(_ feature: F, zoom: Double) -> Bool {
+        guard let filter else { return true }
+        return filter.matches(feature, zoom: zoom)
+    }
+}

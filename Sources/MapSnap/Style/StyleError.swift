@@ -1,0 +1,132 @@
+/// Why a style could not be loaded. Every case names the style (`origin`, a file name or a
+/// caller-chosen label) and, where it applies, the JSON key path such as
+/// `layers[12].paint.line-width`.
+public enum StyleError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The file could not be read.
+    case unreadable(origin: String, reason: String)
+    /// The input is larger than `Style.maximumInputBytes`.
+    case tooLarge(origin: String, byteCount: Int, limit: Int)
+    /// The bytes are not JSON. `byteOffset`/`line` (1-based) come from the JSON reader when
+    /// it reports a position.
+    case invalidJSON(origin: String, byteOffset: Int?, line: Int?, reason: String)
+    /// A value has the wrong JSON type.
+    case wrongType(origin: String, keyPath: String, expected: String, found: String)
+    /// A required key is absent.
+    case missingKey(origin: String, keyPath: String)
+    /// A value has the right type but is not acceptable (unknown enum value, bad colour…).
+    case invalidValue(origin: String, keyPath: String, reason: String)
+    /// An expression or filter is malformed.
+    case invalidExpression(origin: String, keyPath: String, reason: String)
+    /// Two layers share an id.
+    case duplicateLayerID(origin: String, keyPath: String, id: String)
+    /// A layer refers to a source the style does not define.
+    case unknownSource(origin: String, keyPath: String, source: String)
+    /// The style nests arrays/objects deeper than `Style.maximumNestingDepth`.
+    case nestingTooDeep(origin: String, keyPath: String, limit: Int)
+
+    public var description: String {
+        switch self {
+        case .unreadable(let origin, let reason):
+            return "\(origin): cannot read style: \(reason)"
+        case .tooLarge(let origin, let count, let limit):
+            return "\(origin): style is \(count) bytes, more than the limit of \(limit)"
+        case .invalidJSON(let origin, let offset, let line, let reason):
+            var position = ""
+            if let line { position += " line \(line)" }
+            if let offset { position += (position.isEmpty ? " " : ", ") + "byte \(offset)" }
+            return "\(origin):\(position.isEmpty ? "" : position + ":") invalid JSON: \(reason)"
+        case .wrongType(let origin, let path, let expected, let found):
+            return "\(origin): \(path): expected \(expected), found \(found)"
+        case .missingKey(let origin, let path):
+            return "\(origin): \(path): required key is missing"
+        case .invalidValue(let origin, let path, let reason):
+            return "\(origin): \(path): \(reason)"
+        case .invalidExpression(let origin, let path, let reason):
+            return "\(origin): \(path): invalid expression: \(reason)"
+        case .duplicateLayerID(let origin, let path, let id):
+            return "\(origin): \(path): duplicate layer id \"\(id)\""
+        case .unknownSource(let origin, let path, let source):
+            return "\(origin): \(path): unknown source \"\(source)\""
+        case .nestingTooDeep(let origin, let path, let limit):
+            return "\(origin): \(path): nested deeper than \(limit) levels"
+        }
+    }
+}
+
+/// Something in a style that loaded but will not be drawn as written. Warnings are
+/// deduplicated per style by `kind`; `keyPath` is the first place it occurred and
+/// `occurrences` counts all of them.
+public struct StyleWarning: Hashable, Sendable, CustomStringConvertible {
+    /// What was degraded.
+    public enum Kind: Hashable, Sendable {
+        /// A layer type we parse but do not draw (`circle`, `fill-extrusion`, …).
+        case unsupportedLayerType(String)
+        /// A known property we do not implement (`fill-pattern`).
+        case unsupportedProperty(String)
+        /// A known property we read but whose effect is not rendered (`line-blur`).
+        case ignoredProperty(String)
+        /// A property name the spec does not define for this layer type.
+        case unknownProperty(String)
+        /// A known MapLibre expression operator we do not evaluate (it yields null).
+        case unsupportedExpression(String)
+        /// A legacy function form we do not evaluate (zoom-and-property stops).
+        case unsupportedFunction(String)
+        /// A source type we do not read.
+        case unsupportedSourceType(String)
+        /// A root key that needs the network or is otherwise ignored (`glyphs`, `sprite`).
+        case ignoredRootKey(String)
+    }
+
+    public let kind: Kind
+    public let keyPath: String
+    public let occurrences: Int
+
+    public init(kind: Kind, keyPath: String, occurrences: Int = 1) {
+        self.kind = kind
+        self.keyPath = keyPath
+        self.occurrences = occurrences
+    }
+
+    public var description: String {
+        let times = occurrences > 1 ? " (\(occurrences) places)" : ""
+        switch kind {
+        case .unsupportedLayerType(let t):
+            return "\(keyPath): layer type \"\(t)\" is not supported; such layers are skipped\(times)"
+        case .unsupportedProperty(let p):
+            return "\(keyPath): property \"\(p)\" is not supported and has no effect\(times)"
+        case .ignoredProperty(let p):
+            return "\(keyPath): property \"\(p)\" is read but not rendered\(times)"
+        case .unknownProperty(let p):
+            return "\(keyPath): unknown property \"\(p)\" for this layer type\(times)"
+        case .unsupportedExpression(let op):
+            return "\(keyPath): expression \"\(op)\" is not supported and evaluates to null\(times)"
+        case .unsupportedFunction(let form):
+            return "\(keyPath): \(form) is not supported; the default value is used\(times)"
+        case .unsupportedSourceType(let t):
+            return "\(keyPath): source type \"\(t)\" is not supported\(times)"
+        case .ignoredRootKey(let k):
+            return "\(keyPath): \"\(k)\" is ignored (rendering is offline; bundled fonts and no sprites)\(times)"
+        }
+    }
+}
+
+/// Collects warnings, keeping first-occurrence order so output is deterministic.
+struct StyleWarningLog {
+    private var order: [StyleWarning.Kind] = []
+    private var entries: [StyleWarning.Kind: (keyPath: String, count: Int)] = [:]
+
+    mutating func add(_ kind: StyleWarning.Kind, at keyPath: String) {
+        if let existing = entries[kind] {
+            entries[kind] = (existing.keyPath, existing.count + 1)
+        } else {
+            order.append(kind)
+            entries[kind] = (keyPath, 1)
+        }
+    }
+
+    var warnings: [StyleWarning] {
+        order.compactMap { kind in
+            entries[kind].map { StyleWarning(kind: kind, keyPath: $0.keyPath, occurrences: $0.count) }
+        }
+    }
+}
