@@ -32,7 +32,7 @@ PALETTES = {
         "building": "#d9d0c9", "building_outline": "#c4b6ab", "aeroway": "#dadae0",
         "casing": "#b3a99d", "motorway": "#e892a2", "trunk": "#f9b29c", "primary": "#fcd6a4",
         "secondary": "#f7fabf", "tertiary": "#ffffff", "minor": "#ffffff", "service": "#ffffff",
-        "track": "#c6a77a", "path": "#fa8072", "rail": "#8e8e8e", "tunnel_casing": "#c9c2b8",
+        "track": "#c6a77a", "path": "#e3a08f", "rail": "#8e8e8e", "tunnel_casing": "#c9c2b8",
         "boundary_country": "#9e8fa8", "boundary_state": "#b8a6c0",
         "text": "#333333", "text_halo": "#ffffff", "road_text": "#444444",
         "water_text": "#3b6f9e", "place_text": "#222222", "poi_text": "#6b5f53",
@@ -78,12 +78,21 @@ PALETTES = {
 }
 
 
+def ramp(stops, base=1.5):
+    """An exponential zoom ramp from (zoom, value) pairs; stops not above the previous zoom
+    are dropped, so a ramp starting at a class's min zoom stays ascending."""
+    out, last = [], -1
+    for z, v in stops:
+        if z > last:
+            out += [z, round(v, 2)]
+            last = z
+    return ["interpolate", ["exponential", base], ["zoom"], *out]
+
+
 def zoom_width(z18_width, min_zoom, scale=1.0):
-    """Exponential base-1.5 ramp: thin at min_zoom, z18_width × scale at 18, doubling beyond."""
+    """Thin at min_zoom, z18_width × scale at 18, tripling by 20."""
     w = z18_width * scale
-    return ["interpolate", ["exponential", 1.5], ["zoom"],
-            min_zoom, round(max(0.4, w / 40), 2), 12, round(max(0.6, w / 8), 2),
-            15, round(w / 2.6, 2), 18, round(w, 2), 20, round(w * 3, 2)]
+    return ramp([(min_zoom, max(0.4, w / 40)), (12, max(0.6, w / 8)), (15, w / 2.6), (18, w), (20, w * 3)])
 
 
 def build(style_id, p):
@@ -163,10 +172,9 @@ def build(style_id, p):
                       "filter": ["all", brunnel_filter, ["==", ["get", "class"], cls]],
                       "layout": {"line-cap": "butt" if brunnel == "bridge" else "round", "line-join": "round"},
                       "paint": {"line-color": casing_color, "line-opacity": p["road_opacity"],
-                                "line-width": ["interpolate", ["exponential", 1.5], ["zoom"],
-                                               mz, 0.6, 12, round(ROAD_WIDTH_Z18[cls] / 7 + 1, 2),
-                                               15, round(ROAD_WIDTH_Z18[cls] / 2.6 + 1.5, 2),
-                                               18, ROAD_WIDTH_Z18[cls] + 3, 20, ROAD_WIDTH_Z18[cls] * 3 + 4]}}
+                                "line-width": ramp([(mz, 0.6), (12, ROAD_WIDTH_Z18[cls] / 7 + 1),
+                                                    (15, ROAD_WIDTH_Z18[cls] / 2.6 + 1.5),
+                                                    (18, ROAD_WIDTH_Z18[cls] + 3), (20, ROAD_WIDTH_Z18[cls] * 3 + 4)])}}
             if dashed_casing:
                 casing["paint"]["line-dasharray"] = [0.5, 0.25]
             add(casing)
@@ -234,8 +242,9 @@ def build(style_id, p):
          "minzoom": 17, "layout": {"text-field": "{housenumber}", "text-font": ["Noto Sans Regular"], "text-size": 9},
          "paint": {"text-color": p["housenumber"], "text-halo-color": p["text_halo"], "text-halo-width": 1}})
     add({"id": "poi", "type": "symbol", "source": "openmaptiles", "source-layer": "poi",
-         "minzoom": 16, "filter": ["<=", ["coalesce", ["get", "rank"], 99], 20],
-         "layout": {"text-field": name, "text-font": ["Noto Sans Regular"], "text-size": 10, "text-max-width": 8},
+         "minzoom": 17, "filter": ["<=", ["coalesce", ["get", "rank"], 99], 20],
+         "layout": {"text-field": name, "text-font": ["Noto Sans Regular"], "text-size": 10, "text-max-width": 8,
+                    "text-padding": 6},
          "paint": {"text-color": p["poi_text"], **halo}})
     add({"id": "place-minor", "type": "symbol", "source": "openmaptiles", "source-layer": "place",
          "minzoom": 11, "filter": ["match", ["get", "class"], ["suburb", "quarter", "neighbourhood", "hamlet", "island"], True, False],

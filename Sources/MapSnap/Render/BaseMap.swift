@@ -38,7 +38,7 @@ final class BaseMap {
             throw RenderError.style("--style \(error)")
         }
         warnings.append(contentsOf: style.warnings.map(\.description))
-        let dataDir = try? ResourceLocator.directory(named: "Data", probe: "README.md").get()
+        let dataDir = try? ResourceLocator.directory(named: "Data", probe: "helsinki.mbtiles").get()
         let resolver = StyleSourceResolver(styleDirectory: (path as NSString).deletingLastPathComponent,
                                            dataDirectory: dataDir, sourceOverride: sourceOverride)
         var w: [String] = []
@@ -73,15 +73,19 @@ final class BaseMap {
         guard let s = sources[id] else { return nil }
         let z = s.isVector ? Self.vectorDataZoom(camera) : Self.rasterDataZoom(camera, tileSize: s.tileSize)
         let l = LoadedSource(source: s, camera: camera, dataZoom: z)
-        warnings.append(contentsOf: l.warnings)
         loaded[id] = l
         return l
     }
 
-    /// Draws one pass of the style's layers and returns warnings raised while drawing.
+    /// Everything that went wrong but was survived: style warnings, unresolved sources,
+    /// skipped layers, then skipped tiles per source (sources in id order).
+    var allWarnings: [String] {
+        warnings + loaded.keys.sorted().flatMap { loaded[$0]?.warnings ?? [] }
+    }
+
+    /// Draws one pass of the style's layers (problems go to `allWarnings`).
     func drawLayers(camera: Camera, canvas: Canvas, labels: LabelCollisionIndex, pass: Pass,
-                    text: TextEngine) -> [String] {
-        let before = warnings.count
+                    text: TextEngine) {
         let zoom = camera.zoom
         let ctx = PaintContext(camera: camera, canvas: canvas, zoom: zoom)
         switch pass {
@@ -113,7 +117,6 @@ final class BaseMap {
             }
             placer.placeAndDraw()
         }
-        return Array(warnings[before...])
     }
 
     private func source(for layer: StyleLayer, camera: Camera, vector: Bool) -> LoadedSource? {

@@ -8,7 +8,15 @@ enum FeatureWalker {
         guard let sourceLayer = layer.sourceLayer else { return }
         var geometry = TileGeometry()
         for tile in source.drawTiles {
-            guard case .vector(let vt) = source.payloads[tile.payload], let l = vt.layer(named: sourceLayer) else { continue }
+            guard case .vector(let vt) = source.payloads[tile.payload] else { continue }
+            let found: VectorTileLayer?
+            do {
+                found = try vt.layer(named: sourceLayer)
+            } catch {
+                source.report(tile.sourceTile, "layer \"\(sourceLayer)\": \(error)")
+                continue
+            }
+            guard let l = found else { continue }
             let transform = TileTransform(rect: tile.sourceRect, extent: l.extent)
             for feature in l.features {
                 guard types.contains(feature.geometryType), layer.matches(feature, zoom: zoom) else { continue }
@@ -16,7 +24,9 @@ enum FeatureWalker {
                 do {
                     try feature.decodeGeometry(into: &geometry)
                 } catch {
-                    continue  // one bad feature does not spoil the tile
+                    // One bad feature does not spoil the tile; the tile gets one warning.
+                    source.report(tile.sourceTile, "\(error)")
+                    continue
                 }
                 body(feature, geometry, transform, tile)
             }

@@ -27,7 +27,6 @@ public struct MapSnapshotter: Sendable {
         var warnings: [String] = []
 
         let base = try BaseMap(styleName: options.style, sourceOverride: options.source)
-        warnings.append(contentsOf: base.warnings)
         let labels = LabelCollisionIndex(width: canvas.width, height: canvas.height)
         var painter = OverlayPainter(camera: camera, canvas: canvas, text: text, icons: IconStore())
         let decorations = Decorations(camera: camera, canvas: canvas, text: text)
@@ -35,11 +34,13 @@ public struct MapSnapshotter: Sendable {
         let reserved = decorations.reservedRects(attribution: attributionText(base), caption: options.caption,
                                                  scaleBar: options.showsScaleBar)
         for r in reserved { labels.insert(r) }
+        try painter.planMarkers(options.overlays, labels: labels)
 
-        warnings.append(contentsOf: base.drawLayers(camera: camera, canvas: canvas, labels: labels, pass: .belowLabels))
-        try painter.draw(options.overlays, level: .aboveRoads, labels: labels)
-        warnings.append(contentsOf: base.drawLayers(camera: camera, canvas: canvas, labels: labels, pass: .labels))
-        try painter.draw(options.overlays, level: .aboveLabels, labels: labels)
+        base.drawLayers(camera: camera, canvas: canvas, labels: labels, pass: .belowLabels, text: text)
+        try painter.draw(options.overlays, level: .aboveRoads)
+        base.drawLayers(camera: camera, canvas: canvas, labels: labels, pass: .labels, text: text)
+        try painter.draw(options.overlays, level: .aboveLabels)
+        warnings.append(contentsOf: base.allWarnings)
         warnings.append(contentsOf: painter.warnings)
 
         decorations.draw(attribution: attributionText(base), caption: options.caption, scaleBar: options.showsScaleBar)

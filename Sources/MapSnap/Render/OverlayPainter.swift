@@ -19,8 +19,27 @@ struct OverlayPainter {
     var geometry: OverlayGeometry { OverlayGeometry(camera: camera) }
     var scale: Double { camera.scale }
 
+    /// Where each marker's title goes, by overlay index (planned before any label is drawn).
+    private var titleRects: [Int: PixelRect] = [:]
+
+    /// Reserves every marker and places every title in the collision index *before* the
+    /// base map places its labels, so the map's own labels give way to the user's: overlay
+    /// titles are never dropped.
+    mutating func planMarkers(_ overlays: [Overlay], labels: LabelCollisionIndex) throws(RenderError) {
+        var markers: [(Int, MarkerOverlay, PixelRect)] = []
+        for (i, o) in overlays.enumerated() {
+            if case .marker(let m) = o { markers.append((i, m, try markerBox(m))) }
+        }
+        for (_, _, box) in markers { labels.insert(box) }
+        for (i, m, box) in markers {
+            if let title = m.title, !title.isEmpty {
+                titleRects[i] = placeTitle(title, beside: box, labels: labels)
+            }
+        }
+    }
+
     /// Draws every overlay of `level`, in the order given, shapes before markers.
-    mutating func draw(_ overlays: [Overlay], level: Overlay.Level, labels: LabelCollisionIndex) throws(RenderError) {
+    mutating func draw(_ overlays: [Overlay], level: Overlay.Level) throws(RenderError) {
         for o in overlays {
             switch o {
             case .path(let p) where p.level == level: drawPath(p)
@@ -29,26 +48,18 @@ struct OverlayPainter {
             default: break
             }
         }
-        var markers: [MarkerOverlay] = []
-        for o in overlays {
-            if case .marker(let m) = o, m.level == level { markers.append(m) }
+        var markers: [(Int, MarkerOverlay)] = []
+        for (i, o) in overlays.enumerated() {
+            if case .marker(let m) = o, m.level == level { markers.append((i, m)) }
         }
         // Pins farther south overlap those north of them, as on a real map.
         let order = markers.indices.sorted {
-            let a = markers[$0].coordinate.latitude, b = markers[$1].coordinate.latitude
+            let a = markers[$0].1.coordinate.latitude, b = markers[$1].1.coordinate.latitude
             return a != b ? a > b : $0 < $1
         }
-        var titleBoxes: [(MarkerOverlay, PixelRect)] = []
-        for i in order {
-            let box = try drawMarker(markers[i])
-            titleBoxes.append((markers[i], box))
-        }
-        // Titles keep clear of every marker, not only of each other.
-        for (_, box) in titleBoxes { labels.insert(box) }
-        for (m, box) in titleBoxes {
-            if let title = m.title, !title.isEmpty {
-                drawTitle(title, beside: box, labels: labels)
-            }
+        for k in order { try drawMarker(markers[k].1) }
+        for (i, m) in markers {
+            if let title = m.title, let rect = titleRects[i] { drawTitle(title, in: rect) }
         }
     }
 
@@ -100,8 +111,27 @@ struct OverlayPainter {
 
     // MARK: Markers
 
-    /// Draws a marker and returns the box its drawing occupies (titles go beside it).
-    func drawMarker(_ m: MarkerOverlay) throws(RenderError) -> PixelRect {
+    /// The box a marker's drawing occupies (titles go beside it).
+    func markerBox(_ m: MarkerOverlay) throws(RenderError) -> PixelRect {
+        let at = camera.point(for: m.coordinate)
+        switch m.style {
+        case .pin(let size):
+            let shape = PinShape(size: size)
+            let r = shape.headRadius * scale
+            return PixelRect(minX: at.x - r, minY: at.y - shape.height * scale, maxX: at.x + r, maxY: at.y)
+        case .dot(let diameter):
+            let r = (diameter / 2 + 1.5) * scale
+            return PixelRect(minX: at.x - r, minY: at.y - r, maxX: at.x + r, maxY: at.y + r)
+        case .icon(let path, let anchor):
+            let image = try icons.image(at: path)
+            let a = anchor ?? PixelPoint(x: Double(image.width) / 2, y: Double(image.height))
+            return PixelRect(x: at.x - a.x * scale, y: at.y - a.y * scale,
+                             width: Double(image.width) * scale, height: Double(image.height) * scale)
+        }
+    }
+
+    /// Draws a marker.
+    func drawMarker(_ m: MarkerOverlay) throws(RenderError) {
         let at = camera.point(for: m.coordinate)
         switch m.style {
         case .pin(let size):
@@ -122,8 +152,6 @@ struct OverlayPainter {
                 dot.addCircle(center: head, radius: shape.headRadius * 0.36 * scale)
                 canvas.fill(dot, color: MarkerPalette.rim(for: m.color))
             }
-            let r = shape.headRadius * scale
-            return PixelRect(minX: at.x - r, minY: at.y - shape.height * scale, maxX: at.x + r, maxY: at.y)
         case .dot(let diameter):
             let r = diameter / 2 * scale
             var circle = Path()
@@ -137,23 +165,20 @@ struct OverlayPainter {
                 text.drawCentered(label, at: at, sizePoints: diameter * 0.6, bold: true,
                                   color: MarkerPalette.label(for: m.color), scale: scale, on: canvas)
             }
-            let R = r + 1.5 * scale
-            return PixelRect(minX: at.x - R, minY: at.y - R, maxX: at.x + R, maxY: at.y + R)
         case .icon(let path, let anchor):
             let image = try icons.image(at: path)
             let w = Double(image.width) * scale, h = Double(image.height) * scale
             let a = anchor ?? PixelPoint(x: Double(image.width) / 2, y: Double(image.height))
             let rect = PixelRect(x: at.x - a.x * scale, y: at.y - a.y * scale, width: w, height: h)
             canvas.draw(image, in: rect)
-            return rect
         }
     }
 
-    /// Puts a marker title beside its marker: right, left, below, above — the first spot
-    /// free of other overlay labels. Overlay titles are never dropped: when every spot is
-    /// taken the right-hand one is used anyway.
-    func drawTitle(_ title: String, beside box: PixelRect, labels: LabelCollisionIndex) {
-        let size = 13.0
+    /// Chooses a title's spot beside its marker: right, left, below, above — the first one
+    /// inside the image and free of markers and other titles. Overlay titles are never
+    /// dropped: when every spot is taken the right-hand one is used anyway.
+    func placeTitle(_ title: String, beside box: PixelRect, labels: LabelCollisionIndex) -> PixelRect {
+        let size = OverlayPainter.titleSize
         let gap = 3 * scale
         let m = text.measure(title, sizePoints: size, bold: false, scale: scale, haloPoints: 2)
         let midY = (box.minY + box.maxY) / 2
@@ -169,7 +194,13 @@ struct OverlayPainter {
                 && !labels.collides(c)
         } ?? candidates[0]
         labels.insert(chosen)
-        text.draw(title, in: chosen, sizePoints: size, bold: false, color: Color(rgb: 0x202124),
+        return chosen
+    }
+
+    static let titleSize = 13.0
+
+    func drawTitle(_ title: String, in rect: PixelRect) {
+        text.draw(title, in: rect, sizePoints: OverlayPainter.titleSize, bold: false, color: Color(rgb: 0x202124),
                   haloColor: .white, haloPoints: 2, scale: scale, on: canvas)
     }
 }

@@ -53,10 +53,11 @@ final class LoadedSource: @unchecked Sendable {
         }
         var results = [Result<Payload, TileLoadFailure>](repeating: .success(.missing), count: keys.count)
         let isVector = source.isVector
+        let jobs = keys
         results.withUnsafeMutableBufferPointer { out in
             let buffer = UnsafeMutableSendableBuffer(out)
             DispatchQueue.concurrentPerform(iterations: keys.count) { i in
-                let key = keys[i]
+                let key = jobs[i]
                 let cand = source.candidates[key.candidate]
                 buffer[i] = Self.load(key.tile, from: cand, isVector: isVector)
             }
@@ -69,6 +70,15 @@ final class LoadedSource: @unchecked Sendable {
                 warnings.append("tile \(keys[i].tile) of \(source.candidates[keys[i].candidate].name) skipped: \(f.message)")
             }
         }
+    }
+
+    private var reportedTiles: Set<TileID> = []
+
+    /// Records a problem met while drawing a tile: one warning per tile, however many
+    /// layers or features of it are broken.
+    func report(_ tile: TileID, _ message: String) {
+        guard reportedTiles.insert(tile).inserted else { return }
+        warnings.append("tile \(tile) of \(source.id): skipped broken data: \(message)")
     }
 
     /// The first candidate that covers `tile`, and the zoom to read it at.

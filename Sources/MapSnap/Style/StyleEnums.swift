@@ -12,14 +12,8 @@ public enum SymbolPlacement: String, Sendable, CaseIterable {
     case lineCenter = "line-center"
 }
 
-/// `text-anchor` / `icon-anchor`: which part of the label sits on the anchor point.
-public enum TextAnchor: String, Sendable, CaseIterable {
-    case center, left, right, top, bottom
-    case topLeft = "top-left"
-    case topRight = "top-right"
-    case bottomLeft = "bottom-left"
-    case bottomRight = "bottom-right"
-}
+// `text-anchor` / `icon-anchor` reuse `TextAnchor` from Text/TextRenderer.swift (raw values
+// are the style-spec keywords).
 
 /// `text-transform`.
 public enum TextTransform: String, Sendable, CaseIterable {
