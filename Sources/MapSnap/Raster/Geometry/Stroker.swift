@@ -134,16 +134,22 @@ private struct ContourStroker {
         // The path bends towards the left normal when cross > 0: the left side is inner.
         if cross > 0 {
             left.append(p + na * radius); left.append(p); left.append(p + nb * radius)
-            outerJoin(at: p, na * -1, nb * -1, into: &right)
+            outerJoin(at: p, na * -1, nb * -1, onLeft: false)
         } else {
             right.append(p - na * radius); right.append(p); right.append(p - nb * radius)
-            outerJoin(at: p, na, nb, into: &left)
+            outerJoin(at: p, na, nb, onLeft: true)
         }
     }
 
     /// Join geometry from `p + u·r` to `p + v·r` (unit offset directions on the outer side).
-    func outerJoin(at p: PixelPoint, _ u: PixelPoint, _ v: PixelPoint, into side: inout [PixelPoint]) {
-        side.append(p + u * radius)
+    ///
+    /// Mutating and appending to the stored side directly: passing `&left` into a method of
+    /// `self` would copy `self` and make every append copy the whole array (quadratic).
+    mutating func outerJoin(at p: PixelPoint, _ u: PixelPoint, _ v: PixelPoint, onLeft: Bool) {
+        @inline(__always) func add(_ q: PixelPoint) {
+            if onLeft { left.append(q) } else { right.append(q) }
+        }
+        add(p + u * radius)
         switch style.join {
         case .bevel:
             break
@@ -154,7 +160,7 @@ private struct ContourStroker {
             let cosHalf = ml / 2
             let limit = style.miterLimit.isFinite ? max(style.miterLimit, 1) : 4
             if ml > 1e-12, 1 / cosHalf <= limit {
-                side.append(p + m * (radius / (ml * cosHalf)))
+                add(p + m * (radius / (ml * cosHalf)))
             }
         case .round:
             let a0 = atan2(u.y, u.x)
@@ -164,11 +170,11 @@ private struct ContourStroker {
             if steps > 1 {
                 for k in 1..<steps {
                     let a = a0 + sweep * Double(k) / Double(steps)
-                    side.append(PixelPoint(x: p.x + radius * cos(a), y: p.y + radius * sin(a)))
+                    add(PixelPoint(x: p.x + radius * cos(a), y: p.y + radius * sin(a)))
                 }
             }
         }
-        side.append(p + v * radius)
+        add(p + v * radius)
     }
 
     /// Cap at an open end: from `p + rot(e)·r` round to `p − rot(e)·r` (`e` points outwards).

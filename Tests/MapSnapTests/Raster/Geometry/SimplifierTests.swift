@@ -23,7 +23,7 @@ import Testing
         var p = Path()
         var pt = PixelPoint(x: 100, y: 100)
         var pts: [PixelPoint] = []
-        for _ in 0..<1500 {
+        for _ in 0..<700 {
             pts.append(pt)
             pt = pt + PixelPoint(x: Double.random(in: -0.6...1.0, using: &rng), y: Double.random(in: -0.8...0.8, using: &rng))
         }
