@@ -12,8 +12,8 @@ func jpegFixture(_ name: String, filePath: String = #filePath) throws -> [UInt8]
 /// True when every channel of `actual` is within `tolerance` of `expected` and alpha is 255.
 private func near(_ actual: Color, _ expected: UInt32, tolerance: Int) -> Bool {
     let r = Int((expected >> 16) & 0xFF), g = Int((expected >> 8) & 0xFF), b = Int(expected & 0xFF)
-    return abs(Int(actual.r) - r) <= tolerance && abs(Int(actual.g) - g) <= tolerance
-        && abs(Int(actual.b) - b) <= tolerance && actual.a == 255
+    return abs(Int(actual.red) - r) <= tolerance && abs(Int(actual.green) - g) <= tolerance
+        && abs(Int(actual.blue) - b) <= tolerance && actual.alpha == 255
 }
 
 @Suite struct JPEGCodecTests {
@@ -37,8 +37,8 @@ private func near(_ actual: Color, _ expected: UInt32, tolerance: Int) -> Bool {
         let canvas = try JPEGCodec.decode(try jpegFixture("grey.jpg"), origin: "grey.jpg")
         #expect(canvas.width == 16 && canvas.height == 8)
         let dark = canvas.color(atX: 2, y: 3), light = canvas.color(atX: 13, y: 3)
-        #expect(dark.r == dark.g && dark.g == dark.b && dark.r <= 4)
-        #expect(light.r == light.g && light.g == light.b && abs(Int(light.r) - 200) <= 4)
+        #expect(dark.red == dark.green && dark.green == dark.blue && dark.red <= 4)
+        #expect(light.red == light.green && light.green == light.blue && abs(Int(light.red) - 200) <= 4)
     }
 
     @Test func decodingIsDeterministic() throws {
@@ -92,7 +92,9 @@ private func near(_ actual: Color, _ expected: UInt32, tolerance: Int) -> Bool {
         ([0x89, 0x50, 0x4E, 0x47], "not"),
         ([0xFF, 0xD8, 0xFF], "trunc"),
         ([0xFF, 0xD8, 0xFF, 0xD9], "corrupt"),
-        ([0xFF, 0xD8, 0xFF, 0xC0, 0x00, 0x02], "corrupt"),
+        ([0xFF, 0xD8, 0xFF, 0xC0, 0x00, 0x02], "trunc"),
+        // SOF0 declaring a width of 0: libjpeg's "Empty JPEG image".
+        ([0xFF, 0xD8, 0xFF, 0xC0, 0x00, 0x0B, 0x08, 0x00, 0x10, 0x00, 0x00, 0x01, 0x01, 0x11, 0x00, 0xFF, 0xD9], "corrupt"),
         ([0xFF, 0xD8, 0xFF, 0xE0, 0xFF, 0xFF, 0x00], "trunc"),
     ] as [([UInt8], String)])
     func hostileInputs(bytes: [UInt8], expected: String) {
