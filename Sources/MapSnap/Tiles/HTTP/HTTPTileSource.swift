@@ -91,13 +91,20 @@ public final class HTTPTileSource: TileSource, @unchecked Sendable {
             : nil
 
         let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = options.timeout
-        configuration.timeoutIntervalForResource = options.timeout
+        // swift-corelibs-foundation truncates these to whole seconds (0.5 s becomes an
+        // immediate timeout), so URLSession gets a looser limit and `perform` enforces the
+        // exact one with its own deadline.
+        configuration.timeoutIntervalForRequest = Self.sessionTimeout(options.timeout)
+        configuration.timeoutIntervalForResource = Self.sessionTimeout(options.timeout)
         configuration.httpMaximumConnectionsPerHost = max(1, options.maxConcurrentRequests)
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
         configuration.urlCache = nil
         callbackQueue = OperationQueue()
         callbackQueue.name = "mapsnap.http-tiles.callbacks"
+        // A serial labelled queue is "overcommit" in Dispatch: it gets a thread even when every
+        // pool thread is blocked in `tileData(for:)`. On the default pool the completions
+        // would wait for Dispatch to grow the pool, about one thread per second.
+        callbackQueue.underlyingQueue = DispatchQueue(label: "mapsnap.http-tiles.callbacks")
         session = URLSession(configuration: configuration, delegate: nil, delegateQueue: callbackQueue)
     }
 
@@ -126,16 +133,26 @@ public final class HTTPTileSource: TileSource, @unchecked Sendable {
     public func prefetch(_ tiles: [TileID]) -> [TileID: Result<[UInt8]?, any Error>] {
         let unique = Set(tiles).sorted()
         let results = Locked<[TileID: Result<[UInt8]?, any Error>]>([:])
-        let queue = OperationQueue()
-        queue.name = "mapsnap.http-tiles.prefetch"
-        queue.maxConcurrentOperationCount = max(1, options.maxConcurrentRequests)
-        for tile in unique {
-            queue.addOperation { [self] in
-                let result: Result<[UInt8]?, any Error> = Result { try self.tileData(for: tile) }
-                results.withLock { $0[tile] = result }
+        let next = Locked(0)
+        let finished = DispatchGroup()
+        // Dedicated threads rather than Dispatch workers: each blocks on its request, and
+        // blocked pool threads would starve other Dispatch work in the process.
+        for _ in 0..<min(unique.count, max(1, options.maxConcurrentRequests)) {
+            finished.enter()
+            let worker = Thread { [self] in
+                while true {
+                    let index = next.withLock { i -> Int in defer { i += 1 }; return i }
+                    guard index < unique.count else { break }
+                    let tile = unique[index]
+                    let result: Result<[UInt8]?, any Error> = Result { try self.tileData(for: tile) }
+                    results.withLock { $0[tile] = result }
+                }
+                finished.leave()
             }
+            worker.name = "mapsnap.http-tiles.prefetch"
+            worker.start()
         }
-        queue.waitUntilAllOperationsAreFinished()
+        finished.wait()
         return results.withLock { $0 }
     }
 
@@ -262,7 +279,8 @@ public final class HTTPTileSource: TileSource, @unchecked Sendable {
     /// One request under a hard deadline: whatever URLSession does with its own timeout, this
     /// returns after `options.timeout` seconds at most (plus scheduling slack).
     private func perform(_ url: URL) -> AttemptOutcome {
-        var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: options.timeout)
+        var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData,
+                                 timeoutInterval: Self.sessionTimeout(options.timeout))
         request.setValue(options.userAgent, forHTTPHeaderField: "User-Agent")
         let box = Locked<AttemptOutcome?>(nil)
         let done = DispatchSemaphore(value: 0)
@@ -277,6 +295,12 @@ public final class HTTPTileSource: TileSource, @unchecked Sendable {
             return .timedOut
         }
         return box.withLock { $0 } ?? .failed("no response")
+    }
+
+    /// URLSession's own timeout: whole seconds, at least one more than the real deadline.
+    private static func sessionTimeout(_ timeout: TimeInterval) -> TimeInterval {
+        guard timeout.isFinite, timeout > 0 else { return 1 }
+        return timeout.rounded(.up) + 1
     }
 
     private static func outcome(data: Data?, response: URLResponse?, error: (any Error)?) -> AttemptOutcome {
