@@ -3,8 +3,9 @@ import Testing
 @testable import MapSnap
 
 /// Fixture bytes from `Tests/MapSnapTests/Fixtures/jpeg/` (see its README).
-func jpegFixture(_ name: String, filePath: String = #filePath) throws -> [UInt8] {
-    let url = URL(fileURLWithPath: filePath).deletingLastPathComponent()
+/// Resolved from this file's location, so callers in any folder find the same files.
+func jpegFixture(_ name: String) throws -> [UInt8] {
+    let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("Fixtures/jpeg/\(name)")
     return [UInt8](try Data(contentsOf: url))
 }

@@ -69,6 +69,8 @@ public final class HTTPTileSource: TileSource, @unchecked Sendable {
 
     private let session: URLSession
     private let callbackQueue: OperationQueue
+    /// Held here because `OperationQueue.underlyingQueue` does not retain it.
+    private let callbackDispatchQueue: DispatchQueue
     private let lock = NSLock()
     private var pendingWarnings: [HTTPTileSourceWarning] = []
 
@@ -99,12 +101,13 @@ public final class HTTPTileSource: TileSource, @unchecked Sendable {
         configuration.httpMaximumConnectionsPerHost = max(1, options.maxConcurrentRequests)
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
         configuration.urlCache = nil
+        callbackDispatchQueue = DispatchQueue(label: "mapsnap.http-tiles.callbacks")
         callbackQueue = OperationQueue()
         callbackQueue.name = "mapsnap.http-tiles.callbacks"
         // A serial labelled queue is "overcommit" in Dispatch: it gets a thread even when every
         // pool thread is blocked in `tileData(for:)`. On the default pool the completions
         // would wait for Dispatch to grow the pool, about one thread per second.
-        callbackQueue.underlyingQueue = DispatchQueue(label: "mapsnap.http-tiles.callbacks")
+        callbackQueue.underlyingQueue = callbackDispatchQueue
         session = URLSession(configuration: configuration, delegate: nil, delegateQueue: callbackQueue)
     }
 

@@ -273,6 +273,40 @@ import Testing
         #expect(server.requestCount == count)
     }
 
+    @Test func jpegTilesAreCheckedBeforeCaching() throws {
+        let good = try jpegFixture("rgb-baseline.jpg"), cut = try jpegFixture("truncated.jpg")
+        let server = try LocalHTTPServer { request, _ in
+            .ok(request.path.hasPrefix("/1/") ? good : cut, contentType: "image/jpeg")
+        }
+        defer { server.stop() }
+        var options = HTTPTileSource.Options()
+        options.cacheDirectory = try TileFixtures.temporaryDirectory()
+        let source = try HTTPTileSource(template: server.baseURL + "/{z}/{x}/{y}.jpg", options: options)
+        let goodTile = try #require(TileID(z: 1, x: 0, y: 0)), cutTile = try #require(TileID(z: 2, x: 0, y: 0))
+        #expect(try source.tileData(for: goodTile) == good)
+        #expect(try RasterImageDecoder.decode(good, origin: "t").width == 32)
+        #expect(throws: HTTPTileSourceError.invalidBody(url: source.url(for: cutTile),
+                                                        reason: "JPEG without its end-of-image marker (truncated)")) {
+            try source.load(cutTile)
+        }
+        let cache = try #require(source.cache)
+        #expect(cache.lookup(goodTile)?.entry == .data(good))
+        #expect(cache.lookup(cutTile) == nil)
+    }
+
+    @Test func gzippedVectorTilesArriveUncompressedAndAreCachedSo() throws {
+        let raw = try TileFixtures.centralTileBytes()
+        let gzipped = try Gzip.compress(raw)
+        let server = try LocalHTTPServer { _, _ in .ok(gzipped, contentType: "application/x-protobuf") }
+        defer { server.stop() }
+        var options = HTTPTileSource.Options()
+        options.cacheDirectory = try TileFixtures.temporaryDirectory()
+        let source = try HTTPTileSource(template: server.baseURL + "/{z}/{x}/{y}.pbf", options: options)
+        #expect(source.metadata.format == .mvt)
+        #expect(try source.tileData(for: TileFixtures.centralTile) == raw)
+        #expect(try #require(source.cache).lookup(TileFixtures.centralTile)?.entry == .data(raw))
+    }
+
     @Test func factoryOpensURLTemplates() throws {
         var options = HTTPTileSource.Options()
         options.cacheEnabled = false
