@@ -28,6 +28,8 @@ final class LocalHTTPServer: @unchecked Sendable {
         var delay: TimeInterval = 0
         /// Send the full `Content-Length` but only this many body bytes, then close.
         var truncateBodyAfter: Int?
+        /// Send no `Content-Length`: the body ends when the connection closes (HTTP/1.0 style).
+        var omitContentLength = false
 
         static func ok(_ body: [UInt8], contentType: String = "application/octet-stream") -> Response {
             Response(status: 200, headers: [("Content-Type", contentType)], body: body)
@@ -114,7 +116,7 @@ final class LocalHTTPServer: @unchecked Sendable {
         if response.delay > 0 { Thread.sleep(forTimeInterval: min(response.delay, 10)) }
         var head = "HTTP/1.1 \(response.status) \(Self.reason(response.status))\r\n"
         var headers = response.headers
-        if !headers.contains(where: { $0.0.lowercased() == "content-length" }) {
+        if !response.omitContentLength, !headers.contains(where: { $0.0.lowercased() == "content-length" }) {
             headers.append(("Content-Length", "\(response.body.count)"))
         }
         headers.append(("Connection", "close"))

@@ -68,6 +68,7 @@ public final class HTTPTileSource: TileSource, @unchecked Sendable {
     public let cache: TileCache?
 
     private let session: URLSession
+    private let transfers = TileTransfers()
     private let callbackQueue: OperationQueue
     /// Held here because `OperationQueue.underlyingQueue` does not retain it.
     private let callbackDispatchQueue: DispatchQueue
@@ -108,7 +109,8 @@ public final class HTTPTileSource: TileSource, @unchecked Sendable {
         // pool thread is blocked in `tileData(for:)`. On the default pool the completions
         // would wait for Dispatch to grow the pool, about one thread per second.
         callbackQueue.underlyingQueue = callbackDispatchQueue
-        session = URLSession(configuration: configuration, delegate: nil, delegateQueue: callbackQueue)
+        // The session retains its delegate until `invalidateAndCancel()` in deinit.
+        session = URLSession(configuration: configuration, delegate: transfers, delegateQueue: callbackQueue)
     }
 
     deinit {
@@ -246,8 +248,6 @@ public final class HTTPTileSource: TileSource, @unchecked Sendable {
                 case 200..<300:
                     if let expectedLength, body.count != expectedLength {
                         lastError = .truncatedBody(url: address, expected: expectedLength, received: body.count, attempts: attempt)
-                    } else if body.count > options.maxTileBytes {
-                        throw .bodyTooLarge(url: address, size: body.count, limit: options.maxTileBytes)
                     } else {
                         return .body(body)
                     }
@@ -258,6 +258,8 @@ public final class HTTPTileSource: TileSource, @unchecked Sendable {
                 default:
                     throw .invalidBody(url: address, reason: "unexpected HTTP status \(status)")
                 }
+            case .tooLarge(let size):
+                throw .bodyTooLarge(url: address, size: size, limit: options.maxTileBytes)
             case .timedOut:
                 lastError = .timedOut(url: address, seconds: options.timeout, attempts: attempt)
             case .failed(let reason):
@@ -271,29 +273,22 @@ public final class HTTPTileSource: TileSource, @unchecked Sendable {
         throw lastError
     }
 
-    private enum AttemptOutcome: Sendable {
-        /// `expectedLength` is the `Content-Length` when it describes the body as received
-        /// (no `Content-Encoding`: a decoded body legitimately differs from it).
-        case response(status: Int, body: [UInt8], expectedLength: Int?)
-        case timedOut
-        case failed(String)
-    }
-
     /// One request under a hard deadline: whatever URLSession does with its own timeout, this
     /// returns after `options.timeout` seconds at most (plus scheduling slack).
-    private func perform(_ url: URL) -> AttemptOutcome {
+    private func perform(_ url: URL) -> TileTransferOutcome {
         var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData,
                                  timeoutInterval: Self.sessionTimeout(options.timeout))
         request.setValue(options.userAgent, forHTTPHeaderField: "User-Agent")
-        let box = Locked<AttemptOutcome?>(nil)
+        let box = Locked<TileTransferOutcome?>(nil)
         let done = DispatchSemaphore(value: 0)
-        let task = session.dataTask(with: request) { data, response, error in
-            let outcome = Self.outcome(data: data, response: response, error: error)
+        let task = session.dataTask(with: request)
+        transfers.register(task, limit: options.maxTileBytes) { outcome in
             box.withLock { $0 = outcome }
             done.signal()
         }
         task.resume()
         guard done.wait(timeout: .now() + options.timeout) == .success else {
+            transfers.forget(task)
             task.cancel()
             return .timedOut
         }
@@ -304,19 +299,6 @@ public final class HTTPTileSource: TileSource, @unchecked Sendable {
     private static func sessionTimeout(_ timeout: TimeInterval) -> TimeInterval {
         guard timeout.isFinite, timeout > 0 else { return 1 }
         return timeout.rounded(.up) + 1
-    }
-
-    private static func outcome(data: Data?, response: URLResponse?, error: (any Error)?) -> AttemptOutcome {
-        if let error {
-            let ns = error as NSError
-            if ns.domain == NSURLErrorDomain && ns.code == NSURLErrorTimedOut { return .timedOut }
-            return .failed(ns.localizedDescription.isEmpty ? "\(ns.domain) \(ns.code)" : "\(ns.localizedDescription) (\(ns.domain) \(ns.code))")
-        }
-        guard let http = response as? HTTPURLResponse else { return .failed("not an HTTP response") }
-        let encoding = (http.value(forHTTPHeaderField: "Content-Encoding") ?? "identity").lowercased()
-        let declared = http.value(forHTTPHeaderField: "Content-Length").flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
-        let expected = encoding == "identity" ? declared : nil
-        return .response(status: http.statusCode, body: data.map { [UInt8]($0) } ?? [], expectedLength: expected)
     }
 
     // MARK: - Validation

@@ -122,6 +122,26 @@ import Testing
         #expect(try #require(source.cache).lookup(Self.tile) == nil)
     }
 
+    /// (declare Content-Length?) Oversized bodies are cut off whether the size is declared up
+    /// front or only discovered while streaming, and are not retried or cached.
+    @Test(arguments: [true, false])
+    func oversizedBodyIsRejected(declared: Bool) throws {
+        let body = [UInt8](repeating: 7, count: 5000)
+        let server = try LocalHTTPServer { _, _ in
+            LocalHTTPServer.Response(status: 200, body: body, omitContentLength: !declared)
+        }
+        defer { server.stop() }
+        let source = try Self.source(server) { $0.maxTileBytes = 1000 }
+        #expect {
+            try source.load(Self.tile)
+        } throws: { error in
+            guard case .bodyTooLarge(_, let size, 1000)? = error as? HTTPTileSourceError else { return false }
+            return declared ? size == 5000 : size > 1000
+        }
+        #expect(server.requestCount == 1)
+        #expect(try #require(source.cache).lookup(Self.tile) == nil)
+    }
+
     @Test func notFoundIsAbsentAndRemembered() throws {
         let server = try LocalHTTPServer { _, _ in .status(404) }
         defer { server.stop() }
