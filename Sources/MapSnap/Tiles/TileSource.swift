@@ -38,8 +38,13 @@ public enum TileSourceError: Error, Equatable, Sendable, CustomStringConvertible
 /// Opens tile sources by sniffing what is on disk.
 public enum TileSources {
     /// Opens `path` as MBTiles (SQLite header), PMTiles (`PMTiles` magic) or a
-    /// `z/x/y.ext` directory.
-    public static func open(_ path: String) throws -> any TileSource {
+    /// `z/x/y.ext` directory; an `http://` or `https://` URL template becomes an
+    /// `HTTPTileSource` configured by `httpOptions`.
+    public static func open(_ path: String, httpOptions: HTTPTileSource.Options = .init()) throws -> any TileSource {
+        let lower = path.lowercased()
+        if lower.hasPrefix("http://") || lower.hasPrefix("https://") {
+            return try HTTPTileSource(template: path, options: httpOptions)
+        }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw TileSourceError.notFound(path: path)

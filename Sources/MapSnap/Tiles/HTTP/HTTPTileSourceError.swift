@@ -1,0 +1,76 @@
+/// Why an HTTP tile source could not be created or a tile could not be fetched. Cases name
+/// the template or URL and carry the evidence (status, byte counts, attempts made).
+public enum HTTPTileSourceError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The URL template is unusable; `reason` says which rule it breaks.
+    case invalidTemplate(template: String, reason: String)
+    /// The server kept answering with a server error (5xx) after every attempt.
+    case serverError(url: String, status: Int, attempts: Int)
+    /// No complete response within `seconds` on every attempt.
+    case timedOut(url: String, seconds: Double, attempts: Int)
+    /// The body ended before the declared `Content-Length`.
+    case truncatedBody(url: String, expected: Int, received: Int, attempts: Int)
+    /// The connection failed (refused, reset, DNS) on every attempt.
+    case connectionFailed(url: String, reason: String, attempts: Int)
+    /// The body exceeds the per-tile size limit.
+    case bodyTooLarge(url: String, size: Int, limit: Int)
+    /// A 200 response whose body is not a tile of the expected kind (an HTML error page,
+    /// a corrupt image); it is not cached.
+    case invalidBody(url: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case let .invalidTemplate(template, reason):
+            return "invalid tile URL template '\(template)': \(reason)"
+        case let .serverError(url, status, attempts):
+            return "\(url): HTTP \(status) (server error) after \(attempts) attempt\(attempts == 1 ? "" : "s")"
+        case let .timedOut(url, seconds, attempts):
+            return "\(url): no response within \(seconds) s, \(attempts) attempt\(attempts == 1 ? "" : "s")"
+        case let .truncatedBody(url, expected, received, attempts):
+            return "\(url): body cut short: \(received) of \(expected) bytes (Content-Length) after \(attempts) attempt\(attempts == 1 ? "" : "s")"
+        case let .connectionFailed(url, reason, attempts):
+            return "\(url): connection failed after \(attempts) attempt\(attempts == 1 ? "" : "s"): \(reason)"
+        case let .bodyTooLarge(url, size, limit):
+            return "\(url): body of \(size) bytes exceeds the \(limit)-byte tile limit"
+        case let .invalidBody(url, reason):
+            return "\(url): response is not a usable tile: \(reason)"
+        }
+    }
+}
+
+/// Something that went wrong without failing the tile: reported so the caller can show it.
+public enum HTTPTileSourceWarning: Sendable, Equatable, CustomStringConvertible {
+    /// A 4xx other than 404 (e.g. 403 for a missing API key); the tile is treated as absent.
+    case clientError(tile: TileID, url: String, status: Int)
+    /// Refreshing a stale cache entry failed, so the stale copy was used.
+    case servedStale(tile: TileID, reason: String)
+    /// The tile could not be written to the cache (the fetch itself succeeded).
+    case cacheWriteFailed(tile: TileID, path: String, reason: String)
+    /// Offline mode and the tile is not in the cache.
+    case notCached(tile: TileID)
+    /// A cache entry failed validation and was discarded.
+    case corruptCacheEntry(tile: TileID, path: String)
+
+    /// The tile the warning is about.
+    public var tile: TileID {
+        switch self {
+        case .clientError(let t, _, _), .servedStale(let t, _), .cacheWriteFailed(let t, _, _),
+             .notCached(let t), .corruptCacheEntry(let t, _):
+            return t
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case let .clientError(tile, url, status):
+            return "tile \(tile): \(url) answered HTTP \(status); drawing nothing there"
+        case let .servedStale(tile, reason):
+            return "tile \(tile): refresh failed (\(reason)); using the expired cached copy"
+        case let .cacheWriteFailed(tile, path, reason):
+            return "tile \(tile): could not write cache file \(path): \(reason)"
+        case let .notCached(tile):
+            return "tile \(tile): not in the cache and offline mode forbids the network"
+        case let .corruptCacheEntry(tile, path):
+            return "tile \(tile): cache file \(path) is corrupt; discarded"
+        }
+    }
+}
