@@ -62,6 +62,11 @@ final class LoadedSource: @unchecked Sendable {
                 buffer[i] = Self.load(key.tile, from: cand, isVector: isVector)
             }
         }
+        for cand in source.candidates {
+            if let http = cand.source as? HTTPTileSource {
+                warnings.append(contentsOf: http.takeWarnings().map { "\(cand.name): \($0)" })
+            }
+        }
         for (i, r) in results.enumerated() {
             switch r {
             case .success(let p): payloads.append(p)
@@ -124,11 +129,11 @@ struct UnsafeMutableSendableBuffer<T>: @unchecked Sendable {
     }
 }
 
-/// Raster tile bytes → canvas (PNG now; JPEG joins through the same door).
+/// Raster tile bytes (PNG or JPEG, sniffed) → canvas, refusing absurd tile sizes.
 enum RasterTileDecoder {
     static let maximumSide = 4096
 
     static func decode(_ bytes: [UInt8], origin: String) throws -> Canvas {
-        try PNGCodec.decode(bytes, origin: origin, maxPixelCount: maximumSide * maximumSide)
+        try RasterImageDecoder.decode(bytes, origin: origin, maxPixelCount: maximumSide * maximumSide)
     }
 }
