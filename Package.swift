@@ -27,7 +27,7 @@ let package = Package(
         .executableTarget(name: "mapsnap", dependencies: ["MapSnap"], path: "Sources/mapsnap"),
         .testTarget(
             name: "MapSnapTests",
-            dependencies: ["MapSnap", "MapSnapTesting"],
+            dependencies: ["MapSnap", "MapSnapTesting", "mapsnap"],
             path: "Tests/MapSnapTests",
             exclude: ["Goldens", "Fixtures"]
         ),

@@ -14,6 +14,8 @@ final class BaseMap {
     private var loaded: [String: LoadedSource] = [:]
     /// Layers already reported as skipped (one warning each).
     private var reported: Set<String> = []
+    var maxThreads: Int?
+    var loadOrder: (@Sendable (Int) -> [Int])?
 
     /// Loads the style (`normal`, `terrain`, `hybrid` from the bundled `Styles/`, or a JSON
     /// file) and resolves its sources. `sourceOverride` (`--source`) replaces the sources
@@ -72,7 +74,7 @@ final class BaseMap {
         if let l = loaded[id] { return l }
         guard let s = sources[id] else { return nil }
         let z = s.isVector ? Self.vectorDataZoom(camera) : Self.rasterDataZoom(camera, tileSize: s.tileSize)
-        let l = LoadedSource(source: s, camera: camera, dataZoom: z)
+        let l = LoadedSource(source: s, camera: camera, dataZoom: z, maxThreads: maxThreads, loadOrder: loadOrder)
         loaded[id] = l
         return l
     }

@@ -31,6 +31,11 @@ public struct MapSnapshotOptions: Sendable {
     public var caption: String?
     /// Largest accepted output in pixels per side (default 8192).
     public var maximumPixelSize: Int
+    /// Most threads used for tile loading (nil: one per core). Output bytes do not depend on it.
+    public var maximumThreads: Int?
+    /// Test hook: the order in which tiles are fetched, to prove arrival order does not
+    /// change the output. nil: tile order.
+    var tileLoadOrder: (@Sendable (Int) -> [Int])?
 
     public init(width: Int = 600, height: Int = 400, scale: Double = 1, center: LatLng? = nil,
                 zoom: Double? = nil, padding: Double = 24, allowsFractionalZoom: Bool = false,

@@ -27,6 +27,8 @@ public struct MapSnapshotter: Sendable {
         var warnings: [String] = []
 
         let base = try BaseMap(styleName: options.style, sourceOverride: options.source)
+        base.maxThreads = options.maximumThreads
+        base.loadOrder = options.tileLoadOrder
         let labels = LabelCollisionIndex(width: canvas.width, height: canvas.height)
         var painter = OverlayPainter(camera: camera, canvas: canvas, text: text, icons: IconStore())
         let decorations = Decorations(camera: camera, canvas: canvas, text: text)

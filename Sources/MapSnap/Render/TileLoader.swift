@@ -29,7 +29,7 @@ final class LoadedSource: @unchecked Sendable {
 
     /// Loads every tile the camera needs at `dataZoom`, in parallel; results are stored by
     /// index so the outcome never depends on which fetch finished first.
-    init(source: ResolvedSource, camera: Camera, dataZoom: Int) {
+    init(source: ResolvedSource, camera: Camera, dataZoom: Int, maxThreads: Int? = nil, loadOrder: ((Int) -> [Int])? = nil) {
         self.source = source
         let covering = TileCover.tiles(for: camera, dataZoom: dataZoom)
         struct Key: Hashable { let candidate: Int; let tile: TileID }
@@ -56,7 +56,7 @@ final class LoadedSource: @unchecked Sendable {
         let jobs = keys
         results.withUnsafeMutableBufferPointer { out in
             let buffer = UnsafeMutableSendableBuffer(out)
-            DispatchQueue.concurrentPerform(iterations: keys.count) { i in
+            Parallel.forEach(jobs.count, maxThreads: maxThreads, order: loadOrder?(jobs.count)) { i in
                 let key = jobs[i]
                 let cand = source.candidates[key.candidate]
                 buffer[i] = Self.load(key.tile, from: cand, isVector: isVector)
