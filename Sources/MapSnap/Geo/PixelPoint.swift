@@ -47,6 +47,25 @@ public struct PixelRect: Hashable, Sendable {
         PixelRect(minX: minX + d, minY: minY + d, maxX: maxX - d, maxY: maxY - d)
     }
 
+    /// The overlap, or nil when the rectangles share no area.
+    public func intersection(_ o: PixelRect) -> PixelRect? {
+        let r = PixelRect(minX: Swift.max(minX, o.minX), minY: Swift.max(minY, o.minY),
+                          maxX: Swift.min(maxX, o.maxX), maxY: Swift.min(maxY, o.maxY))
+        return r.minX < r.maxX && r.minY < r.maxY ? r : nil
+    }
+
+    /// This rectangle minus `o`, as up to four disjoint rectangles (bands above and below,
+    /// then left and right of the overlap).
+    public func subtracting(_ o: PixelRect) -> [PixelRect] {
+        guard let i = intersection(o) else { return [self] }
+        var out: [PixelRect] = []
+        if i.minY > minY { out.append(PixelRect(minX: minX, minY: minY, maxX: maxX, maxY: i.minY)) }
+        if i.maxY < maxY { out.append(PixelRect(minX: minX, minY: i.maxY, maxX: maxX, maxY: maxY)) }
+        if i.minX > minX { out.append(PixelRect(minX: minX, minY: i.minY, maxX: i.minX, maxY: i.maxY)) }
+        if i.maxX < maxX { out.append(PixelRect(minX: i.maxX, minY: i.minY, maxX: maxX, maxY: i.maxY)) }
+        return out
+    }
+
     public func union(_ o: PixelRect) -> PixelRect {
         PixelRect(minX: Swift.min(minX, o.minX), minY: Swift.min(minY, o.minY),
                   maxX: Swift.max(maxX, o.maxX), maxY: Swift.max(maxY, o.maxY))

@@ -48,12 +48,24 @@ final class BaseMap {
         warnings.append(contentsOf: w)
     }
 
-    /// Attribution of every source the style uses, deduplicated, in a stable order.
+    /// Loads every source a visible layer needs at this camera, so that attribution is
+    /// known (and its space reserved) before anything is drawn.
+    func prepare(camera: Camera) {
+        for layer in style.layers where layer.isVisible(atZoom: camera.zoom) {
+            if let id = layer.source, sources[id] != nil { _ = loadedSource(id, camera: camera) }
+        }
+    }
+
+    /// Credits of the sources that supplied tiles to this image (after `prepare`),
+    /// deduplicated, in a stable order: source ids sorted, candidates in priority order.
     var attribution: String {
         var seen: [String] = []
-        for id in sources.keys.sorted() {
-            for a in sources[id]?.attribution ?? [] {
-                for part in a.split(separator: ";").map({ $0.trimmingCharacters(in: .whitespaces) }) where !part.isEmpty && !seen.contains(part) {
+        for id in loaded.keys.sorted() {
+            guard let l = loaded[id] else { continue }
+            for c in l.usedCandidates {
+                guard let a = l.source.candidates[c].attribution else { continue }
+                for part in a.split(separator: ";").map({ $0.trimmingCharacters(in: .whitespaces) })
+                    where !part.isEmpty && !seen.contains(part) {
                     seen.append(part)
                 }
             }

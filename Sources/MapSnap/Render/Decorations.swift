@@ -29,7 +29,8 @@ struct Decorations {
             let pad = 3 * scale
             text.draw(attribution, in: PixelRect(minX: r.minX + pad, minY: r.minY + pad / 2, maxX: r.maxX - pad, maxY: r.maxY),
                       sizePoints: Decorations.attributionSize, bold: false, color: Color(rgb: 0x333333),
-                      haloColor: nil, haloPoints: 0, scale: scale, on: canvas)
+                      haloColor: nil, haloPoints: 0, scale: scale, on: canvas,
+                      maxWidthPixels: attributionMaxWidth, alignment: .right)
         }
         if let c = caption, let r = captionRect(c) {
             var box = Path()
@@ -43,9 +44,14 @@ struct Decorations {
         }
     }
 
+    /// Long credits wrap (right-aligned) rather than run off the image; the scale bar
+    /// keeps the bottom-left corner.
+    var attributionMaxWidth: Double { max(Double(canvas.width) * 0.7 - 6 * scale, 40 * scale) }
+
     func attributionRect(_ attribution: String) -> PixelRect? {
         guard !attribution.isEmpty else { return nil }
-        let m = text.measure(attribution, sizePoints: Decorations.attributionSize, bold: false, scale: scale, haloPoints: 0)
+        let m = text.measure(attribution, sizePoints: Decorations.attributionSize, bold: false, scale: scale, haloPoints: 0,
+                             maxWidthPixels: attributionMaxWidth)
         let pad = 3 * scale
         let w = min(m.width + 2 * pad, Double(canvas.width))
         let h = m.height + pad

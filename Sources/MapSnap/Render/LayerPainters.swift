@@ -36,23 +36,24 @@ enum FillPainter {
             let key = Key(fill: c, outline: oc)
             let slot = groups.slot(key)
             if outlines.count <= slot { outlines.append(Path()) }
-            let clip = tile.covering.rect
             for part in 0..<g.partCount {
                 ring.removeAll(keepingCapacity: true)
                 for p in g.part(part) { ring.append(t(p)) }
-                ring.withUnsafeBufferPointer { PolygonClipper.clip($0, to: clip, output: &clipped, scratch: &scratch) }
-                guard clipped.count >= 3 else { continue }
-                groups.append(key) { path in
-                    path.move(to: clipped[0])
-                    for q in clipped.dropFirst() { path.line(to: q) }
-                    path.close()
-                }
-                if oc != nil {
-                    var line = Path()
-                    line.move(to: ring[0])
-                    for q in ring.dropFirst() { line.line(to: q) }
-                    line.line(to: ring[0])
-                    outlines[slot].append(LineClipper.clip(line, to: clip).path)
+                for clip in tile.clips {
+                    ring.withUnsafeBufferPointer { PolygonClipper.clip($0, to: clip, output: &clipped, scratch: &scratch) }
+                    guard clipped.count >= 3 else { continue }
+                    groups.append(key) { path in
+                        path.move(to: clipped[0])
+                        for q in clipped.dropFirst() { path.line(to: q) }
+                        path.close()
+                    }
+                    if oc != nil, let first = ring.first {
+                        var line = Path()
+                        line.move(to: first)
+                        for q in ring.dropFirst() { line.line(to: q) }
+                        line.line(to: first)
+                        outlines[slot].append(LineClipper.clip(line, to: clip).path)
+                    }
                 }
             }
         }
@@ -103,16 +104,18 @@ enum LinePainter {
                 for p in pts.dropFirst() { piece.line(to: t(p)) }
                 if closed { piece.line(to: t(first)) }
             }
-            let clipped = LineClipper.clip(piece, to: tile.covering.rect).path
-            guard !clipped.isEmpty else { return }
-            if gw > 0 {
-                // line-gap-width: two parallel lines of width w with a gap between them,
-                // drawn as the two edges of a (gw + w)-wide band.
-                for side in [-1.0, 1.0] {
-                    groups.append(Key(color: c, width: w, dash: dash)) { $0.append(Self.offset(clipped, by: side * (gw + w) / 2)) }
+            for clip in tile.clips {
+                let clipped = LineClipper.clip(piece, to: clip).path
+                guard !clipped.isEmpty else { continue }
+                if gw > 0 {
+                    // line-gap-width: two parallel lines of width w with a gap between them,
+                    // drawn as the two edges of a (gw + w)-wide band.
+                    for side in [-1.0, 1.0] {
+                        groups.append(Key(color: c, width: w, dash: dash)) { $0.append(Self.offset(clipped, by: side * (gw + w) / 2)) }
+                    }
+                } else {
+                    groups.append(Key(color: c, width: w, dash: dash)) { $0.append(clipped) }
                 }
-            } else {
-                groups.append(Key(color: c, width: w, dash: dash)) { $0.append(clipped) }
             }
         }
         for (i, key) in groups.keys.enumerated() {

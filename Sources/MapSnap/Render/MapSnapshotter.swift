@@ -29,6 +29,7 @@ public struct MapSnapshotter: Sendable {
         let base = try BaseMap(styleName: options.style, sourceOverride: options.source)
         base.maxThreads = options.maximumThreads
         base.loadOrder = options.tileLoadOrder
+        base.prepare(camera: camera)
         let labels = LabelCollisionIndex(width: canvas.width, height: canvas.height)
         var painter = OverlayPainter(camera: camera, canvas: canvas, text: text, icons: IconStore())
         let decorations = Decorations(camera: camera, canvas: canvas, text: text)
@@ -45,8 +46,9 @@ public struct MapSnapshotter: Sendable {
         warnings.append(contentsOf: base.allWarnings)
         warnings.append(contentsOf: painter.warnings)
 
-        decorations.draw(attribution: attributionText(base), caption: options.caption, scaleBar: options.showsScaleBar)
-        return MapSnapshot(canvas: canvas, camera: camera, warnings: warnings)
+        let attribution = attributionText(base)
+        decorations.draw(attribution: attribution, caption: options.caption, scaleBar: options.showsScaleBar)
+        return MapSnapshot(canvas: canvas, camera: camera, warnings: warnings, attribution: attribution)
     }
 
     /// nil option → the sources' attribution; "" → none; otherwise the text given.
@@ -151,6 +153,9 @@ public struct MapSnapshot: @unchecked Sendable {
     public let camera: Camera
     /// Recoverable problems met while rendering (skipped tiles, unsupported style features).
     public let warnings: [String]
+    /// The credit line drawn on the image ("" when none): the sources that supplied tiles,
+    /// or the caller's `attribution`.
+    public let attribution: String
 
     /// Image pixel of a coordinate, like `MKMapSnapshotter.Snapshot.point(for:)`.
     public func point(for coordinate: LatLng) -> PixelPoint { camera.point(for: coordinate) }

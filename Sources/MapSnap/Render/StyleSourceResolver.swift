@@ -11,6 +11,16 @@ struct ResolvedSource: @unchecked Sendable {
         let fromZoom: Int
         /// …that intersect these bounds (nil = anywhere).
         let bounds: TileSourceMetadata.Bounds?
+        /// What to credit on the map when this candidate supplies a tile.
+        let attribution: String?
+
+        init(source: any TileSource, name: String, fromZoom: Int, bounds: TileSourceMetadata.Bounds?, attribution: String? = nil) {
+            self.source = source
+            self.name = name
+            self.fromZoom = fromZoom
+            self.bounds = bounds
+            self.attribution = attribution ?? source.metadata.attribution
+        }
     }
 
     let id: String
@@ -19,9 +29,6 @@ struct ResolvedSource: @unchecked Sendable {
     /// Raster tile size in pixels at scale 1 (256 or 512).
     let tileSize: Int
 
-    var attribution: [String] {
-        candidates.compactMap { $0.source.metadata.attribution }.filter { !$0.isEmpty }
-    }
 }
 
 /// Turns a style's `sources` into tile sources: `mapsnap:embedded`/`mapsnap:relief`/
@@ -77,14 +84,15 @@ struct StyleSourceResolver {
                     guard let path = dataPath(file), let src = try? TileSources.open(path) else { continue }
                     let city = i < Self.embeddedVector.count - 1
                     cands.append(.init(source: src, name: file, fromZoom: city ? Self.cityFromZoom : 0,
-                                       bounds: city ? src.metadata.bounds : nil))
+                                       bounds: city ? src.metadata.bounds : nil, attribution: shortAttribution[file]))
                 }
                 if cands.isEmpty { warnings.append("the embedded base map data (Data/) was not found; drawing the background only") }
                 out[id] = ResolvedSource(id: id, isVector: true, candidates: cands, tileSize: 512)
             case "mapsnap:relief", "mapsnap:imagery":
                 let file = location == "mapsnap:relief" ? Self.embeddedRelief : Self.embeddedImagery
                 if let path = dataPath(file), let src = try? TileSources.open(path) {
-                    out[id] = ResolvedSource(id: id, isVector: false, candidates: [.init(source: src, name: file, fromZoom: 0, bounds: nil)],
+                    out[id] = ResolvedSource(id: id, isVector: false, candidates: [.init(source: src, name: file, fromZoom: 0, bounds: nil,
+                                                                                        attribution: shortAttribution[file])],
                                              tileSize: src.metadata.tileSize)
                 }
             default:
@@ -111,6 +119,18 @@ struct StyleSourceResolver {
                     throw RenderError.source("style source \"\(id)\" (\(location)): \(error)")
                 }
             }
+        }
+        return out
+    }
+
+    /// Short on-map credits of the bundled data files, from `Data/ATTRIBUTION`
+    /// (`file<TAB>credit` per line); the full texts are in Data/LICENSES.md.
+    var shortAttribution: [String: String] {
+        guard let path = dataPath("ATTRIBUTION"), let text = try? String(contentsOfFile: path, encoding: .utf8) else { return [:] }
+        var out: [String: String] = [:]
+        for line in text.split(separator: "\n") {
+            let parts = line.split(separator: "\t", maxSplits: 1)
+            if parts.count == 2 { out[String(parts[0])] = String(parts[1]).trimmingCharacters(in: .whitespaces) }
         }
         return out
     }

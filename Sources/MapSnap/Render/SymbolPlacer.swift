@@ -116,7 +116,6 @@ struct SymbolPlacer {
                 spacing: max(spacing.number(zoom, f, default: 250), 1) * ratio,
                 placement: placement)
             let key = sortKeySet ? sortKey.number(zoom, f, default: 0) : 0
-            let clip = tile.covering.rect
             if placement == .point {
                 // One anchor per feature: the point itself, or a polygon's/line's middle.
                 let anchor: PixelPoint
@@ -133,7 +132,8 @@ struct SymbolPlacer {
                     }
                     anchor = PixelPoint(x: (lo.x + hi.x) / 2, y: (lo.y + hi.y) / 2)
                 }
-                guard anchor.x >= clip.minX, anchor.x < clip.maxX, anchor.y >= clip.minY, anchor.y < clip.maxY else { return }
+                guard tile.clips.contains(where: { anchor.x >= $0.minX && anchor.x < $0.maxX && anchor.y >= $0.minY && anchor.y < $0.maxY })
+                else { return }
                 candidates.append(Candidate(layer: layerIndex, sortKey: key, sequence: candidates.count, text: label,
                                             paint: paint, points: [anchor], isLine: false))
             } else {
@@ -144,10 +144,12 @@ struct SymbolPlacer {
                     guard let first = pts.first else { continue }
                     path.move(to: t(first))
                     for p in pts.dropFirst() { path.line(to: t(p)) }
-                    let clipped = LineClipper.clip(path, to: clip).path
-                    for contour in clipped.contours where contour.count >= 2 {
-                        candidates.append(Candidate(layer: layerIndex, sortKey: key, sequence: candidates.count, text: label,
-                                                    paint: paint, points: Array(clipped.points(of: contour)), isLine: true))
+                    for clip in tile.clips {
+                        let clipped = LineClipper.clip(path, to: clip).path
+                        for contour in clipped.contours where contour.count >= 2 {
+                            candidates.append(Candidate(layer: layerIndex, sortKey: key, sequence: candidates.count, text: label,
+                                                        paint: paint, points: Array(clipped.points(of: contour)), isLine: true))
+                        }
                     }
                 }
             }

@@ -15,23 +15,27 @@ final class TextEngine: Sendable {
         fonts = try? FontLibrary.standard()
     }
 
-    func layout(_ text: String, sizePoints: Double, bold: Bool, scale: Double, maxWidthPoints: Double? = nil) -> TextLayout? {
+    func layout(_ text: String, sizePoints: Double, bold: Bool, scale: Double, maxWidthPixels: Double? = nil,
+                alignment: TextAlignment = .left) -> TextLayout? {
         guard let fonts else { return nil }
-        let options = TextLayoutOptions(sizePixels: sizePoints * scale, maxWidth: maxWidthPoints.map { $0 * scale })
+        let options = TextLayoutOptions(sizePixels: sizePoints * scale, maxWidth: maxWidthPixels, alignment: alignment)
         return TextLayout(text, face: bold ? fonts.bold : fonts.regular, fonts: fonts, options: options)
     }
 
     /// Size of the text box in pixels, halo included.
-    func measure(_ text: String, sizePoints: Double, bold: Bool, scale: Double, haloPoints: Double) -> (width: Double, height: Double) {
-        guard let l = layout(text, sizePoints: sizePoints, bold: bold, scale: scale) else { return (0, 0) }
+    func measure(_ text: String, sizePoints: Double, bold: Bool, scale: Double, haloPoints: Double,
+                 maxWidthPixels: Double? = nil) -> (width: Double, height: Double) {
+        guard let l = layout(text, sizePoints: sizePoints, bold: bold, scale: scale, maxWidthPixels: maxWidthPixels) else { return (0, 0) }
         let h = haloPoints * scale
         return (l.width + 2 * h, l.height + 2 * h)
     }
 
     /// Draws text with its box's top-left (halo included) at `rect`'s top-left.
     func draw(_ text: String, in rect: PixelRect, sizePoints: Double, bold: Bool, color: Color,
-              haloColor: Color?, haloPoints: Double, scale: Double, on canvas: Canvas) {
-        guard let l = layout(text, sizePoints: sizePoints, bold: bold, scale: scale) else { return }
+              haloColor: Color?, haloPoints: Double, scale: Double, on canvas: Canvas,
+              maxWidthPixels: Double? = nil, alignment: TextAlignment = .left) {
+        guard let l = layout(text, sizePoints: sizePoints, bold: bold, scale: scale, maxWidthPixels: maxWidthPixels,
+                             alignment: alignment) else { return }
         let h = haloColor == nil ? 0 : haloPoints * scale
         renderer.draw(l, on: canvas, at: PixelPoint(x: rect.minX + h, y: rect.minY + h), anchor: .topLeft,
                       paint: TextPaint(color: color, haloColor: haloColor, haloWidth: h))

@@ -12,6 +12,10 @@ struct DrawTile {
     let sourceRect: PixelRect
     /// Index into `LoadedSource.payloads`.
     let payload: Int
+    /// The parts of `covering.rect` this source tile draws (disjoint): the whole square,
+    /// or — where a city's street tiles take over inside their bounds — the square minus
+    /// those bounds, or the square within them.
+    let clips: [PixelRect]
 }
 
 /// Fetched and decoded tiles of one style source for one camera.
@@ -26,6 +30,8 @@ final class LoadedSource: @unchecked Sendable {
     private(set) var drawTiles: [DrawTile] = []
     private(set) var payloads: [Payload] = []
     private(set) var warnings: [String] = []
+    /// Candidates that supplied at least one tile, ascending: only they are credited.
+    private(set) var usedCandidates: [Int] = []
 
     /// Loads every tile the camera needs at `dataZoom`, in parallel; results are stored by
     /// index so the outcome never depends on which fetch finished first.
@@ -36,20 +42,35 @@ final class LoadedSource: @unchecked Sendable {
         var keys: [Key] = []
         var index: [Key: Int] = [:]
         for c in covering {
-            guard let (ci, sz) = Self.candidate(for: c.id, in: source) else { continue }
-            let ancestor = c.id.ancestor(atZoom: sz)
-            let key = Key(candidate: ci, tile: ancestor)
-            let slot: Int
-            if let s = index[key] { slot = s } else {
-                slot = keys.count
-                index[key] = slot
-                keys.append(key)
+            var remaining = [c.rect]
+            for (ci, cand) in source.candidates.enumerated() where !remaining.isEmpty {
+                let meta = cand.source.metadata
+                guard c.id.z >= cand.fromZoom, c.id.z >= meta.minZoom else { continue }
+                var claim = remaining
+                if let b = cand.bounds {
+                    let r = Self.pixelRect(of: b, camera: camera, worldCopy: c.worldCopy)
+                    claim = remaining.compactMap { $0.intersection(r) }
+                    guard !claim.isEmpty else { continue }
+                    remaining = remaining.flatMap { $0.subtracting(r) }
+                } else {
+                    remaining = []
+                }
+                let sz = min(c.id.z, meta.maxZoom)
+                let ancestor = c.id.ancestor(atZoom: sz)
+                let key = Key(candidate: ci, tile: ancestor)
+                let slot: Int
+                if let s = index[key] { slot = s } else {
+                    slot = keys.count
+                    index[key] = slot
+                    keys.append(key)
+                }
+                let n = Double(1 << sz)
+                let origin = camera.pixel(forWorld: WorldPoint(x: Double(ancestor.x) / n + Double(c.worldCopy), y: Double(ancestor.y) / n))
+                let side = camera.worldSize / n
+                drawTiles.append(DrawTile(covering: c, sourceTile: ancestor,
+                                          sourceRect: PixelRect(x: origin.x, y: origin.y, width: side, height: side),
+                                          payload: slot, clips: claim))
             }
-            let n = Double(1 << sz)
-            let origin = camera.pixel(forWorld: WorldPoint(x: Double(ancestor.x) / n + Double(c.worldCopy), y: Double(ancestor.y) / n))
-            let side = camera.worldSize / n
-            drawTiles.append(DrawTile(covering: c, sourceTile: ancestor,
-                                      sourceRect: PixelRect(x: origin.x, y: origin.y, width: side, height: side), payload: slot))
         }
         var results = [Result<Payload, TileLoadFailure>](repeating: .success(.missing), count: keys.count)
         let isVector = source.isVector
@@ -67,14 +88,18 @@ final class LoadedSource: @unchecked Sendable {
                 warnings.append(contentsOf: http.takeWarnings().map { "\(cand.name): \($0)" })
             }
         }
+        var used = Set<Int>()
         for (i, r) in results.enumerated() {
             switch r {
-            case .success(let p): payloads.append(p)
+            case .success(let p):
+                payloads.append(p)
+                if case .missing = p {} else { used.insert(keys[i].candidate) }
             case .failure(let f):
                 payloads.append(.missing)
                 warnings.append("tile \(keys[i].tile) of \(source.candidates[keys[i].candidate].name) skipped: \(f.message)")
             }
         }
+        usedCandidates = used.sorted()
     }
 
     private var reportedTiles: Set<TileID> = []
@@ -86,22 +111,13 @@ final class LoadedSource: @unchecked Sendable {
         warnings.append("tile \(tile) of \(source.id): skipped broken data: \(message)")
     }
 
-    /// The first candidate that covers `tile`, and the zoom to read it at.
-    static func candidate(for tile: TileID, in source: ResolvedSource) -> (Int, Int)? {
-        for (i, c) in source.candidates.enumerated() {
-            let meta = c.source.metadata
-            guard tile.z >= c.fromZoom, tile.z >= meta.minZoom else { continue }
-            if let b = c.bounds, !intersects(tile, b) { continue }
-            return (i, min(tile.z, meta.maxZoom))
-        }
-        return nil
-    }
-
-    static func intersects(_ t: TileID, _ b: TileSourceMetadata.Bounds) -> Bool {
-        let n = Double(1 << t.z)
-        let sw = WebMercator.project(b.southWest), ne = WebMercator.project(b.northEast)
-        let x0 = Double(t.x) / n, x1 = Double(t.x + 1) / n, y0 = Double(t.y) / n, y1 = Double(t.y + 1) / n
-        return x0 < ne.x && sw.x < x1 && y0 < sw.y && ne.y < y1
+    /// A source's bounds as an image rectangle in one world copy.
+    static func pixelRect(of b: TileSourceMetadata.Bounds, camera: Camera, worldCopy: Int) -> PixelRect {
+        var sw = WebMercator.project(b.southWest), ne = WebMercator.project(b.northEast)
+        sw.x += Double(worldCopy)
+        ne.x += Double(worldCopy)
+        let p = camera.pixel(forWorld: sw), q = camera.pixel(forWorld: ne)
+        return PixelRect(minX: min(p.x, q.x), minY: min(p.y, q.y), maxX: max(p.x, q.x), maxY: max(p.y, q.y))
     }
 
     struct TileLoadFailure: Error { let message: String }
