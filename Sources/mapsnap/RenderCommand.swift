@@ -79,7 +79,7 @@ enum RenderCommand {
     /// Applies flags in command-line order on top of an optional --spec file.
     static func buildSpec(_ args: ParsedArguments) throws(CLIError) -> RenderSpec {
         do {
-            let resolver: (any PlaceResolving)? = nil
+            let resolver: (any PlaceResolving)? = BundledPlaces()
             var base = MapSnapshotOptions()
             var output: String?
             var warnings: [String] = []

@@ -5,6 +5,12 @@ import Foundation
 public protocol PlaceResolving: Sendable {
     /// The coordinate for `name`, or nil when the place is unknown.
     func coordinate(forPlaceNamed name: String) -> LatLng?
+    /// Close matches for a name that did not resolve, best first (for "did you mean").
+    func suggestions(forPlaceNamed name: String) -> [String]
+}
+
+extension PlaceResolving {
+    public func suggestions(forPlaceNamed name: String) -> [String] { [] }
 }
 
 /// An image size in points.
@@ -272,7 +278,8 @@ public enum StaticMapsSyntax {
             throw .badLocation(origin: origin, number: number, text: text, problem: .malformed)
         }
         guard let resolver, let coordinate = resolver.coordinate(forPlaceNamed: text) else {
-            throw .badLocation(origin: origin, number: number, text: text, problem: .unknownPlace)
+            throw .badLocation(origin: origin, number: number, text: text,
+                               problem: .unknownPlace(suggestions: resolver?.suggestions(forPlaceNamed: text) ?? []))
         }
         guard coordinate.isValid else {
             throw .badLocation(origin: origin, number: number, text: text, problem: .notFinite)
@@ -374,7 +381,7 @@ public enum StaticMapsSyntaxError: Error, Equatable, Sendable, CustomStringConve
         case longitudeOutOfRange(Double)
         case notFinite
         case malformed
-        case unknownPlace
+        case unknownPlace(suggestions: [String] = [])
     }
 
     case badLocation(origin: String, number: Int, text: String, problem: LocationProblem)
@@ -396,7 +403,9 @@ public enum StaticMapsSyntaxError: Error, Equatable, Sendable, CustomStringConve
             case let .longitudeOutOfRange(v): return head + "longitude \(StaticMapsSyntax.format(v)) out of range -180…180"
             case .notFinite: return head + "coordinates must be finite numbers"
             case .malformed: return head + "expected LAT,LON"
-            case .unknownPlace: return head + "no place named \"\(text)\""
+            case .unknownPlace(let suggestions):
+                let hint = suggestions.isEmpty ? "" : " (did you mean \(suggestions.map { "\"\($0)\"" }.joined(separator: ", "))?)"
+                return head + "no place named \"\(text)\"" + hint
             }
         case let .styleAfterLocation(origin, item, text):
             return "\(origin): item \(item) \"\(text)\": style items must come before the first location"

@@ -50,7 +50,7 @@ struct FormatsPlaceTable: PlaceResolving {
         ("NaN,10", StaticMapsSyntaxError.badLocation(origin: "--path", number: 1, text: "NaN,10", problem: .notFinite)),
         ("inf,10", StaticMapsSyntaxError.badLocation(origin: "--path", number: 1, text: "inf,10", problem: .notFinite)),
         ("1,2,3", StaticMapsSyntaxError.badLocation(origin: "--path", number: 1, text: "1,2,3", problem: .malformed)),
-        ("Atlantis", StaticMapsSyntaxError.badLocation(origin: "--path", number: 1, text: "Atlantis", problem: .unknownPlace)),
+        ("Atlantis", StaticMapsSyntaxError.badLocation(origin: "--path", number: 1, text: "Atlantis", problem: .unknownPlace())),
         ("weight:-1|1,2", StaticMapsSyntaxError.badValue(origin: "--path", key: "weight", text: "-1", reason: "out of range 0…200")),
         ("geodesic:yes|1,2", StaticMapsSyntaxError.badValue(origin: "--path", key: "geodesic", text: "yes", reason: "expected true or false")),
         ("enc:_p~iF~ps|U_ulLnnqC_mqNvxq`", StaticMapsSyntaxError.badPolyline(origin: "--path", error: .truncated(offset: 22))),
@@ -62,7 +62,7 @@ struct FormatsPlaceTable: PlaceResolving {
     @Test func errorMessagesNameFlagPositionAndReason() {
         let e = StaticMapsSyntaxError.badLocation(origin: "--path", number: 3, text: "95,10", problem: .latitudeOutOfRange(95))
         #expect(e.description == "--path: location 3 \"95,10\": latitude 95 out of range -90…90")
-        let place = StaticMapsSyntaxError.badLocation(origin: "--center", number: 1, text: "Atlantis", problem: .unknownPlace)
+        let place = StaticMapsSyntaxError.badLocation(origin: "--center", number: 1, text: "Atlantis", problem: .unknownPlace())
         #expect(place.description.contains("no place named \"Atlantis\""))
     }
 
@@ -80,7 +80,7 @@ struct FormatsPlaceTable: PlaceResolving {
         let path = try StaticMapsSyntax.parsePath("Zürich HB|Bern", origin: "--path", resolver: resolver)
         #expect(path.coordinates == [LatLng(47.3779, 8.5403), LatLng(46.948, 7.4474)])
         #expect(try StaticMapsSyntax.parseLocation("Bern", origin: "--center", resolver: resolver) == LatLng(46.948, 7.4474))
-        #expect(throws: StaticMapsSyntaxError.badLocation(origin: "--center", number: 1, text: "Basel", problem: .unknownPlace)) {
+        #expect(throws: StaticMapsSyntaxError.badLocation(origin: "--center", number: 1, text: "Basel", problem: .unknownPlace())) {
             try StaticMapsSyntax.parseLocation("Basel", origin: "--center", resolver: resolver)
         }
     }
