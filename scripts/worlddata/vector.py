@@ -229,7 +229,8 @@ def prepare_zoom(zoom: int, cities, countries, capitals, label_points) -> ZoomDa
 
 
 def _names(name: str, latin: str | None = None) -> list[tuple[str, object]]:
-    latin_name = name if P.is_latin(name) else (latin or P.ascii_fold(name))
+    # An empty string would win a style's coalesce over `name`: omit it instead.
+    latin_name = name if P.is_latin(name) else ((latin or P.ascii_fold(name)).strip() or None)
     return [("name", name), ("name_en", name), ("name:latin", latin_name), ("name_int", latin_name)]
 
 
