@@ -19,6 +19,8 @@ public final class Gazetteer: PlaceResolving, @unchecked Sendable {
     private var places: [Place] = []
     /// Folded name → indices into `places`, most populous first.
     private var index: [String: [Int32]] = [:]
+    /// All index keys, sorted, for word-prefix lookups ("New York" → "New York City").
+    private var sortedKeys: [String] = []
     /// Folded country name / ISO code → ISO alpha-2 code.
     private var countryCodes: [String: String] = [:]
     /// Folded country name → label point.
@@ -40,6 +42,7 @@ public final class Gazetteer: PlaceResolving, @unchecked Sendable {
             let text = try String(contentsOfFile: countriesPath, encoding: .utf8)
             loadCountries(text)
         }
+        sortedKeys = index.keys.sorted()
         for key in index.keys {
             index[key]?.sort { a, b in
                 let pa = places[Int(a)].population, pb = places[Int(b)].population
@@ -117,7 +120,25 @@ public final class Gazetteer: PlaceResolving, @unchecked Sendable {
         if country == nil, let (n, c) = countryPoints[key] {
             return Place(name: n, coordinate: c, countryCode: countryCodes[key] ?? "", population: 0)
         }
-        return nil
+        // A whole-word prefix of a longer name ("New York" → "New York City"): the most
+        // populous such place.
+        var best: Place?
+        let prefix = key + " "
+        var lo = 0, hi = sortedKeys.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if sortedKeys[mid] < prefix { lo = mid + 1 } else { hi = mid }
+        }
+        var i = lo
+        while i < sortedKeys.count, sortedKeys[i].hasPrefix(prefix), i - lo < 10_000 {
+            for h in index[sortedKeys[i]] ?? [] where country == nil || places[Int(h)].countryCode == country {
+                let p = places[Int(h)]
+                if p.population > (best?.population ?? -1) { best = p }
+                break
+            }
+            i += 1
+        }
+        return best
     }
 
     public func coordinate(forPlaceNamed name: String) -> LatLng? {
