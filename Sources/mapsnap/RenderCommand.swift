@@ -21,7 +21,12 @@ enum RenderCommand {
     BASE MAP
       --style NAME|FILE     normal (default), terrain, hybrid, or a MapLibre style JSON file
       --source SOURCE       tiles for the style: .mbtiles, .pmtiles, a z/x/y directory,
-                            or an http(s) URL template with {z}/{x}/{y}
+                            or an http(s) URL template with {z}/{x}/{y} ({s}, {r}, {-y});
+                            raster tiles with a vector style become the whole base map
+      --cache-dir DIR       on-disk cache for HTTP tiles (default $MAPSNAP_CACHE_DIR or
+                            ~/.cache/mapsnap/tiles)
+      --offline             use cached HTTP tiles only; never touch the network
+      --timeout SEC         per-request HTTP timeout (default 10; 2 retries on failure)
 
     OVERLAYS (Google Static Maps syntax; repeatable)
       --path SPEC           e.g. 'color:0xff0000ff|weight:4|60.17,24.94|60.16,24.95'
@@ -58,8 +63,8 @@ enum RenderCommand {
     static let options = OptionTable(
         valued: ["--size", "--scale", "--center", "--zoom", "--padding", "--style", "--source", "--path",
                  "--marker", "--visible", "--geojson", "--gpx", "--polyline", "--polyline6", "--spec", "--url",
-                 "--attribution", "--caption", "--output", "--max-size"],
-        switches: ["--no-scale-bar", "--fractional-zoom", "--quiet", "--help"],
+                 "--attribution", "--caption", "--output", "--max-size", "--cache-dir", "--timeout"],
+        switches: ["--no-scale-bar", "--fractional-zoom", "--quiet", "--help", "--offline"],
         aliases: ["-o": "--output", "-q": "--quiet", "-h": "--help"])
 
     static func run(_ arguments: ArraySlice<String>) throws(CLIError) {
@@ -96,6 +101,7 @@ enum RenderCommand {
                     switch name {
                     case "--no-scale-bar": b.setShowsScaleBar(false)
                     case "--fractional-zoom": b.setFractionalZoom(true)
+                    case "--offline": b.options.http.offline = true
                     default: break
                     }
                     continue
@@ -119,6 +125,12 @@ enum RenderCommand {
                 case "--attribution": b.setAttribution(v)
                 case "--caption": b.setCaption(v)
                 case "--output": b.setOutput(v)
+                case "--cache-dir": b.options.http.cacheDirectory = v
+                case "--timeout":
+                    guard let t = Double(v), t.isFinite, t > 0, t <= 600 else {
+                        throw CLIError.usage("--timeout \(v): expected seconds, more than 0 and at most 600")
+                    }
+                    b.options.http.timeout = t
                 case "--max-size":
                     guard let n = Int(v), n >= 1, n <= 65_536 else {
                         throw CLIError.usage("--max-size \(v): expected a whole number of pixels 1-65536")

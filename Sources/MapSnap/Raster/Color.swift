@@ -35,6 +35,11 @@ public struct Color: Hashable, Sendable, CustomStringConvertible {
     public static let white = Color(rgb: 0xFFFFFF)
     public static let clear = Color(red: 0, green: 0, blue: 0, alpha: 0)
 
+    /// `rgba(r, g, b, a)` for style JSON.
+    public var cssString: String {
+        "rgba(\(red), \(green), \(blue), \(Double(alpha) / 255))"
+    }
+
     public var description: String {
         let hex = [red, green, blue, alpha].map { b -> String in
             let s = String(b, radix: 16)

@@ -20,7 +20,7 @@ final class BaseMap {
     /// Loads the style (`normal`, `terrain`, `hybrid` from the bundled `Styles/`, or a JSON
     /// file) and resolves its sources. `sourceOverride` (`--source`) replaces the sources
     /// of its kind.
-    init(styleName: String, sourceOverride: String?) throws {
+    init(styleName: String, sourceOverride: String?, http: HTTPTileSource.Options = .init()) throws {
         let builtin = ["normal", "terrain", "hybrid"]
         let path: String
         if builtin.contains(styleName) {
@@ -34,18 +34,51 @@ final class BaseMap {
             }
             path = styleName
         }
+        var loaded: Style
         do {
-            style = try Style.load(path: path)
+            loaded = try Style.load(path: path)
         } catch {
             throw RenderError.style("--style \(error)")
         }
+        var override: (any TileSource)?
+        if let o = sourceOverride {
+            do {
+                override = try TileSources.open(o, httpOptions: http)
+            } catch {
+                throw RenderError.source("--source \(o): \(error)")
+            }
+        }
+        // Raster tiles given to a style without raster layers become the whole base map:
+        // the background, then the tiles (a vector street style on top would only hide them).
+        if let o = override, !o.metadata.format.isVector,
+           !loaded.sources.values.contains(where: { $0.kind == .raster }) {
+            loaded = BaseMap.rasterBaseStyle(background: loaded, tileSize: o.metadata.tileSize)
+        }
+        style = loaded
         warnings.append(contentsOf: style.warnings.map(\.description))
         let dataDir = try? ResourceLocator.directory(named: "Data", probe: "helsinki.mbtiles").get()
         let resolver = StyleSourceResolver(styleDirectory: (path as NSString).deletingLastPathComponent,
-                                           dataDirectory: dataDir, sourceOverride: sourceOverride)
+                                           dataDirectory: dataDir, override: override, overrideName: sourceOverride ?? "",
+                                           http: http)
         var w: [String] = []
         sources = try resolver.resolve(style, warnings: &w)
         warnings.append(contentsOf: w)
+    }
+
+    /// A style of the given style's background colour plus one raster layer.
+    static func rasterBaseStyle(background: Style, tileSize: Int) -> Style {
+        var color = "#ffffff"
+        if let bg = background.layers.first(where: { $0.type == .background }) {
+            color = bg.property(.backgroundColor).color(atZoom: 10).cssString
+        }
+        let json = """
+        {"version": 8, "name": "raster base map",
+         "sources": {"raster": {"type": "raster", "url": "mapsnap:override", "tileSize": \(tileSize)}},
+         "layers": [{"id": "background", "type": "background", "paint": {"background-color": "\(color)"}},
+                    {"id": "raster", "type": "raster", "source": "raster"}]}
+        """
+        // The JSON is ours and valid; fall back to the original style rather than trap.
+        return (try? Style.parse(data: Data(json.utf8), origin: "raster base map")) ?? background
     }
 
     /// Loads every source a visible layer needs at this camera, so that attribution is

@@ -31,6 +31,9 @@ public struct MapSnapshotOptions: Sendable {
     public var caption: String?
     /// Largest accepted output in pixels per side (default 8192).
     public var maximumPixelSize: Int
+    /// Network and cache settings for HTTP(S) tile sources (timeouts, retries, cache
+    /// directory and age, offline mode). `scale` is taken from the render.
+    public var http = HTTPTileSource.Options()
     /// Most threads used for tile loading (nil: one per core). Output bytes do not depend on it.
     public var maximumThreads: Int?
     /// Test hook: the order in which tiles are fetched, to prove arrival order does not

@@ -26,7 +26,9 @@ public struct MapSnapshotter: Sendable {
         let canvas = Canvas(width: camera.pixelWidth, height: camera.pixelHeight, fill: .white)
         var warnings: [String] = []
 
-        let base = try BaseMap(styleName: options.style, sourceOverride: options.source)
+        var http = options.http
+        http.scale = options.scale
+        let base = try BaseMap(styleName: options.style, sourceOverride: options.source, http: http)
         base.maxThreads = options.maximumThreads
         base.loadOrder = options.tileLoadOrder
         base.prepare(camera: camera)

@@ -38,7 +38,10 @@ struct ResolvedSource: @unchecked Sendable {
 struct StyleSourceResolver {
     let styleDirectory: String?
     let dataDirectory: String?
-    let sourceOverride: String?
+    /// `--source`, already opened.
+    let override: (any TileSource)?
+    let overrideName: String
+    let http: HTTPTileSource.Options
 
     /// Bundled data files (in `Data/`) and what they stand for.
     static let embeddedVector = ["helsinki.mbtiles", "world.mbtiles"]
@@ -49,14 +52,6 @@ struct StyleSourceResolver {
 
     func resolve(_ style: Style, warnings: inout [String]) throws -> [String: ResolvedSource] {
         var out: [String: ResolvedSource] = [:]
-        var override: (any TileSource)?
-        if let o = sourceOverride {
-            do {
-                override = try TileSources.open(o)
-            } catch {
-                throw RenderError.source("--source \(o): \(error)")
-            }
-        }
         for id in style.sources.keys.sorted() {
             guard let s = style.sources[id] else { continue }
             let isVector: Bool
@@ -68,7 +63,7 @@ struct StyleSourceResolver {
             }
             if let override, override.metadata.format.isVector == isVector {
                 out[id] = ResolvedSource(id: id, isVector: isVector,
-                                         candidates: [.init(source: override, name: sourceOverride ?? id, fromZoom: 0, bounds: nil)],
+                                         candidates: [.init(source: override, name: overrideName, fromZoom: 0, bounds: nil)],
                                          tileSize: override.metadata.tileSize)
                 continue
             }
@@ -101,7 +96,19 @@ struct StyleSourceResolver {
                     path.removeFirst(scheme.count)
                 }
                 if path.hasPrefix("http://") || path.hasPrefix("https://") {
-                    warnings.append("style source \"\(id)\": \(location) is remote; pass --source to use local tiles")
+                    guard path.contains("{z}") || path.contains("{quadkey}") else {
+                        warnings.append("style source \"\(id)\": \(location) is a TileJSON URL, which is not fetched; pass --source or use \"tiles\" with a {z}/{x}/{y} template")
+                        continue
+                    }
+                    do {
+                        var options = http
+                        if let a = s.attribution { options.attribution = a }
+                        let src = try HTTPTileSource(template: path, options: options)
+                        out[id] = ResolvedSource(id: id, isVector: isVector, candidates: [.init(source: src, name: location, fromZoom: 0, bounds: nil)],
+                                                 tileSize: s.tileSize ?? src.metadata.tileSize)
+                    } catch {
+                        throw RenderError.source("style source \"\(id)\" (\(location)): \(error)")
+                    }
                     continue
                 }
                 if path.contains("{z}") {
