@@ -53,6 +53,23 @@ public final class Gazetteer: PlaceResolving, @unchecked Sendable {
 
     /// Lower-cased, accents removed, punctuation to spaces, spaces collapsed.
     static func fold(_ s: String) -> String {
+        // Fast path for plain ASCII (most GeoNames alternate names): no Foundation folding.
+        if s.utf8.allSatisfy({ $0 < 0x80 }) {
+            var bytes: [UInt8] = []
+            bytes.reserveCapacity(s.utf8.count)
+            var space = false
+            for b in s.utf8 {
+                let isAlnum = (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A)
+                if isAlnum {
+                    if space && !bytes.isEmpty { bytes.append(0x20) }
+                    bytes.append(b >= 0x41 && b <= 0x5A ? b + 0x20 : b)
+                    space = false
+                } else {
+                    space = true
+                }
+            }
+            return String(decoding: bytes, as: UTF8.self)
+        }
         let f = s.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
         var out = ""
         out.reserveCapacity(f.count)
