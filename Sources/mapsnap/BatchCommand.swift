@@ -50,8 +50,7 @@ enum BatchCommand {
                 case .success(let s):
                     spec = s
                 }
-                let name = spec.output.map { ($0 as NSString).lastPathComponent } ?? String(format: "%04d.png", job.line)
-                let path = (outDir as NSString).appendingPathComponent(name)
+                let path = (outDir as NSString).appendingPathComponent(job.outputName)
                 do {
                     try RenderCommand.render(spec, to: path, quiet: quiet)
                     results.set(i, 0, nil)
@@ -76,6 +75,9 @@ enum BatchCommand {
     struct Job: Sendable {
         var line: Int
         var spec: Result<RenderSpec, JobError>
+        /// The file name inside the output directory: the spec's `output` (last component
+        /// only, so jobs cannot write outside DIR) or `NNNN.png` after the line number.
+        var outputName: String
     }
 
     struct JobError: Error, Sendable {
@@ -88,6 +90,9 @@ enum BatchCommand {
     static func parseJobs(_ data: Data, path: String) throws(CLIError) -> [Job] {
         let baseDirectory = (path as NSString).deletingLastPathComponent
         var jobs: [Job] = []
+        // Output name → line that claimed it first: two jobs writing one file would race, and
+        // which one wins would depend on the worker count.
+        var claimed: [String: Int] = [:]
         var lineNumber = 0
         for line in data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
             lineNumber += 1
@@ -99,11 +104,19 @@ enum BatchCommand {
             do {
                 let spec = try RenderSpec.parse(data: Data(line), source: source,
                                                 baseDirectory: baseDirectory.isEmpty ? nil : baseDirectory)
-                jobs.append(Job(line: lineNumber, spec: .success(spec)))
+                let name = spec.output.map { ($0 as NSString).lastPathComponent } ?? String(format: "%04d.png", lineNumber)
+                if let first = claimed[name] {
+                    let message = "\(source): output \"\(name)\" is already written by line \(first)"
+                    jobs.append(Job(line: lineNumber, spec: .failure(JobError(message: message)), outputName: name))
+                } else {
+                    claimed[name] = lineNumber
+                    jobs.append(Job(line: lineNumber, spec: .success(spec), outputName: name))
+                }
             } catch {
                 // Library messages start with the origin they were given ("jobs.jsonl:3: …").
                 let text = "\(error)"
-                jobs.append(Job(line: lineNumber, spec: .failure(JobError(message: text.hasPrefix(source) ? text : "\(source): \(text)"))))
+                jobs.append(Job(line: lineNumber, spec: .failure(JobError(message: text.hasPrefix(source) ? text : "\(source): \(text)")),
+                                outputName: ""))
             }
         }
         return jobs
