@@ -58,6 +58,27 @@ import MapSnap
         #expect(r.stderrLines.last?.contains("1 of 3 jobs failed") == true, "\(r.stderr)")
     }
 
+    /// Two jobs naming one output file would race (the winner depending on the worker count):
+    /// the later line fails, the first one's file is written.
+    @Test func duplicateOutputNameFailsTheLaterJob() throws {
+        let dir = TestPaths.temporaryDirectory()
+        defer { CLIRunner.cleanUp(dir) }
+        try CLIRunner.write([
+            Self.job(#""markers": ["60.17,24.94"], "output": "same.png""#),
+            Self.job(#""markers": ["60.18,24.95"], "output": "0003.png""#),
+            Self.job(#""markers": ["60.19,24.96"]"#),
+            Self.job(#""markers": ["60.20,24.97"], "output": "sub/same.png""#),
+        ].joined(separator: "\n"), to: dir + "/jobs.jsonl")
+        try FileManager.default.createDirectory(atPath: dir + "/out", withIntermediateDirectories: true)
+        let r = try CLIRunner.run(["batch", "jobs.jsonl", "--out-dir", "out", "--jobs", "3"], in: dir)
+        #expect(r.exitCode == 2, "\(r)")
+        #expect(CLIRunner.listing(dir + "/out") == ["0003.png", "same.png"])
+        #expect(r.stderrLines.count == 3, "\(r.stderr)")
+        #expect(r.stderr.contains("jobs.jsonl:3: output \"0003.png\" is already written by line 2"), "\(r.stderr)")
+        #expect(r.stderr.contains("jobs.jsonl:4: output \"same.png\" is already written by line 1"), "\(r.stderr)")
+        #expect(r.stderrLines.last?.contains("2 of 4 jobs failed") == true)
+    }
+
     /// Output bytes do not depend on the number of workers.
     @Test func jobsOneAndJobsThreeGiveIdenticalFiles() throws {
         let dir = TestPaths.temporaryDirectory()
@@ -89,6 +110,7 @@ import MapSnap
         (["jobs.jsonl", "--out-dir", "missing-dir"], Int32(3), "missing-dir"),
         (["missing.jsonl", "--out-dir", "."], Int32(2), "missing.jsonl"),
         (["jobs.jsonl", "--out-dir", ".", "--jobs", "0"], Int32(2), "--jobs"),
+        (["jobs.jsonl", "--out-dir", ".", "-j"], Int32(2), "-j needs a value"),
         ([], Int32(2), "JOBS.jsonl"),
     ])
     func usageAndIOErrors(arguments: [String], exitCode: Int32, mention: String) throws {

@@ -52,6 +52,7 @@ struct BadRenderCase: Sendable, CustomTestStringConvertible {
         BadRenderCase(name: "unknown flag far from all", arguments: marker + ["--frobnicate-everything"],
                       mentions: ["--frobnicate-everything"]),
         BadRenderCase(name: "missing value for --size", arguments: marker + ["--size"], mentions: ["--size", "value"]),
+        BadRenderCase(name: "missing value for -o", arguments: marker + ["-o"], mentions: ["-o needs a value"], withOutput: false),
         BadRenderCase(name: "malformed --size", arguments: marker + ["--size", "100x"], mentions: ["--size", "100x"]),
         BadRenderCase(name: "size over the limit", arguments: marker + ["--size", "9000x9000"],
                       mentions: ["--size", "9000x9000", "8192"]),
