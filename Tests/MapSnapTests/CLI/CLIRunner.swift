@@ -53,8 +53,9 @@ enum CLIRunner {
     }()
 
     /// Runs `mapsnap arguments…` with `workingDirectory` (a fresh temporary directory when nil)
-    /// as its current directory, feeding `stdin` if given.
-    static func run(_ arguments: [String], in workingDirectory: String? = nil, stdin: [UInt8]? = nil) throws -> CLIResult {
+    /// as its current directory. Standard input is an empty pipe, so a command that reads it by
+    /// mistake sees end-of-file instead of hanging.
+    static func run(_ arguments: [String], in workingDirectory: String? = nil) throws -> CLIResult {
         guard let executable else {
             throw CLIRunnerError("mapsnap executable not found near \(CommandLine.arguments.first ?? "?"); run `swift build --build-tests`")
         }
@@ -83,7 +84,6 @@ enum CLIRunner {
             }
         }
         try process.run()
-        if let stdin { inPipe.fileHandleForWriting.write(Data(stdin)) }
         try? inPipe.fileHandleForWriting.close()
 
         var timedOut = false
