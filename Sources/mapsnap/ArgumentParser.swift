@@ -37,15 +37,17 @@ struct OptionTable {
                 name = String(a[..<eq])
                 inline = String(a[a.index(after: eq)...])
             }
+            // Messages name the flag as the user typed it (`-o`, not `--output`).
+            let typed = name
             if let long = aliases[name] { name = long }
             if switches.contains(name) {
-                if inline != nil { throw CLIError.usage("\(name) takes no value") }
+                if inline != nil { throw CLIError.usage("\(typed) takes no value") }
                 out.options.append((name, nil))
             } else if valued.contains(name) {
                 if let v = inline {
                     out.options.append((name, v))
                 } else {
-                    guard i < args.endIndex else { throw CLIError.usage("\(name) needs a value") }
+                    guard i < args.endIndex else { throw CLIError.usage("\(typed) needs a value") }
                     out.options.append((name, args[i]))
                     i += 1
                 }

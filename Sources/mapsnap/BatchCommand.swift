@@ -34,29 +34,30 @@ enum BatchCommand {
         guard FileManager.default.fileExists(atPath: outDir, isDirectory: &isDir), isDir.boolValue else {
             throw .runtime("--out-dir \(outDir): no such directory")
         }
-        let specs: [RenderSpec]
-        do {
-            specs = try RenderSpec.parseLines(data: data, source: jobsPath,
-                                              baseDirectory: (jobsPath as NSString).deletingLastPathComponent)
-        } catch {
-            throw .input("\(error)")
-        }
+        let jobs = try parseJobs(data, path: jobsPath)
         let quiet = args.has("--quiet")
-        let results = Results(count: specs.count)
+        let results = Results(count: jobs.count)
         // Workers pull job indices in order; each job's bytes do not depend on which worker ran it.
         let next = Results.Counter()
-        DispatchQueue.concurrentPerform(iterations: min(parallelism, max(specs.count, 1))) { _ in
-            while let i = next.take(below: specs.count) {
-                let spec = specs[i]
-                let name = spec.output.map { ($0 as NSString).lastPathComponent } ?? String(format: "%04d.png", i + 1)
-                let path = (outDir as NSString).appendingPathComponent(name)
+        DispatchQueue.concurrentPerform(iterations: min(parallelism, max(jobs.count, 1))) { _ in
+            while let i = next.take(below: jobs.count) {
+                let job = jobs[i]
+                let spec: RenderSpec
+                switch job.spec {
+                case .failure(let error):
+                    results.set(i, 2, error.message)
+                    continue
+                case .success(let s):
+                    spec = s
+                }
+                let path = (outDir as NSString).appendingPathComponent(job.outputName)
                 do {
                     try RenderCommand.render(spec, to: path, quiet: quiet)
                     results.set(i, 0, nil)
                 } catch let error as CLIError {
-                    results.set(i, error.exitCode, "job \(i + 1): \(error.description)")
+                    results.set(i, error.exitCode, "\(jobsPath):\(job.line): \(error.description)")
                 } catch {
-                    results.set(i, 3, "job \(i + 1): \(error)")
+                    results.set(i, 3, "\(jobsPath):\(job.line): \(error)")
                 }
             }
         }
@@ -65,8 +66,60 @@ enum BatchCommand {
             if let message { Output.error(message) }
             worst = max(worst, code)
         }
-        if worst != 0 { throw worst == 2 ? .input("\(results.failures) of \(specs.count) jobs failed") : .runtime("\(results.failures) of \(specs.count) jobs failed") }
-        if !quiet { Output.out("rendered \(specs.count) maps into \(outDir)") }
+        if worst != 0 { throw worst == 2 ? .input("\(results.failures) of \(jobs.count) jobs failed") : .runtime("\(results.failures) of \(jobs.count) jobs failed") }
+        if !quiet { Output.out("rendered \(jobs.count) maps into \(outDir)") }
+    }
+
+    /// One non-blank line of the jobs file: its 1-based line number and its spec, or why the
+    /// line was rejected (already naming `file:line`).
+    struct Job: Sendable {
+        var line: Int
+        var spec: Result<RenderSpec, JobError>
+        /// The file name inside the output directory: the spec's `output` (last component
+        /// only, so jobs cannot write outside DIR) or `NNNN.png` after the line number.
+        var outputName: String
+    }
+
+    struct JobError: Error, Sendable {
+        var message: String
+    }
+
+    /// Parses each line on its own, so one bad line fails only its job (the others still
+    /// render, as the help promises) and every job keeps its line number for messages and
+    /// default file names.
+    static func parseJobs(_ data: Data, path: String) throws(CLIError) -> [Job] {
+        let baseDirectory = (path as NSString).deletingLastPathComponent
+        var jobs: [Job] = []
+        // Output name → line that claimed it first: two jobs writing one file would race, and
+        // which one wins would depend on the worker count.
+        var claimed: [String: Int] = [:]
+        var lineNumber = 0
+        for line in data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
+            lineNumber += 1
+            guard line.contains(where: { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") && $0 != UInt8(ascii: "\r") }) else { continue }
+            guard jobs.count < RenderSpec.maximumJobCount else {
+                throw .input("\(path):\(lineNumber): more than \(RenderSpec.maximumJobCount) jobs")
+            }
+            let source = "\(path):\(lineNumber)"
+            do {
+                let spec = try RenderSpec.parse(data: Data(line), source: source,
+                                                baseDirectory: baseDirectory.isEmpty ? nil : baseDirectory)
+                let name = spec.output.map { ($0 as NSString).lastPathComponent } ?? String(format: "%04d.png", lineNumber)
+                if let first = claimed[name] {
+                    let message = "\(source): output \"\(name)\" is already written by line \(first)"
+                    jobs.append(Job(line: lineNumber, spec: .failure(JobError(message: message)), outputName: name))
+                } else {
+                    claimed[name] = lineNumber
+                    jobs.append(Job(line: lineNumber, spec: .success(spec), outputName: name))
+                }
+            } catch {
+                // Library messages start with the origin they were given ("jobs.jsonl:3: …").
+                let text = "\(error)"
+                jobs.append(Job(line: lineNumber, spec: .failure(JobError(message: text.hasPrefix(source) ? text : "\(source): \(text)")),
+                                outputName: ""))
+            }
+        }
+        return jobs
     }
 
     /// Per-job outcomes, reported in job order after all finish.

@@ -15,16 +15,12 @@ enum CompareCommand {
         do {
             request = try CompareRequest(arguments: arguments)
         } catch {
-            printError("mapsnap compare: \(error)")
+            Output.error("compare: \(error)")
             return 2
         }
         let outcome = request.run()
         if !outcome.output.isEmpty { print(outcome.output) }
-        if let message = outcome.errorMessage { printError("mapsnap compare: \(message)") }
+        if let message = outcome.errorMessage { Output.error("compare: \(message)") }
         return outcome.exitCode
-    }
-
-    private static func printError(_ s: String) {
-        FileHandle.standardError.write(Data((s + "\n").utf8))
     }
 }

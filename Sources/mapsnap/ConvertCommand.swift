@@ -1,3 +1,4 @@
+import Foundation
 import MapSnap
 
 /// `mapsnap convert IN.mbtiles OUT.pmtiles`: repackage tiles as PMTiles v3.
@@ -13,9 +14,15 @@ enum ConvertCommand {
         let args = try OptionTable(valued: [], switches: ["--help"], aliases: ["-h": "--help"]).parse(arguments)
         if args.has("--help") { Output.out(help); return }
         guard args.positionals.count == 2 else { throw .usage("convert: expected IN.mbtiles OUT.pmtiles") }
+        let input = args.positionals[0], output = args.positionals[1]
+        // A missing input is a missing source (exit 3), like `info`; a broken one is bad input.
+        guard FileManager.default.fileExists(atPath: input) else { throw .runtime("\(input): no such file") }
         do {
-            let n = try PMTilesConverter.convert(mbtiles: args.positionals[0], to: args.positionals[1])
-            Output.out("wrote \(n) tiles to \(args.positionals[1])")
+            let n = try PMTilesConverter.convert(mbtiles: input, to: output)
+            Output.out("wrote \(n) tiles to \(output)")
+        } catch PMTilesError.io(let path, _, let reason) where path == output {
+            // The writer reports its failed write as `.io`; that is an I/O failure, not bad input.
+            throw .runtime("cannot write \(output): \(reason)")
         } catch {
             throw .input("\(error)")
         }

@@ -1,0 +1,149 @@
+import Foundation
+import Testing
+@testable import MapSnap
+
+/// What one run of the `mapsnap` binary did.
+struct CLIResult: CustomStringConvertible {
+    var exitCode: Int32
+    var stdout: [UInt8]
+    var stderr: String
+    /// The temporary working directory the command ran in (removed by `CLIRunner.cleanUp`).
+    var directory: String
+    /// True when the run was killed for exceeding the timeout.
+    var timedOut: Bool
+
+    var stdoutText: String { String(decoding: stdout, as: UTF8.self) }
+
+    /// The non-empty lines written to stderr.
+    var stderrLines: [String] { stderr.split(whereSeparator: \.isNewline).map(String.init) }
+
+    var description: String {
+        "exit \(exitCode)\(timedOut ? " (timed out)" : "")\nstderr: \(stderr)\nstdout: \(stdoutText.prefix(2_000))"
+    }
+}
+
+/// Runs the built `mapsnap` executable in a temporary working directory with a hard timeout,
+/// so CLI tests exercise the real argument parsing, exit codes and file output.
+enum CLIRunner {
+    /// Longest a single command may run before it is killed; renders in the tests take well
+    /// under a second, so hitting this means a hang, not a slow machine.
+    static let timeoutSeconds: Double = 60
+
+    /// The `mapsnap` binary: beside the test bundle (SwiftPM puts products and the test
+    /// bundle in the same directory), else `.build/debug` of this checkout.
+    static let executable: String? = {
+        let fm = FileManager.default
+        var candidates: [String] = []
+        if let first = CommandLine.arguments.first {
+            let url = URL(fileURLWithPath: first).resolvingSymlinksInPath()
+            // `…/debug/mapsnapPackageTests.xctest` on Linux; walk up a few levels in case the
+            // bundle is a directory (`…/Contents/MacOS/…` elsewhere).
+            var dir = url.deletingLastPathComponent()
+            for _ in 0..<4 {
+                candidates.append(dir.appendingPathComponent("mapsnap").path)
+                dir = dir.deletingLastPathComponent()
+            }
+        }
+        candidates.append(Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("mapsnap").path)
+        candidates.append(TestPaths.repositoryRoot + "/.build/debug/mapsnap")
+        return candidates.first { path in
+            var isDir: ObjCBool = false
+            return fm.fileExists(atPath: path, isDirectory: &isDir) && !isDir.boolValue && fm.isExecutableFile(atPath: path)
+        }
+    }()
+
+    /// Runs `mapsnap arguments…` with `workingDirectory` (a fresh temporary directory when nil)
+    /// as its current directory. Standard input is an empty pipe, so a command that reads it by
+    /// mistake sees end-of-file instead of hanging.
+    static func run(_ arguments: [String], in workingDirectory: String? = nil) throws -> CLIResult {
+        guard let executable else {
+            throw CLIRunnerError("mapsnap executable not found near \(CommandLine.arguments.first ?? "?"); run `swift build --build-tests`")
+        }
+        let directory = workingDirectory ?? TestPaths.temporaryDirectory()
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.currentDirectoryURL = URL(fileURLWithPath: directory)
+        let outPipe = Pipe(), errPipe = Pipe(), inPipe = Pipe()
+        process.standardOutput = outPipe
+        process.standardError = errPipe
+        process.standardInput = inPipe
+
+        let finished = DispatchSemaphore(value: 0)
+        process.terminationHandler = { _ in finished.signal() }
+        // Both pipes are drained on their own threads while the process runs: a PNG on stdout
+        // is larger than the pipe buffer and would otherwise block the child forever.
+        let outBox = DataBox(), errBox = DataBox()
+        let drained = DispatchGroup()
+        for (pipe, box) in [(outPipe, outBox), (errPipe, errBox)] {
+            let handle = pipe.fileHandleForReading
+            drained.enter()
+            Thread.detachNewThread {
+                box.set(handle.readDataToEndOfFile())
+                drained.leave()
+            }
+        }
+        try process.run()
+        try? inPipe.fileHandleForWriting.close()
+
+        var timedOut = false
+        if finished.wait(timeout: .now() + timeoutSeconds) == .timedOut {
+            timedOut = true
+            kill(process.processIdentifier, SIGKILL)
+            finished.wait()
+        }
+        // The child is gone; its pipe ends close, so the readers finish promptly.
+        _ = drained.wait(timeout: .now() + 10)
+        return CLIResult(exitCode: process.terminationStatus, stdout: [UInt8](outBox.get()),
+                         stderr: String(decoding: errBox.get(), as: UTF8.self),
+                         directory: directory, timedOut: timedOut)
+    }
+
+    /// Removes a run's working directory (restoring write permission first).
+    static func cleanUp(_ directory: String) {
+        chmod(directory, 0o755)
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    /// Names in `directory`, sorted, hidden files included (atomic-write temporaries are
+    /// dot-files, and a leftover one is exactly what the tests look for).
+    static func listing(_ directory: String) -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).sorted()
+    }
+
+    /// Decodes a PNG the CLI wrote, recording an issue (and returning nil) when it is not one.
+    static func decodePNG(_ bytes: [UInt8], origin: String, sourceLocation: SourceLocation = #_sourceLocation) -> Canvas? {
+        do {
+            return try PNGCodec.decode(bytes, origin: origin)
+        } catch {
+            Issue.record("\(origin) is not a valid PNG: \(error)", sourceLocation: sourceLocation)
+            return nil
+        }
+    }
+
+    /// Reads and decodes a PNG file.
+    static func decodePNG(atPath path: String, sourceLocation: SourceLocation = #_sourceLocation) -> Canvas? {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            Issue.record("\(path) was not written", sourceLocation: sourceLocation)
+            return nil
+        }
+        return decodePNG([UInt8](data), origin: path, sourceLocation: sourceLocation)
+    }
+
+    static func write(_ text: String, to path: String) throws {
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+    }
+}
+
+struct CLIRunnerError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// Bytes handed from a reader thread to the test, guarded by a lock.
+private final class DataBox: @unchecked Sendable {
+    private var data = Data()
+    private let lock = NSLock()
+    func set(_ d: Data) { lock.lock(); data = d; lock.unlock() }
+    func get() -> Data { lock.lock(); defer { lock.unlock() }; return data }
+}

@@ -1,0 +1,79 @@
+import Foundation
+import Testing
+
+/// The top level of `mapsnap`: help for every command, version, unknown commands.
+@Suite struct MainCommandTests {
+    /// Every flag the SPEC's command-line contract names for `render`.
+    static let renderFlags = ["--size", "--scale", "--center", "--zoom", "--padding", "--style", "--source", "--path",
+                              "--marker", "--visible", "--geojson", "--gpx", "--polyline", "--polyline6", "--spec",
+                              "--url", "--attribution", "--no-scale-bar", "--caption", "-o"]
+
+    @Test(arguments: [
+        (["--help"], ["render", "compare", "batch", "info", "convert", "--version", "-o OUT.png"]),
+        (["-h"], ["render", "compare", "batch", "info", "convert"]),
+        (["help"], ["render", "compare", "batch", "info", "convert"]),
+        (["render", "--help"], renderFlags + ["-q", "EXIT CODES"]),
+        (["render", "-h"], renderFlags),
+        (["compare", "--help"], ["ACTUAL.png", "EXPECTED.png", "--threshold", "--max-diff", "--diff", "--include-aa", "--json"]),
+        (["batch", "--help"], ["JOBS.jsonl", "--out-dir", "--jobs"]),
+        (["info", "--help"], ["SOURCE", ".mbtiles", ".pmtiles"]),
+        (["convert", "--help"], ["IN.mbtiles", "OUT.pmtiles"]),
+    ])
+    func helpExitsZeroAndListsTheOptions(arguments: [String], mentions: [String]) throws {
+        let dir = TestPaths.temporaryDirectory()
+        defer { CLIRunner.cleanUp(dir) }
+        let r = try CLIRunner.run(arguments, in: dir)
+        #expect(r.exitCode == 0, "\(r)")
+        #expect(r.stderr.isEmpty)
+        let text = r.stdoutText
+        #expect(text.hasPrefix("USAGE") || text.hasPrefix("mapsnap"), "\(text.prefix(80))")
+        for m in mentions {
+            #expect(text.contains(m), "\(arguments.joined(separator: " ")) should mention \(m)")
+        }
+        // Help wins over everything else on the line and writes nothing.
+        #expect(CLIRunner.listing(dir).isEmpty)
+    }
+
+    @Test(arguments: [["--version"], ["-V"]])
+    func versionPrintsOneLine(arguments: [String]) throws {
+        let dir = TestPaths.temporaryDirectory()
+        defer { CLIRunner.cleanUp(dir) }
+        let r = try CLIRunner.run(arguments, in: dir)
+        #expect(r.exitCode == 0, "\(r)")
+        let lines = r.stdoutText.split(separator: "\n")
+        #expect(lines.count == 1)
+        let parts = lines.first?.split(separator: " ") ?? []
+        #expect(parts.first == "mapsnap")
+        // A dotted numeric version such as 0.1.0.
+        #expect(parts.count == 2 && parts.last?.split(separator: ".").allSatisfy { Int($0) != nil } == true, "\(r.stdoutText)")
+    }
+
+    @Test(arguments: [
+        ("rendr", ["'rendr'", "did you mean 'render'?"]),
+        ("compar", ["did you mean 'compare'?"]),
+        ("inf", ["did you mean 'info'?"]),
+        ("frobnicate", ["'frobnicate'", "mapsnap --help"]),
+        ("--bogus", ["'--bogus'"]),
+    ])
+    func unknownCommandExitsTwoWithASuggestion(command: String, mentions: [String]) throws {
+        let dir = TestPaths.temporaryDirectory()
+        defer { CLIRunner.cleanUp(dir) }
+        let r = try CLIRunner.run([command, "-o", "x.png"], in: dir)
+        #expect(r.exitCode == 2, "\(r)")
+        #expect(r.stderrLines.count == 1, "\(r.stderr)")
+        let line = r.stderrLines.first ?? ""
+        #expect(line.hasPrefix("mapsnap: error: unknown command"), "\(line)")
+        for m in mentions { #expect(line.contains(m), "\(line) should mention \(m)") }
+        #expect(CLIRunner.listing(dir).isEmpty)
+    }
+
+    /// No command at all: usage on stderr (not stdout, which may be a pipe into a PNG), exit 2.
+    @Test func noArgumentsPrintsUsageAndExitsTwo() throws {
+        let dir = TestPaths.temporaryDirectory()
+        defer { CLIRunner.cleanUp(dir) }
+        let r = try CLIRunner.run([], in: dir)
+        #expect(r.exitCode == 2, "\(r)")
+        #expect(r.stdout.isEmpty)
+        #expect(r.stderr.contains("USAGE"))
+    }
+}
