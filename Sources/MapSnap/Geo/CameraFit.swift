@@ -137,17 +137,19 @@ public enum CameraFit {
             } else {
                 // Largest S with |x − cx|·S + margin ≤ half width − padding for every extreme.
                 var s = Double.infinity
-                let halfW = pw / 2 - pad, halfH = ph / 2 - pad
+                // When padding and overhangs leave no room, fit the bare content instead.
+                var halfW = pw / 2 - pad - max(mL, mR), halfH = ph / 2 - pad - max(mT, mB)
+                if halfW <= 0 || halfH <= 0 { halfW = pw / 2; halfH = ph / 2 }
                 for (i, it) in items.enumerated() {
                     for p in it.points {
                         let x = p.x + ext.shifts[i]
                         let dx = abs(x - cw.x - (x - cw.x).rounded())  // to the nearest world copy
                         let dy = abs(p.y - cw.y)
-                        if dx > 0 { s = min(s, (halfW - max(mL, mR)) / dx) }
-                        if dy > 0 { s = min(s, (halfH - max(mT, mB)) / dy) }
+                        if dx > 0 { s = min(s, halfW / dx) }
+                        if dy > 0 { s = min(s, halfH / dy) }
                     }
                 }
-                zoom = clampZoom(s.isFinite && s > 0 ? log2(s / base) : maximumZoom)
+                zoom = clampZoom(s.isFinite ? log2(s / base) : maximumZoom)
             }
             return Camera(center: c, zoom: zoom, width: width, height: height, scale: scale)
         }
@@ -158,10 +160,17 @@ public enum CameraFit {
             zoom = z
         } else {
             var s = Double.infinity
-            let availW = pw - 2 * pad - mL - mR, availH = ph - 2 * pad - mT - mB
+            var availW = pw - 2 * pad - mL - mR, availH = ph - 2 * pad - mT - mB
+            // When padding and overhangs leave no room, fit the bare content instead (a
+            // smaller map that shows everything beats a blank one at the maximum zoom).
+            if availW <= 0 || availH <= 0 {
+                availW = pw
+                availH = ph
+                (mL, mT, mR, mB) = (0, 0, 0, 0)
+            }
             if dx > 0 { s = min(s, availW / dx) }
             if dy > 0 { s = min(s, availH / dy) }
-            zoom = clampZoom(s.isFinite && s > 0 ? log2(s / base) : maximumZoom)
+            zoom = clampZoom(s.isFinite ? log2(s / base) : maximumZoom)
         }
         // Centre the content *including* its pixel overhangs.
         let s = WebMercator.worldSize(zoom: zoom, scale: scale)

@@ -125,10 +125,9 @@ import MapSnap
         #expect(Self.hasInk(image), "\(name): nothing drawn")
     }
 
-    /// Library bug found through the CLI: when the padding plus the markers' pixel margins
-    /// (a titled waypoint) leave no room, `CameraFit` takes `s ≤ 0` as "no constraint" and zooms
-    /// to the maximum instead of out, so the route lands off-screen and a blank map is written
-    /// with exit 0 and no warning. Remove `withKnownIssue` once CameraFit zooms out instead.
+    /// When the padding plus the markers' pixel margins (a titled waypoint) leave no room,
+    /// the fit falls back to the bare content instead of zooming in to the maximum (which
+    /// once wrote a blank map).
     @Test func fitWithNoRoomForTheTitlesStillShowsTheOverlays() throws {
         let dir = TestPaths.temporaryDirectory()
         defer { CLIRunner.cleanUp(dir) }
@@ -136,9 +135,7 @@ import MapSnap
                                                    "--no-scale-bar", "-o", "map.png"]), in: dir)
         #expect(r.exitCode == 0, "\(r)")
         let image = try #require(CLIRunner.decodePNG(atPath: dir + "/map.png"))
-        withKnownIssue("CameraFit zooms in to the maximum when margins exceed the image") {
-            #expect(Self.hasInk(image), "a fitted render must show its overlays")
-        }
+        #expect(Self.hasInk(image), "a fitted render must show its overlays")
     }
 
     /// `--attribution none`, `--no-scale-bar` and `--caption` are accepted and each changes the image.

@@ -101,3 +101,14 @@ import Testing
         for p in ring { #expect(abs(Geodesy.distanceMeters(LatLng(60, 25), p) - 1000) < 0.01) }
     }
 }
+
+@Suite struct CameraFitNoRoomTests {
+    @Test func marginsLargerThanTheImageFallBackToTheBareContent() {
+        // A 120×80 image cannot hold 200 px of title overhang: fit the points themselves.
+        let pts = CameraFit.unwrappedWorldPoints([LatLng(60.17, 24.93), LatLng(60.18, 24.96)])
+        let cam = CameraFit.camera(fitting: [FitItem(points: pts, marginRight: 200)], width: 120, height: 80, scale: 1, padding: 24)
+        let a = cam.point(for: LatLng(60.17, 24.93)), b = cam.point(for: LatLng(60.18, 24.96))
+        for p in [a, b] { #expect(p.x >= 0 && p.x <= 120 && p.y >= 0 && p.y <= 80) }
+        #expect(cam.zoom < 17)
+    }
+}
