@@ -1,0 +1,46 @@
+import Foundation
+import Testing
+import MapSnapTesting
+@testable import MapSnap
+
+/// The embedded world base map in every style, at world and regional zooms, offline.
+@Suite struct WorldBaseMapTests {
+    static let views: [(String, LatLng, Double)] = [
+        ("world", LatLng(20, 10), 0.6),
+        ("europe", LatLng(50, 12), 3.3),
+    ]
+
+    @Test(arguments: ["normal", "terrain", "hybrid"])
+    func worldAndRegionalGoldens(style: String) throws {
+        for (name, center, zoom) in Self.views {
+            let o = MapSnapshotOptions(width: 360, height: 240, scale: 1, center: center, zoom: zoom, style: style)
+            let snap = try MapSnapshotter(options: o).render()
+            #expect(snap.warnings.isEmpty, "\(snap.warnings)")
+            #expect(snap.attribution.contains("GSHHG") && snap.attribution.contains("GeoNames"))
+            if style == "terrain" { #expect(snap.attribution.contains("Relief")) }
+            if style == "hybrid" { #expect(snap.attribution.contains("Blue Marble")) }
+            expectSnapshot(of: snap.canvas, named: "\(name)-\(style)", maxDiff: .percent(0.5),
+                           goldenDirectory: TestPaths.goldens("World"))
+        }
+    }
+
+    @Test func geodesicFlightParisNewYork() throws {
+        let paris = LatLng(48.8566, 2.3522), newYork = LatLng(40.7128, -74.0060)
+        var o = MapSnapshotOptions(width: 480, height: 280, scale: 1, style: "normal")
+        o.overlays = [.path(PathOverlay(coordinates: [paris, newYork], color: Color(rgb: 0xD93025), width: 3, geodesic: true)),
+                      .marker(MarkerOverlay(coordinate: paris, style: .pin(.small))),
+                      .marker(MarkerOverlay(coordinate: newYork, style: .pin(.small)))]
+        let snap = try MapSnapshotter(options: o).render()
+        // The great circle bulges north of both ends: sample the path's colour at the
+        // pixel column halfway, above both endpoints.
+        let a = snap.point(for: paris), b = snap.point(for: newYork)
+        let midX = Int((a.x + b.x) / 2)
+        var topmost = Int.max
+        for y in 0..<snap.canvas.height where snap.canvas.color(atX: midX, y: y) == Color(rgb: 0xD93025) {
+            topmost = min(topmost, y)
+        }
+        #expect(topmost < Int(min(a.y, b.y)) - 10)
+        expectSnapshot(of: snap.canvas, named: "flight-paris-new-york", maxDiff: .percent(0.5),
+                       goldenDirectory: TestPaths.goldens("World"))
+    }
+}
