@@ -171,26 +171,7 @@ public struct CompareRequest: Sendable, Equatable {
         return "{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}"
     }
 
-    private func jsonString(_ s: String) -> String {
-        var out = "\""
-        for u in s.unicodeScalars {
-            switch u {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if u.value < 0x20 {
-                    let hex = String(u.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(u)
-                }
-            }
-        }
-        return out + "\""
-    }
+    private func jsonString(_ s: String) -> String { JSONString.quoted(s) }
 
     /// Reads and decodes a PNG, refusing files above `maxFileSize` before reading them.
     static func loadPNG(_ path: String) throws(CompareLoadError) -> Canvas {
