@@ -84,9 +84,18 @@ final class BaseMap {
     /// Loads every source a visible layer needs at this camera, so that attribution is
     /// known (and its space reserved) before anything is drawn.
     func prepare(camera: Camera) {
-        for layer in style.layers where layer.isVisible(atZoom: camera.zoom) {
+        for layer in style.layers where BaseMap.draws(layer, atZoom: camera.zoom) {
             if let id = layer.source, sources[id] != nil { _ = loadedSource(id, camera: camera) }
         }
+    }
+
+    /// Whether a layer draws anything at this zoom: visible, in its zoom range, and (for
+    /// raster layers, which fade out by zoom) not fully transparent. A layer that draws
+    /// nothing loads no tiles and credits no source.
+    static func draws(_ layer: StyleLayer, atZoom zoom: Double) -> Bool {
+        guard layer.isVisible(atZoom: zoom) else { return false }
+        if layer.type == .raster, let o = layer.property(.rasterOpacity).number(atZoom: zoom), o <= 0 { return false }
+        return true
     }
 
     /// Credits of the sources that supplied tiles to this image (after `prepare`),
@@ -137,7 +146,7 @@ final class BaseMap {
         let ctx = PaintContext(camera: camera, canvas: canvas, zoom: zoom)
         switch pass {
         case .belowLabels:
-            for layer in style.layers where layer.isVisible(atZoom: zoom) {
+            for layer in style.layers where BaseMap.draws(layer, atZoom: zoom) {
                 switch layer.type {
                 case .background:
                     BackgroundPainter.draw(layer, ctx)
