@@ -26,7 +26,8 @@ public struct MapSnapshotter: Sendable {
         let canvas = Canvas(width: camera.pixelWidth, height: camera.pixelHeight, fill: .white)
         var warnings: [String] = []
 
-        let base = try BaseMap(styleName: options.style, sourceOverride: options.source)
+        let base = try BaseMap(styleName: options.style, sourceOverride: options.source,
+                               demSource: options.demSource, demEncoding: options.demEncoding)
         base.maxThreads = options.maximumThreads
         base.loadOrder = options.tileLoadOrder
         base.prepare(camera: camera)
