@@ -22,6 +22,11 @@ enum RenderCommand {
       --style NAME|FILE     normal (default), terrain, hybrid, or a MapLibre style JSON file
       --source SOURCE       tiles for the style: .mbtiles, .pmtiles, a z/x/y directory,
                             or an http(s) URL template with {z}/{x}/{y}
+      --dem SOURCE          elevation tiles (PNG; same kinds of source as --source) for
+                            hillshading: the terrain style shades relief from them, and
+                            they replace a style file's raster-dem sources
+      --dem-encoding ENC    terrarium or mapbox (Terrain-RGB); default: as the style's
+                            raster-dem source says (terrain: terrarium; spec default mapbox)
 
     OVERLAYS (Google Static Maps syntax; repeatable)
       --path SPEC           e.g. 'color:0xff0000ff|weight:4|60.17,24.94|60.16,24.95'
@@ -52,11 +57,12 @@ enum RenderCommand {
     EXAMPLES
       mapsnap render --marker 'label:A|60.1699,24.9384' --zoom 15 -o helsinki.png
       mapsnap render --gpx ride.gpx --style terrain --size 800x600 --scale 2 -o ride.png
+      mapsnap render --style terrain --dem terrarium-tiles/ --center 46.55,7.98 --zoom 12 -o alps.png
       mapsnap render --polyline6 '...' --marker 'color:green|label:S|...' -o route.png
     """
 
     static let options = OptionTable(
-        valued: ["--size", "--scale", "--center", "--zoom", "--padding", "--style", "--source", "--path",
+        valued: ["--size", "--scale", "--center", "--zoom", "--padding", "--style", "--source", "--dem", "--dem-encoding", "--path",
                  "--marker", "--visible", "--geojson", "--gpx", "--polyline", "--polyline6", "--spec", "--url",
                  "--attribution", "--caption", "--output", "--max-size"],
         switches: ["--no-scale-bar", "--fractional-zoom", "--quiet", "--help"],
@@ -108,6 +114,8 @@ enum RenderCommand {
                 case "--padding": try b.setPadding(v, origin: name)
                 case "--style": try b.setStyle(v, origin: name)
                 case "--source": try b.setSource(v, origin: name)
+                case "--dem": try b.setDEM(v, origin: name)
+                case "--dem-encoding": try b.setDEMEncoding(v, origin: name)
                 case "--path": try b.addPath(v, origin: name)
                 case "--marker": try b.addMarkers(v, origin: name)
                 case "--visible": try b.addVisible(v, origin: name)
