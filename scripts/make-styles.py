@@ -9,7 +9,8 @@ palette (and terrain/hybrid add their raster layers). Run from the repository ro
 The output is ordinary MapLibre style JSON in mapsnap's supported subset (docs/style-subset.md);
 users copy and edit it freely. Source URLs: `mapsnap:embedded` is the built-in data (world
 base map + bundled Helsinki street tiles), `mapsnap:relief` / `mapsnap:imagery` the bundled
-world rasters. `--source` replaces the vector source.
+world rasters, `mapsnap:dem` the elevation tiles given with `--dem` (Terrarium unless
+`--dem-encoding` says otherwise; left out without `--dem`). `--source` replaces the vector source.
 """
 import json, os, sys
 
@@ -56,6 +57,7 @@ PALETTES = {
         "water_text": "#245f80", "place_text": "#2b2416", "poi_text": "#5c4e38",
         "housenumber": "#7a6a52",
         "relief_opacity": 0.55, "imagery": False, "building_opacity": 0.9, "road_opacity": 1.0,
+        "hillshade": {"shadow": "#473b24", "highlight": "#fffdf0", "accent": "#5c4a2e"},
     },
     "hybrid": {
         "name": "mapsnap hybrid",
@@ -123,6 +125,14 @@ def build(style_id, p):
         add({"id": "relief", "type": "raster", "source": "relief", "maxzoom": 24,
              "paint": {"raster-opacity": ["interpolate", ["linear"], ["zoom"], 0, p["relief_opacity"],
                                           10, p["relief_opacity"] * 0.6, 13, 0.0]}})
+    if p.get("hillshade"):
+        # DEM hillshade from `--dem` (the `mapsnap:dem` slot); without it the source is left
+        # out and this layer skipped silently. Above landcover and landuse, below roads.
+        h = p["hillshade"]
+        add({"id": "hillshade", "type": "hillshade", "source": "dem", "maxzoom": 24,
+             "paint": {"hillshade-exaggeration": 0.5, "hillshade-illumination-direction": 335,
+                       "hillshade-shadow-color": h["shadow"], "hillshade-highlight-color": h["highlight"],
+                       "hillshade-accent-color": h["accent"]}})
     add({"id": "park", "type": "fill", "source": "openmaptiles", "source-layer": "park",
          "paint": {"fill-color": p["park"], "fill-opacity": 0.45 if p["imagery"] else 1}})
     add({"id": "water", "type": "fill", "source": "openmaptiles", "source-layer": "water",
@@ -278,6 +288,8 @@ def build(style_id, p):
     sources = {"openmaptiles": {"type": "vector", "url": "mapsnap:embedded"}}
     if p["relief_opacity"] > 0:
         sources["relief"] = {"type": "raster", "url": "mapsnap:relief", "tileSize": 256}
+    if p.get("hillshade"):
+        sources["dem"] = {"type": "raster-dem", "url": "mapsnap:dem", "encoding": "terrarium", "tileSize": 256}
     if p["imagery"]:
         sources["imagery"] = {"type": "raster", "url": "mapsnap:imagery", "tileSize": 256}
     return {"version": 8, "name": p["name"],

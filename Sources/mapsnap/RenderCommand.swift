@@ -27,6 +27,11 @@ enum RenderCommand {
                             ~/.cache/mapsnap/tiles)
       --offline             use cached HTTP tiles only; never touch the network
       --timeout SEC         per-request HTTP timeout (default 10; 2 retries on failure)
+      --dem SOURCE          elevation tiles (PNG; same kinds of source as --source) for
+                            hillshading: the terrain style shades relief from them, and
+                            they replace a style file's raster-dem sources
+      --dem-encoding ENC    terrarium or mapbox (Terrain-RGB); default: as the style's
+                            raster-dem source says (terrain: terrarium; spec default mapbox)
 
     OVERLAYS (Google Static Maps syntax; repeatable)
       --path SPEC           e.g. 'color:0xff0000ff|weight:4|60.17,24.94|60.16,24.95'
@@ -57,11 +62,12 @@ enum RenderCommand {
     EXAMPLES
       mapsnap render --marker 'label:A|60.1699,24.9384' --zoom 15 -o helsinki.png
       mapsnap render --gpx ride.gpx --style terrain --size 800x600 --scale 2 -o ride.png
+      mapsnap render --style terrain --dem terrarium-tiles/ --center 46.55,7.98 --zoom 12 -o alps.png
       mapsnap render --polyline6 '...' --marker 'color:green|label:S|...' -o route.png
     """
 
     static let options = OptionTable(
-        valued: ["--size", "--scale", "--center", "--zoom", "--padding", "--style", "--source", "--path",
+        valued: ["--size", "--scale", "--center", "--zoom", "--padding", "--style", "--source", "--dem", "--dem-encoding", "--path",
                  "--marker", "--visible", "--geojson", "--gpx", "--polyline", "--polyline6", "--spec", "--url",
                  "--attribution", "--caption", "--output", "--max-size", "--cache-dir", "--timeout"],
         switches: ["--no-scale-bar", "--fractional-zoom", "--quiet", "--help", "--offline"],
@@ -114,6 +120,8 @@ enum RenderCommand {
                 case "--padding": try b.setPadding(v, origin: name)
                 case "--style": try b.setStyle(v, origin: name)
                 case "--source": try b.setSource(v, origin: name)
+                case "--dem": try b.setDEM(v, origin: name)
+                case "--dem-encoding": try b.setDEMEncoding(v, origin: name)
                 case "--path": try b.addPath(v, origin: name)
                 case "--marker": try b.addMarkers(v, origin: name)
                 case "--visible": try b.addVisible(v, origin: name)

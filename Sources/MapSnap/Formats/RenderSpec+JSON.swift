@@ -24,6 +24,8 @@ extension RenderSpec {
         if let center = o.center { json["center"] = Self.location(center) }
         if let zoom = o.zoom { json["zoom"] = zoom }
         if let source = o.source { json["source"] = source }
+        if let dem = o.demSource { json["dem"] = dem }
+        if let encoding = o.demEncoding { json["demEncoding"] = encoding.rawValue }
         if let attribution = o.attribution { json["attribution"] = attribution.isEmpty ? "none" : attribution }
         if let caption = o.caption { json["caption"] = caption }
         if let output { json["output"] = output }

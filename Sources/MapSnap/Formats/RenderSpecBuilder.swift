@@ -84,6 +84,23 @@ public struct RenderSpecBuilder: Sendable {
         options.source = source.contains("://") ? source : resolvePath(source)
     }
 
+    /// `--dem SOURCE`: elevation tiles for hillshading, a file path (resolved against
+    /// `baseDirectory`) or a URL template.
+    public mutating func setDEM(_ text: String, origin: String) throws {
+        let source = text.trimmingFieldSpaces()
+        guard !source.isEmpty else { throw RenderSpecError.badValue(origin: origin, reason: "empty DEM source") }
+        options.demSource = source.contains("://") ? source : resolvePath(source)
+    }
+
+    /// `--dem-encoding terrarium|mapbox`.
+    public mutating func setDEMEncoding(_ text: String, origin: String) throws {
+        let name = text.trimmingFieldSpaces().lowercased()
+        guard let encoding = DEMEncoding(rawValue: name) else {
+            throw RenderSpecError.badValue(origin: origin, reason: "unknown DEM encoding '\(text)' (terrarium or mapbox)")
+        }
+        options.demEncoding = encoding
+    }
+
     // MARK: Overlays
 
     /// `--path SPEC` in Static Maps syntax.

@@ -19,8 +19,10 @@ final class BaseMap {
 
     /// Loads the style (`normal`, `terrain`, `hybrid` from the bundled `Styles/`, or a JSON
     /// file) and resolves its sources. `sourceOverride` (`--source`) replaces the sources
-    /// of its kind.
-    init(styleName: String, sourceOverride: String?, http: HTTPTileSource.Options = .init()) throws {
+    /// of its kind; `demSource` (`--dem`) replaces the `raster-dem` sources and fills the
+    /// bundled styles' `mapsnap:dem` slot.
+    init(styleName: String, sourceOverride: String?, demSource: String? = nil, demEncoding: DEMEncoding? = nil,
+         http: HTTPTileSource.Options = .init()) throws {
         let builtin = ["normal", "terrain", "hybrid"]
         let path: String
         if builtin.contains(styleName) {
@@ -59,7 +61,7 @@ final class BaseMap {
         let dataDir = try? ResourceLocator.directory(named: "Data", probe: "helsinki.mbtiles").get()
         let resolver = StyleSourceResolver(styleDirectory: (path as NSString).deletingLastPathComponent,
                                            dataDirectory: dataDir, override: override, overrideName: sourceOverride ?? "",
-                                           http: http)
+                                           demOverride: demSource, demEncodingOverride: demEncoding, http: http)
         var w: [String] = []
         sources = try resolver.resolve(style, warnings: &w)
         warnings.append(contentsOf: w)
@@ -159,6 +161,9 @@ final class BaseMap {
                 case .raster:
                     guard let src = source(for: layer, camera: camera, vector: false) else { continue }
                     RasterPainter.draw(layer, src, ctx)
+                case .hillshade:
+                    guard let src = source(for: layer, camera: camera, vector: false, dem: true) else { continue }
+                    HillshadePainter.draw(layer, src, ctx)
                 case .symbol:
                     continue
                 default:
@@ -175,7 +180,7 @@ final class BaseMap {
         }
     }
 
-    private func source(for layer: StyleLayer, camera: Camera, vector: Bool) -> LoadedSource? {
+    private func source(for layer: StyleLayer, camera: Camera, vector: Bool, dem: Bool = false) -> LoadedSource? {
         guard let id = layer.source else {
             report(layer, "has no source")
             return nil
@@ -186,6 +191,10 @@ final class BaseMap {
         }
         guard s.isVector == vector else {
             report(layer, "source \"\(id)\" is \(s.isVector ? "vector" : "raster") data")
+            return nil
+        }
+        guard (s.demEncoding != nil) == dem else {
+            report(layer, dem ? "source \"\(id)\" is not raster-dem data" : "source \"\(id)\" is raster-dem (elevation) data")
             return nil
         }
         return loadedSource(id, camera: camera)

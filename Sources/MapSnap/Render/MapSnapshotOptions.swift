@@ -25,6 +25,13 @@ public struct MapSnapshotOptions: Sendable {
     public var style: String
     /// Tile source path or URL template overriding the style's sources; nil = embedded data.
     public var source: String?
+    /// Elevation tiles (`--dem`: .mbtiles, .pmtiles, a z/x/y PNG directory or URL template)
+    /// for hillshading: they replace the style's `raster-dem` sources and fill the bundled
+    /// terrain style's DEM slot. nil = the style's own DEM sources (the bundled styles have none).
+    public var demSource: String?
+    /// How `demSource` encodes elevation; nil = as the style's `raster-dem` source says
+    /// (the bundled terrain style says Terrarium; the style specification's default is Mapbox).
+    public var demEncoding: DEMEncoding?
     /// nil = from the sources; "" = none; otherwise the text drawn.
     public var attribution: String?
     public var showsScaleBar: Bool

@@ -28,7 +28,8 @@ public struct MapSnapshotter: Sendable {
 
         var http = options.http
         http.scale = options.scale
-        let base = try BaseMap(styleName: options.style, sourceOverride: options.source, http: http)
+        let base = try BaseMap(styleName: options.style, sourceOverride: options.source,
+                               demSource: options.demSource, demEncoding: options.demEncoding, http: http)
         base.maxThreads = options.maximumThreads
         base.loadOrder = options.tileLoadOrder
         base.prepare(camera: camera)

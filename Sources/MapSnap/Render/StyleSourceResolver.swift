@@ -28,20 +28,30 @@ struct ResolvedSource: @unchecked Sendable {
     let candidates: [Candidate]
     /// Raster tile size in pixels at scale 1 (256 or 512).
     let tileSize: Int
-
+    /// Set for `raster-dem` sources: their tiles decode to elevations, not images.
+    var demEncoding: DEMEncoding? = nil
 }
 
 /// Turns a style's `sources` into tile sources: `mapsnap:embedded`/`mapsnap:relief`/
 /// `mapsnap:imagery`, local `.mbtiles`/`.pmtiles` files and `z/x/y` directories (as `url`,
 /// `mbtiles://…`, `pmtiles://…` or a `tiles` template), relative to the style file.
-/// `--source` replaces every source of its own kind (vector or raster).
+/// `--source` replaces every source of its own kind (vector or raster); `--dem` replaces
+/// every `raster-dem` source and fills the bundled styles' `mapsnap:dem` slot, which is
+/// otherwise left out silently (the terrain style then simply has no hillshade).
 struct StyleSourceResolver {
     let styleDirectory: String?
     let dataDirectory: String?
     /// `--source`, already opened.
     let override: (any TileSource)?
     let overrideName: String
+    /// `--dem SOURCE`: elevation tiles for every `raster-dem` source.
+    var demOverride: String? = nil
+    /// `--dem-encoding`: wins over the style source's `encoding`.
+    var demEncodingOverride: DEMEncoding? = nil
     let http: HTTPTileSource.Options
+
+    /// The URL of the bundled styles' DEM slot.
+    static let demPlaceholder = "mapsnap:dem"
 
     /// Bundled data files (in `Data/`) and what they stand for.
     static let embeddedVector = ["helsinki.mbtiles", "world.mbtiles"]
@@ -52,14 +62,31 @@ struct StyleSourceResolver {
 
     func resolve(_ style: Style, warnings: inout [String]) throws -> [String: ResolvedSource] {
         var out: [String: ResolvedSource] = [:]
+        var dem: (any TileSource)?
+        if let d = demOverride {
+            do {
+                dem = try TileSources.open(d, httpOptions: http)
+            } catch {
+                throw RenderError.source("--dem \(d): \(error)")
+            }
+            if dem?.metadata.format.isVector == true {
+                throw RenderError.source("--dem \(d): holds vector tiles; expected PNG elevation tiles (Terrarium or Mapbox Terrain-RGB)")
+            }
+            if !style.sources.values.contains(where: { $0.kind == .rasterDEM }) {
+                warnings.append("--dem \(d): the style declares no raster-dem source; the elevation tiles are not used")
+            }
+        }
         for id in style.sources.keys.sorted() {
             guard let s = style.sources[id] else { continue }
             let isVector: Bool
             switch s.kind {
             case .vector: isVector = true
             case .raster: isVector = false
+            case .rasterDEM:
+                if let r = try resolveDEM(id, s, override: dem, warnings: &warnings) { out[id] = r }
+                continue
             default:
-                continue  // raster-dem, geojson, …: layers using them are skipped with a warning
+                continue  // geojson, …: layers using them are skipped with a warning
             }
             if let override, override.metadata.format.isVector == isVector {
                 out[id] = ResolvedSource(id: id, isVector: isVector,
@@ -91,43 +118,78 @@ struct StyleSourceResolver {
                                              tileSize: src.metadata.tileSize)
                 }
             default:
-                var path = location
-                for scheme in ["mbtiles://", "pmtiles://", "file://"] where path.hasPrefix(scheme) {
-                    path.removeFirst(scheme.count)
-                }
-                if path.hasPrefix("http://") || path.hasPrefix("https://") {
-                    guard path.contains("{z}") || path.contains("{quadkey}") else {
-                        warnings.append("style source \"\(id)\": \(location) is a TileJSON URL, which is not fetched; pass --source or use \"tiles\" with a {z}/{x}/{y} template")
-                        continue
-                    }
-                    do {
-                        var options = http
-                        if let a = s.attribution { options.attribution = a }
-                        let src = try HTTPTileSource(template: path, options: options)
-                        out[id] = ResolvedSource(id: id, isVector: isVector, candidates: [.init(source: src, name: location, fromZoom: 0, bounds: nil)],
-                                                 tileSize: s.tileSize ?? src.metadata.tileSize)
-                    } catch {
-                        throw RenderError.source("style source \"\(id)\" (\(location)): \(error)")
-                    }
-                    continue
-                }
-                if path.contains("{z}") {
-                    // A local z/x/y template: open its root directory.
-                    path = String(path[..<(path.range(of: "{z}")?.lowerBound ?? path.endIndex)])
-                }
-                if !path.hasPrefix("/"), let dir = styleDirectory {
-                    path = (dir as NSString).appendingPathComponent(path)
-                }
-                do {
-                    let src = try TileSources.open(path)
+                if let src = try openLocal(id: id, location: location, attribution: s.attribution, warnings: &warnings) {
                     out[id] = ResolvedSource(id: id, isVector: isVector, candidates: [.init(source: src, name: location, fromZoom: 0, bounds: nil)],
                                              tileSize: s.tileSize ?? src.metadata.tileSize)
-                } catch {
-                    throw RenderError.source("style source \"\(id)\" (\(location)): \(error)")
                 }
             }
         }
         return out
+    }
+
+    /// A `raster-dem` source: `--dem` when given, else its own local tiles; nil (skipped)
+    /// for the empty `mapsnap:dem` slot and for encodings mapsnap cannot read.
+    private func resolveDEM(_ id: String, _ s: StyleSource, override: (any TileSource)?,
+                            warnings: inout [String]) throws -> ResolvedSource? {
+        let encoding: DEMEncoding
+        if let e = demEncodingOverride {
+            encoding = e
+        } else if let name = s.encoding {
+            guard let e = DEMEncoding(rawValue: name) else {
+                warnings.append("style source \"\(id)\": raster-dem encoding \"\(name)\" is not supported (mapbox, terrarium); its layers are skipped")
+                return nil
+            }
+            encoding = e
+        } else {
+            encoding = .mapbox  // the style specification's default
+        }
+        if let override, let name = demOverride {
+            return ResolvedSource(id: id, isVector: false, candidates: [.init(source: override, name: name, fromZoom: 0, bounds: nil)],
+                                  tileSize: override.metadata.tileSize, demEncoding: encoding)
+        }
+        guard let location = s.url ?? s.tiles.first else {
+            warnings.append("style source \"\(id)\" has no url or tiles; its layers are skipped")
+            return nil
+        }
+        if location == Self.demPlaceholder { return nil }
+        guard let src = try openLocal(id: id, location: location, attribution: s.attribution, warnings: &warnings) else { return nil }
+        return ResolvedSource(id: id, isVector: false, candidates: [.init(source: src, name: location, fromZoom: 0, bounds: nil)],
+                              tileSize: s.tileSize ?? src.metadata.tileSize, demEncoding: encoding)
+    }
+
+    /// Opens a style source's local file, directory or `z/x/y` template (relative to the
+    /// style file), or an http(s) `{z}/{x}/{y}` template; nil with a warning for a TileJSON
+    /// URL, which is not fetched.
+    private func openLocal(id: String, location: String, attribution: String?, warnings: inout [String]) throws -> (any TileSource)? {
+        var path = location
+        for scheme in ["mbtiles://", "pmtiles://", "file://"] where path.hasPrefix(scheme) {
+            path.removeFirst(scheme.count)
+        }
+        if path.hasPrefix("http://") || path.hasPrefix("https://") {
+            guard path.contains("{z}") || path.contains("{quadkey}") else {
+                warnings.append("style source \"\(id)\": \(location) is a TileJSON URL, which is not fetched; pass --source or use \"tiles\" with a {z}/{x}/{y} template")
+                return nil
+            }
+            do {
+                var options = http
+                if let attribution { options.attribution = attribution }
+                return try HTTPTileSource(template: path, options: options)
+            } catch {
+                throw RenderError.source("style source \"\(id)\" (\(location)): \(error)")
+            }
+        }
+        if path.contains("{z}") {
+            // A local z/x/y template: open its root directory.
+            path = String(path[..<(path.range(of: "{z}")?.lowerBound ?? path.endIndex)])
+        }
+        if !path.hasPrefix("/"), let dir = styleDirectory {
+            path = (dir as NSString).appendingPathComponent(path)
+        }
+        do {
+            return try TileSources.open(path)
+        } catch {
+            throw RenderError.source("style source \"\(id)\" (\(location)): \(error)")
+        }
     }
 
     /// Short on-map credits of the bundled data files, from `Data/ATTRIBUTION`

@@ -23,6 +23,8 @@ final class LoadedSource: @unchecked Sendable {
     enum Payload {
         case vector(VectorTile)
         case raster(Canvas)
+        /// Elevations of a `raster-dem` source's tile.
+        case dem(DEMTile)
         case missing
     }
 
@@ -74,13 +76,14 @@ final class LoadedSource: @unchecked Sendable {
         }
         var results = [Result<Payload, TileLoadFailure>](repeating: .success(.missing), count: keys.count)
         let isVector = source.isVector
+        let dem = source.demEncoding
         let jobs = keys
         results.withUnsafeMutableBufferPointer { out in
             let buffer = UnsafeMutableSendableBuffer(out)
             Parallel.forEach(jobs.count, maxThreads: maxThreads, order: loadOrder?(jobs.count)) { i in
                 let key = jobs[i]
                 let cand = source.candidates[key.candidate]
-                buffer[i] = Self.load(key.tile, from: cand, isVector: isVector)
+                buffer[i] = Self.load(key.tile, from: cand, isVector: isVector, dem: dem)
             }
         }
         for cand in source.candidates {
@@ -122,13 +125,16 @@ final class LoadedSource: @unchecked Sendable {
 
     struct TileLoadFailure: Error { let message: String }
 
-    static func load(_ tile: TileID, from cand: ResolvedSource.Candidate, isVector: Bool) -> Result<Payload, TileLoadFailure> {
+    static func load(_ tile: TileID, from cand: ResolvedSource.Candidate, isVector: Bool,
+                     dem: DEMEncoding? = nil) -> Result<Payload, TileLoadFailure> {
         do {
             guard let bytes = try cand.source.tileData(for: tile), !bytes.isEmpty else { return .success(.missing) }
             if isVector {
                 return .success(.vector(try VectorTile(bytes: bytes)))
             }
-            return .success(.raster(try RasterTileDecoder.decode(bytes, origin: "tile \(tile)")))
+            let image = try RasterTileDecoder.decode(bytes, origin: "tile \(tile)")
+            if let dem { return .success(.dem(try DEMTile(decoding: image, encoding: dem))) }
+            return .success(.raster(image))
         } catch {
             return .failure(TileLoadFailure(message: String(describing: error)))
         }
