@@ -13,9 +13,18 @@ public struct VectorTileFeature: StyleFeature, Sendable {
     public var featureID: UInt64? { record.id }
 
     /// The value tagged with `key`, or nil when the feature lacks it.
+    ///
+    /// Scans the feature's own few tags comparing key strings: for the handful of tags a
+    /// feature carries this beats hashing `key` into the layer's key table, and style
+    /// filters call it for every feature of every layer.
     public func value(forKey key: String) -> FeatureValue? {
-        guard let k = storage.keyIndex[key] else { return nil }
-        return value(forKeyIndex: k)
+        let r = record
+        var i = r.tagStart
+        while i + 1 < r.tagEnd {
+            if storage.keys[Int(storage.tags[i])] == key { return storage.values[Int(storage.tags[i + 1])] }
+            i += 2
+        }
+        return nil
     }
 
     /// The value tagged with the key at `keyIndex` (from `VectorTileLayer.keyIndex(for:)`).
