@@ -15,6 +15,16 @@ final class LabelCollisionIndex {
     private let rows: Int
     private var cells: [[Int]]
     private(set) var boxes: [PixelRect] = []
+    /// Which label each box belongs to (a line label's glyph boxes share one owner); for
+    /// checks that labels do not overlap each other.
+    private(set) var owners: [Int] = []
+    private var nextOwner = 0
+
+    /// A fresh owner id for a label made of several boxes.
+    func newOwner() -> Int {
+        nextOwner += 1
+        return nextOwner
+    }
 
     init(width: Int, height: Int, cellSize: Double = 64) {
         self.cellSize = cellSize
@@ -45,11 +55,12 @@ final class LabelCollisionIndex {
     /// True when any of `rects` collides.
     func collides(any rects: [PixelRect]) -> Bool { rects.contains { collides($0) } }
 
-    func insert(_ rect: PixelRect) {
+    func insert(_ rect: PixelRect, owner: Int? = nil) {
         guard rect.minX.isFinite, rect.maxX.isFinite, rect.minY.isFinite, rect.maxY.isFinite else { return }
         let (xs, ys) = cellRange(rect)
         let index = boxes.count
         boxes.append(rect)
+        owners.append(owner ?? newOwner())
         for y in ys {
             for x in xs { cells[y * columns + x].append(index) }
         }

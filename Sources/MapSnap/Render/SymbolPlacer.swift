@@ -180,7 +180,10 @@ struct SymbolPlacer {
                 guard layout.lines.count == 1, let placed = placeAlongLine(c, layout, bounds: bounds,
                                                                          previous: placedLineAnchors[c.text] ?? []) else { continue }
                 placedLineAnchors[c.text, default: []].append(placed.anchor)
-                if !p.allowOverlap { for b in placed.boxes { labels.insert(b) } }
+                if !p.allowOverlap {
+                    let owner = labels.newOwner()
+                    for b in placed.boxes { labels.insert(b, owner: owner) }
+                }
                 let paint = TextPaint(color: p.color, haloColor: p.haloColor, haloWidth: p.haloWidth)
                 let glyphs = placed.glyphs
                 draws.append((c.layer, c.sequence, {
