@@ -38,7 +38,7 @@ import Testing
                 return MapSnapshotOptions(width: 400, height: 300, center: LatLng(60.1675, 24.9480), zoom: 14.6,
                                           overlays: [path] + markers, caption: "Keskusta 1,2 km")
             case .helsinkiRaster:
-                var o = MapSnapshotOptions(width: 360, height: 260, center: LatLng(60.1743, 24.9609), zoom: 13.3,
+                var o = MapSnapshotOptions(width: 360, height: 260, center: LatLng(60.1700, 24.9425), zoom: 13.3,
                                            overlays: [path, markers[0], markers[1]],
                                            style: TestPaths.fixture("styles/raster.json"))
                 o.attribution = "© OpenStreetMap contributors"
