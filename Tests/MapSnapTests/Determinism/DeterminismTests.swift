@@ -110,7 +110,10 @@ import Testing
         let reference = try png(scene, threads: 1)
         for threads in [2, 8, nil] as [Int?] {
             let bytes = try png(scene, threads: threads)
-            #expect(bytes == reference, "\(threads.map(String.init) ?? "default") threads: \(firstDifference(bytes, reference))")
+            // A plain Bool: `#expect(a == b)` on PNG arrays makes Swift Testing diff them on
+            // failure, which is quadratic in their length (minutes for 100 kB).
+            let equal = bytes == reference
+            #expect(equal, "\(threads.map(String.init) ?? "default") threads: \(firstDifference(bytes, reference))")
         }
     }
 
@@ -120,7 +123,8 @@ import Testing
         // Fixed by default so CI is reproducible; MAPSNAP_TEST_SEED explores other orders.
         let base = ProcessInfo.processInfo.environment["MAPSNAP_TEST_SEED"].flatMap { UInt64($0) } ?? 20_261_129
         print("DeterminismTests.tileArrivalOrder(\(scene.rawValue)) seed base \(base)")
-        for k in 0..<3 {
+        // Order 0 is the reverse of tile order; orders 1…3 are seeded shuffles.
+        for k in 0...3 {
             let seed = base &+ UInt64(k)
             let log = OrderLog()
             let order: @Sendable (Int) -> [Int] = { n in
@@ -130,7 +134,10 @@ import Testing
             }
             for threads in [1, 4] {
                 let bytes = try png(scene, threads: threads, order: order)
-                #expect(bytes == reference, "seed \(seed), order #\(k), \(threads) threads: \(firstDifference(bytes, reference))")
+                // A plain Bool: `#expect(a == b)` on PNG arrays makes Swift Testing diff them on
+                // failure, which is quadratic in their length (minutes for 100 kB).
+                let equal = bytes == reference
+                #expect(equal, "seed \(seed), order #\(k), \(threads) threads: \(firstDifference(bytes, reference))")
             }
             #expect(log.largest >= 2, "the scene loads \(log.largest) tile(s): arrival order untested")
         }
@@ -148,7 +155,11 @@ import Testing
     @Test func repeatedRendersAreIdentical() throws {
         let first = try png(.overlaysOnly)
         for _ in 0..<3 {
-            #expect(try png(.overlaysOnly) == first)
+            let again = try png(.overlaysOnly)
+            // A plain Bool: `#expect(a == b)` on PNG arrays makes Swift Testing diff them on
+            // failure, which is quadratic in their length (minutes for 100 kB).
+            let equal = again == first
+            #expect(equal, "\(firstDifference(again, first))")
         }
     }
 
@@ -178,7 +189,10 @@ import Testing
         for (i, scene) in jobs.enumerated() {
             let sequential = try png(scene, threads: 1)
             let concurrent = try #require(results.bytes[i])
-            #expect(concurrent == sequential, "\(scene.rawValue) (job \(i)): \(firstDifference(concurrent, sequential))")
+            // A plain Bool: `#expect(a == b)` on PNG arrays makes Swift Testing diff them on
+            // failure, which is quadratic in their length (minutes for 100 kB).
+            let equal = concurrent == sequential
+            #expect(equal, "\(scene.rawValue) (job \(i)): \(firstDifference(concurrent, sequential))")
         }
     }
 }
