@@ -160,7 +160,8 @@ import MapSnapTesting
     @Test func mapboxEncodedCopyRendersTheSameBytes() throws {
         let a = try MapSnapshotter(options: options(dem: Self.terrarium)).render().pngData()
         let b = try MapSnapshotter(options: options(dem: Self.mapbox, encoding: .mapbox)).render().pngData()
-        #expect(a == b)
+        let same = a == b  // a Bool: on failure Swift Testing would diff the whole arrays
+        #expect(same)
         // Read with the wrong encoding, the tiles decode to nonsense heights: a different image.
         let c = try MapSnapshotter(options: options(dem: Self.mapbox)).render().pngData()
         #expect(c != a)

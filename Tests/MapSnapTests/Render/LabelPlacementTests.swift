@@ -62,7 +62,8 @@ import Testing
                                 options: TextLayoutOptions(sizePixels: 14))
         let single = Canvas(width: 200, height: 120, fill: .white)
         TextEngine.shared.renderer.draw(layout, on: single, at: PixelPoint(x: 100, y: 60), anchor: .center, paint: TextPaint(color: .black))
-        #expect(snap.canvas.pixels == single.pixels, "the label must be drawn exactly once, centred on its point")
+        let same = snap.canvas.pixels == single.pixels
+        #expect(same, "the label must be drawn exactly once, centred on its point")
     }
 
     @Test func helsinkiLabelsDoNotOverlap() throws {
