@@ -1,8 +1,9 @@
 import Foundation
 
 /// The fonts text is drawn with: the bundled Noto Sans Regular and Bold, the bundled Droid
-/// Sans Fallback for CJK and other scripts Noto Sans lacks, and — only when nothing bundled
-/// has a glyph — optional system fonts.
+/// Sans Fallback for Chinese, Japanese and other scripts Noto Sans lacks, the bundled
+/// Nanum Gothic for Korean (Hangul, which Droid Sans Fallback lacks; loaded on first use),
+/// and — only when nothing bundled has a glyph — optional system fonts.
 ///
 /// Faces are immutable after loading and serialise their own FreeType calls, so a library is
 /// safe to share between threads; the only mutable state (lazily loaded system fallbacks)
@@ -14,6 +15,9 @@ public final class FontLibrary: @unchecked Sendable {
         ("Noto Sans Bold", "NotoSans-Bold.ttf"),
         ("Droid Sans Fallback", "DroidSansFallbackFull.ttf"),
     ]
+
+    /// Bundled faces loaded only when a glyph needs them (large files, rarely used).
+    public static let lazyBundledFonts = ["NanumGothic.ttf"]
 
     /// System fonts tried per glyph after every bundled face, in order. Never used by tests.
     public static let defaultSystemFallbackPaths = [
@@ -56,7 +60,8 @@ public final class FontLibrary: @unchecked Sendable {
         bold = try load(FontLibrary.bundledFonts[1].file)
         fallback = try load(FontLibrary.bundledFonts[2].file)
         self.fontsDirectory = fontsDirectory
-        self.systemFallbackPaths = systemFallbackPaths
+        // The lazily loaded bundled faces go first in the on-demand list.
+        self.systemFallbackPaths = FontLibrary.lazyBundledFonts.map { dir.appendingPathComponent($0).path } + systemFallbackPaths
     }
 
     // MARK: - Finding the bundled fonts
@@ -143,8 +148,9 @@ public final class FontLibrary: @unchecked Sendable {
         return chain
     }
 
-    /// System fallback faces, loading any not yet loaded. Called only when no bundled face
-    /// has a glyph, so a machine without those files never pays for the lookup.
+    /// On-demand fallback faces (the lazily loaded bundled ones, then system fonts), loading
+    /// any not yet loaded. Called only when no eagerly loaded face has a glyph, so ordinary
+    /// text never pays for them.
     func systemFallbackFaces() -> [FreeTypeFace] {
         lock.lock()
         defer { lock.unlock() }

@@ -82,11 +82,20 @@ import Testing
         #expect(wrapped.lines.count >= 2)
     }
 
+    @Test func hangulComesFromTheBundledKoreanFont() throws {
+        // Droid Sans Fallback has no Hangul syllables; Nanum Gothic (bundled, loaded on
+        // demand) draws them.
+        let l = try layout("Seoul 서울")
+        #expect(l.missingCharacters.isEmpty)
+        let hangul = l.glyphs.filter { $0.characterIndex >= 6 }
+        #expect(hangul.count == 2 && hangul.allSatisfy { $0.face.path.hasSuffix("NanumGothic.ttf") && $0.glyph != 0 })
+    }
+
     @Test func unmappableCharactersAreReportedAndDrawnAsNotdef() throws {
         let fonts = try #require(TextFixtures.fonts)
-        // The bundled fonts have no Hangul syllables (Droid Sans Fallback Full here lacks them).
-        let l = try layout("Seoul 서울 \u{10FFFD}")
-        #expect(l.missingCharacters == ["서", "울", "\u{10FFFD}"])
+        // A private-use code point no bundled font maps.
+        let l = try layout("Seoul \u{10FFFD}")
+        #expect(l.missingCharacters == ["\u{10FFFD}"])
         #expect(l.glyphs.filter { $0.glyph == 0 }.allSatisfy { $0.face === fonts.regular })
     }
 
