@@ -36,7 +36,7 @@ public struct GPX: Sendable {
         let ok = parser.parse()
         if let error = delegate.error { throw error }
         guard ok else {
-            let reason = parser.parserError.map { ($0 as NSError).localizedDescription } ?? "malformed XML"
+            let reason = parser.parserError.map(GPX.describeXMLError) ?? "malformed XML"
             throw .malformedXML(source: source, line: parser.lineNumber, reason: reason)
         }
         guard delegate.sawRoot else { throw .notGPX(source: source, line: 1, root: delegate.rootName ?? "") }
@@ -224,7 +224,7 @@ private final class GPXParserDelegate: NSObject, XMLParserDelegate, @unchecked S
 
     func parser(_ parser: XMLParser, parseErrorOccurred parseError: Error) {
         if error == nil {
-            error = .malformedXML(source: source, line: parser.lineNumber, reason: (parseError as NSError).localizedDescription)
+            error = .malformedXML(source: source, line: parser.lineNumber, reason: GPX.describeXMLError(parseError))
         }
     }
 
@@ -248,5 +248,29 @@ private final class GPXParserDelegate: NSObject, XMLParserDelegate, @unchecked S
         }
         guard let lat = value("lat", limit: 90), let lon = value("lon", limit: 180) else { return nil }
         return LatLng(latitude: lat, longitude: lon)
+    }
+}
+
+extension GPX {
+    /// A readable reason for an `XMLParser` error. Foundation on Linux reports libxml2's
+    /// error numbers (xmlerror.h) and describes them only as "NSXMLParserErrorDomain error
+    /// 76"; the common ones are named here.
+    static func describeXMLError(_ error: Error) -> String {
+        let code = (error as NSError).code
+        switch code {
+        case 4: return "the document is empty"
+        case 5: return "the document does not end properly (an element is left open, or content follows the root)"
+        case 86: return "there is content after the end of the document"
+        case 9: return "the document contains an invalid character"
+        case 23: return "an entity reference lacks its semicolon"
+        case 26: return "an undeclared entity is used"
+        case 38, 39, 41: return "an attribute is malformed (values must be quoted)"
+        case 42: return "an attribute is given twice"
+        case 73: return "a tag is not closed with '>'"
+        case 76: return "a closing tag does not match the element it closes"
+        case 77: return "the document ends before its elements are closed"
+        case 85: return "elements are not properly nested"
+        default: return "XML error \(code)"
+        }
     }
 }
