@@ -53,7 +53,7 @@ final class BaseMap {
         // Raster tiles given to a style without raster layers become the whole base map:
         // the background, then the tiles (a vector street style on top would only hide them).
         if let o = override, !o.metadata.format.isVector,
-           !loaded.sources.values.contains(where: { $0.kind == .raster }) {
+           !loaded.sources.values.contains(where: { $0.kind == .raster && $0.url != "mapsnap:relief" }) {
             loaded = BaseMap.rasterBaseStyle(background: loaded, tileSize: o.metadata.tileSize)
         }
         style = loaded

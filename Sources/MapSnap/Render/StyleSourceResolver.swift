@@ -9,16 +9,20 @@ struct ResolvedSource: @unchecked Sendable {
         let name: String
         /// Used only for tiles at or above this zoom…
         let fromZoom: Int
-        /// …that intersect these bounds (nil = anywhere).
+        /// …that intersect these bounds (nil = anywhere)…
         let bounds: TileSourceMetadata.Bounds?
+        /// …and at or below this zoom (the bundled imagery is a blur past it).
+        let toZoom: Int
         /// What to credit on the map when this candidate supplies a tile.
         let attribution: String?
 
-        init(source: any TileSource, name: String, fromZoom: Int, bounds: TileSourceMetadata.Bounds?, attribution: String? = nil) {
+        init(source: any TileSource, name: String, fromZoom: Int, bounds: TileSourceMetadata.Bounds?, attribution: String? = nil,
+             toZoom: Int = 30) {
             self.source = source
             self.name = name
             self.fromZoom = fromZoom
             self.bounds = bounds
+            self.toZoom = toZoom
             self.attribution = attribution ?? source.metadata.attribution
         }
     }
@@ -57,6 +61,8 @@ struct StyleSourceResolver {
     static let embeddedVector = ["helsinki.mbtiles", "world.mbtiles"]
     static let embeddedRelief = "relief.mbtiles"
     static let embeddedImagery = "imagery.mbtiles"
+    /// Highest raster data zoom at which the bundled relief and imagery are drawn.
+    static let embeddedRasterMaxZoom = 11
     /// The city tiles replace the world data from this zoom up.
     static let cityFromZoom = 10
 
@@ -88,7 +94,9 @@ struct StyleSourceResolver {
             default:
                 continue  // geojson, …: layers using them are skipped with a warning
             }
-            if let override, override.metadata.format.isVector == isVector {
+            // A raster --source stands for imagery: it replaces raster sources but not the
+            // bundled relief shading, which stays under it.
+            if let override, override.metadata.format.isVector == isVector, s.url != "mapsnap:relief" {
                 out[id] = ResolvedSource(id: id, isVector: isVector,
                                          candidates: [.init(source: override, name: overrideName, fromZoom: 0, bounds: nil)],
                                          tileSize: override.metadata.tileSize)
@@ -113,8 +121,11 @@ struct StyleSourceResolver {
             case "mapsnap:relief", "mapsnap:imagery":
                 let file = location == "mapsnap:relief" ? Self.embeddedRelief : Self.embeddedImagery
                 if let path = dataPath(file), let src = try? TileSources.open(path) {
+                    // The bundled images end at z5; past z11 they are only a blur, so the
+                    // style's background shows instead.
                     out[id] = ResolvedSource(id: id, isVector: false, candidates: [.init(source: src, name: file, fromZoom: 0, bounds: nil,
-                                                                                        attribution: shortAttribution[file])],
+                                                                                        attribution: shortAttribution[file],
+                                                                                        toZoom: Self.embeddedRasterMaxZoom)],
                                              tileSize: src.metadata.tileSize)
                 }
             default:

@@ -47,7 +47,7 @@ final class LoadedSource: @unchecked Sendable {
             var remaining = [c.rect]
             for (ci, cand) in source.candidates.enumerated() where !remaining.isEmpty {
                 let meta = cand.source.metadata
-                guard c.id.z >= cand.fromZoom, c.id.z >= meta.minZoom else { continue }
+                guard c.id.z >= cand.fromZoom, c.id.z <= cand.toZoom, c.id.z >= meta.minZoom else { continue }
                 var claim = remaining
                 if let b = cand.bounds {
                     let r = Self.pixelRect(of: b, camera: camera, worldCopy: c.worldCopy)
