@@ -61,3 +61,28 @@ import Testing
         #expect(snap.canvas.color(atX: 290, y: 210) == good.canvas.color(atX: 290, y: 210))
     }
 }
+
+/// What a raster `--source` means with each bundled style.
+@Suite struct RasterSourceWithBundledStylesTests {
+    @Test(arguments: ["normal", "terrain", "hybrid"])
+    func rasterTilesShowInEveryStyle(style: String) throws {
+        let tiles = TestPaths.fixture("helsinki-raster-z12-13")
+        let o = MapSnapshotOptions(width: 200, height: 150, scale: 1, center: LatLng(60.1699, 24.9420), zoom: 12.8,
+                                   style: style, source: tiles, attribution: "", showsScaleBar: false)
+        let snap = try MapSnapshotter(options: o).render()
+        #expect(snap.warnings.isEmpty, "\(snap.warnings)")
+        // The centre pixel comes from the tiles: the same as a raster-only render.
+        let plain = try MapSnapshotter(options: MapSnapshotOptions(width: 200, height: 150, scale: 1, center: LatLng(60.1699, 24.9420),
+                                                                   zoom: 12.8, style: TestPaths.plainStyle, source: tiles,
+                                                                   attribution: "", showsScaleBar: false)).render()
+        if style == "hybrid" {
+            // Hybrid draws the tiles as imagery under its roads and labels: not identical,
+            // but not the dark hybrid background either.
+            let c = snap.canvas.color(atX: 100, y: 75)
+            #expect(Int(c.red) + Int(c.green) + Int(c.blue) > 300, "\(c)")
+        } else {
+            let same = snap.canvas.pixels == plain.canvas.pixels
+            #expect(same, "\(style) with raster tiles should be the raster base map")
+        }
+    }
+}
