@@ -1,0 +1,27 @@
+// libFuzzer entry point over mapsnap's untrusted-input decoders. The first byte picks the
+// decoder (MVT, PNG, JPEG, gzip/zlib, encoded polyline, Static Maps path syntax), the rest
+// is its input. Built and run by fuzz/run.sh; not part of the package build.
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    let bytes = Array(UnsafeBufferPointer(start: data, count: size))
+    let which = bytes.first.map { Int($0) % 6 } ?? 0
+    let body = Array(bytes.dropFirst())
+    switch which {
+    case 0:
+        if let tile = try? VectorTile(bytes: body) {
+            for name in tile.layerNames {
+                if let layer = try? tile.layer(named: name) {
+                    var g = TileGeometry()
+                    for f in layer.features { g.removeAll(); try? f.decodeGeometry(into: &g); _ = f.value(forKey: "class") }
+                }
+            }
+        }
+    case 1: _ = try? PNGCodec.decode(body, origin: "fuzz", maxPixelCount: 1 << 20)
+    case 2: _ = try? JPEGCodec.decode(body, origin: "fuzz", maxPixelCount: 1 << 20)
+    case 3: _ = try? Gzip.decompress(body, maxOutputBytes: 1 << 20)
+    case 4: _ = try? EncodedPolyline.decode(String(decoding: body, as: UTF8.self), precision: 5)
+    default: _ = try? StaticMapsSyntax.parsePath(String(decoding: body, as: UTF8.self), origin: "fuzz")
+    }
+    return 0
+}

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer harness (fuzz/harness.swift + every library source, with
+# -sanitize=fuzzer,address) and fuzzes the decoders for SECONDS (default 120), starting from
+# a corpus made of the test fixtures. Crashes are written to .build/fuzz/ by libFuzzer.
+# Usage: fuzz/run.sh [SECONDS]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+seconds="${1:-120}"
+out=.build/fuzz
+mkdir -p "$out/corpus"
+S="$(pwd)/Sources"
+cat > "$out/module.modulemap" <<MAP
+module CShims {
+    header "$S/CShims/include/mapsnap_shims.h"
+    export *
+}
+MAP
+clang -c -fsanitize=fuzzer-no-link,address -I"$S/CShims/include" "$S/CShims/mapsnap_jpeg.c" -o "$out/shims.o"
+swiftc -sanitize=fuzzer,address -parse-as-library -module-name MapSnap -O \
+  -I "$S/CPNG" -I "$S/CFreeType" -I "$S/CZlib" -I "$S/CSQLite" -I "$S/CJPEG" -I "$out" \
+  -Xcc -I/usr/include/freetype2 -Xcc -I/usr/include/libpng16 \
+  $(find "$S/MapSnap" -name '*.swift') fuzz/harness.swift "$out/shims.o" \
+  -lpng16 -lfreetype -lz -lsqlite3 -ljpeg -o "$out/fuzz-mapsnap"
+# Seed corpus: one input per decoder from the fixtures (selector byte + bytes).
+fx=Tests/MapSnapTests/Fixtures
+for f in "$fx"/png/*.png; do { printf '\x01'; cat "$f"; } > "$out/corpus/png-$(basename "$f")"; done
+for f in "$fx"/jpeg/*.jpg; do { printf '\x02'; cat "$f"; } > "$out/corpus/jpeg-$(basename "$f")"; done
+i=0
+while IFS= read -r hex; do
+  { printf '\x00'; printf '%s' "$hex" | xxd -r -p | gzip -dc; } > "$out/corpus/mvt-$i" || true
+  i=$((i + 1))
+done < <(sqlite3 Data/helsinki.mbtiles "select hex(tile_data) from tiles where zoom_level >= 13 limit 3")
+printf '\x04_p~iF~ps|U_ulLnnqC_mqNvxq`@' > "$out/corpus/polyline"
+printf '\x05color:0xff0000|weight:5|60.1,24.9|enc:_p~iF~ps|U' > "$out/corpus/path"
+cd "$out" && ./fuzz-mapsnap corpus -max_total_time="$seconds" -max_len=200000 -rss_limit_mb=2048
