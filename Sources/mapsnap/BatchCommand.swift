@@ -36,6 +36,11 @@ enum BatchCommand {
         }
         let jobs = try parseJobs(data, path: jobsPath)
         let quiet = args.has("--quiet")
+        if !quiet {
+            for job in jobs {
+                if case .success(let spec) = job.spec { spec.warnings.forEach { Output.warning("\(jobsPath):\(job.line): \($0)") } }
+            }
+        }
         let results = Results(count: jobs.count)
         // Workers pull job indices in order; each job's bytes do not depend on which worker ran it.
         let next = Results.Counter()
@@ -103,7 +108,8 @@ enum BatchCommand {
             let source = "\(path):\(lineNumber)"
             do {
                 let spec = try RenderSpec.parse(data: Data(line), source: source,
-                                                baseDirectory: baseDirectory.isEmpty ? nil : baseDirectory)
+                                                baseDirectory: baseDirectory.isEmpty ? nil : baseDirectory,
+                                                resolver: BundledPlaces())
                 let name = spec.output.map { ($0 as NSString).lastPathComponent } ?? String(format: "%04d.png", lineNumber)
                 if let first = claimed[name] {
                     let message = "\(source): output \"\(name)\" is already written by line \(first)"
