@@ -38,4 +38,4 @@ for f in "$fx"/gpx/*.gpx; do { printf '\x07'; cat "$f"; } > "$out/corpus/gpx-$(b
 # Leak detection is off: Foundation's XMLParser leaks a CFString for every parse error it
 # reports (FoundationXML _CFErrorCreateFromXMLInterface), which is not ours to fix; crashes,
 # overflows and use-after-free are still caught by ASan.
-cd "$out" && ./fuzz-mapsnap corpus -max_total_time="$seconds" -max_len=200000 -rss_limit_mb=2048 -detect_leaks=0
+cd "$out" && ASAN_OPTIONS=detect_leaks=0 ./fuzz-mapsnap corpus -max_total_time="$seconds" -max_len=200000 -rss_limit_mb=2048 -detect_leaks=0
