@@ -356,17 +356,3 @@ public final class HTTPTileSource: TileSource, @unchecked Sendable {
         lock.unlock()
     }
 }
-
-/// A value shared between a waiting thread and URLSession's or a prefetch worker's queue.
-private final class Locked<Value>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value: Value
-
-    init(_ value: Value) { self.value = value }
-
-    func withLock<R>(_ body: (inout Value) -> R) -> R {
-        lock.lock()
-        defer { lock.unlock() }
-        return body(&value)
-    }
-}

@@ -335,15 +335,3 @@ import Testing
         #expect(throws: HTTPTileSourceError.self) { try TileSources.open("http://tile.example.org/{z}/{x}.png") }
     }
 }
-
-/// A lock-protected value for collecting results from concurrent test code.
-final class Locked<Value>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value: Value
-    init(_ value: Value) { self.value = value }
-    func withLock<R>(_ body: (inout Value) -> R) -> R {
-        lock.lock()
-        defer { lock.unlock() }
-        return body(&value)
-    }
-}
