@@ -20,8 +20,7 @@ let package = Package(
         .target(
             name: "MapSnap",
             dependencies: ["CPNG", "CFreeType", "CZlib", "CSQLite", "CShims"],
-            path: "Sources/MapSnap",
-            swiftSettings: [.unsafeFlags(["-Ounchecked"], .when(configuration: .release))]
+            path: "Sources/MapSnap"
         ),
         .target(name: "MapSnapTesting", dependencies: ["MapSnap"], path: "Sources/MapSnapTesting"),
         .executableTarget(name: "mapsnap", dependencies: ["MapSnap"], path: "Sources/mapsnap"),

@@ -18,11 +18,6 @@ public enum Overlay: Sendable, Hashable {
     }
 }
 
-/// Line join for strokes.
-public enum LineJoin: String, Sendable, Hashable, Codable { case miter, round, bevel }
-/// Line cap for strokes.
-public enum LineCap: String, Sendable, Hashable, Codable { case butt, round, square }
-
 /// A polyline on the map. Widths are in points (multiplied by the render scale).
 public struct PathOverlay: Sendable, Hashable {
     public var coordinates: [LatLng]

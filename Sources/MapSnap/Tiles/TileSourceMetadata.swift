@@ -1,29 +1,5 @@
 import Foundation
 
-/// The encoding of a source's tiles.
-public enum TileFormat: String, Sendable, Hashable {
-    /// Mapbox Vector Tile (protobuf); `tileData(for:)` returns it uncompressed.
-    case mvt
-    case png
-    case jpg
-    case webp
-    case unknown
-
-    /// Maps the names used by MBTiles `format`, TileJSON and file extensions.
-    public init(name: String) {
-        switch name.lowercased() {
-        case "pbf", "mvt", "application/x-protobuf", "application/vnd.mapbox-vector-tile": self = .mvt
-        case "png", "image/png": self = .png
-        case "jpg", "jpeg", "image/jpeg": self = .jpg
-        case "webp", "image/webp": self = .webp
-        default: self = .unknown
-        }
-    }
-
-    /// True for vector formats.
-    public var isVector: Bool { self == .mvt }
-}
-
 /// The row order of tiles as stored: XYZ (y = 0 at the top) or TMS (y = 0 at the bottom).
 /// Sources translate to XYZ; this records what the file declares.
 public enum TileScheme: String, Sendable, Hashable {

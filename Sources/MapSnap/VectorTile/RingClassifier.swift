@@ -45,7 +45,7 @@ public enum RingClassifier {
         for i in range {
             let p = geometry.points[i]
             // Each product is < 2^62; the running sum is bounded by twice the ring's area,
-            // which is at most (2^32)^2 — wrapping adds are used only to keep -Ounchecked honest.
+            // which is at most (2^32)^2; the wrapping adds only spare an overflow check per point.
             sum = sum &+ (Int64(prev.x) * Int64(p.y) &- Int64(p.x) * Int64(prev.y))
             prev = p
         }

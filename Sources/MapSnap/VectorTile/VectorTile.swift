@@ -5,7 +5,7 @@ import Foundation
 /// `init` walks only the top-level layer messages and reads each layer's name, version and
 /// extent. `layer(named:)` decodes one layer's keys, values and feature index; feature
 /// geometry stays a byte range until `VectorTileFeature.decodeGeometry(into:)` is called.
-/// A renderer asks for a layer once, filters features through `StyleFeature`, and decodes
+/// A renderer asks for a layer once, filters features by their properties, and decodes
 /// geometry only for features that pass.
 ///
 /// The bytes must be uncompressed (tile sources inflate gzip tiles before returning them).

@@ -1,7 +1,7 @@
 /// A feature of a decoded vector-tile layer: id, type, tags, and geometry still encoded.
 ///
 /// Cheap to create (a reference and an index); property lookups do not allocate.
-public struct VectorTileFeature: StyleFeature, Sendable {
+public struct VectorTileFeature: Sendable {
     let storage: VectorTileLayerStorage
     /// Position of the feature in its layer's `features`.
     public let index: Int

@@ -24,3 +24,8 @@ public struct StrokeStyle: Sendable, Hashable {
         self.dashPhase = dashPhase
     }
 }
+
+/// Line join for strokes.
+public enum LineJoin: String, Sendable, Hashable, Codable { case miter, round, bevel }
+/// Line cap for strokes.
+public enum LineCap: String, Sendable, Hashable, Codable { case butt, round, square }

@@ -407,18 +407,18 @@ private struct SpecReader {
         let lat: Double
         let lon: Double
         if let items = value as? [Any] {
-            guard items.count == 2, let a = FormatsJSON.number(items[0]), let b = FormatsJSON.number(items[1]) else {
-                throw RenderSpecError.wrongType(source: source, keyPath: keyPath, expected: "[lat, lon] numbers", found: FormatsJSON.typeName(value))
+            guard items.count == 2, let a = InputJSON.number(items[0]), let b = InputJSON.number(items[1]) else {
+                throw RenderSpecError.wrongType(source: source, keyPath: keyPath, expected: "[lat, lon] numbers", found: InputJSON.typeName(value))
             }
             (lat, lon) = (a, b)
         } else if let o = value as? [String: Any] {
             _ = try dictionary(o, keyPath, allowed: ["lat", "lon"])
-            guard let a = o["lat"].flatMap(FormatsJSON.number), let b = o["lon"].flatMap(FormatsJSON.number) else {
+            guard let a = o["lat"].flatMap(InputJSON.number), let b = o["lon"].flatMap(InputJSON.number) else {
                 throw RenderSpecError.wrongType(source: source, keyPath: keyPath, expected: "{\"lat\": number, \"lon\": number}", found: "an object")
             }
             (lat, lon) = (a, b)
         } else {
-            throw RenderSpecError.wrongType(source: source, keyPath: keyPath, expected: "\"lat,lon\", [lat, lon] or {\"lat\", \"lon\"}", found: FormatsJSON.typeName(value))
+            throw RenderSpecError.wrongType(source: source, keyPath: keyPath, expected: "\"lat,lon\", [lat, lon] or {\"lat\", \"lon\"}", found: InputJSON.typeName(value))
         }
         guard abs(lat) <= 90 else { throw RenderSpecError.badValue(origin: origin(keyPath), reason: "latitude \(lat) out of range -90…90") }
         guard abs(lon) <= 180 else { throw RenderSpecError.badValue(origin: origin(keyPath), reason: "longitude \(lon) out of range -180…180") }
@@ -429,7 +429,7 @@ private struct SpecReader {
     /// `allowed` nil skips the check (inline GeoJSON has its own rules).
     func dictionary(_ value: Any, _ keyPath: String, allowed: [String]?) throws -> [String: Any] {
         guard let o = value as? [String: Any] else {
-            throw RenderSpecError.wrongType(source: source, keyPath: keyPath, expected: "an object", found: FormatsJSON.typeName(value))
+            throw RenderSpecError.wrongType(source: source, keyPath: keyPath, expected: "an object", found: InputJSON.typeName(value))
         }
         if let allowed, let unknown = o.keys.sorted().first(where: { !allowed.contains($0) }) {
             let path = keyPath == "(root)" ? unknown : "\(keyPath).\(unknown)"
@@ -441,21 +441,21 @@ private struct SpecReader {
     func array(_ value: Any?, _ keyPath: String) throws -> [Any] {
         guard let value else { return [] }
         guard let a = value as? [Any] else {
-            throw RenderSpecError.wrongType(source: source, keyPath: keyPath, expected: "an array", found: FormatsJSON.typeName(value))
+            throw RenderSpecError.wrongType(source: source, keyPath: keyPath, expected: "an array", found: InputJSON.typeName(value))
         }
         return a
     }
 
     func string(_ value: Any, _ keyPath: String) throws -> String {
         guard let s = value as? String else {
-            throw RenderSpecError.wrongType(source: source, keyPath: keyPath, expected: "a string", found: FormatsJSON.typeName(value))
+            throw RenderSpecError.wrongType(source: source, keyPath: keyPath, expected: "a string", found: InputJSON.typeName(value))
         }
         return s
     }
 
     func bool(_ value: Any, _ keyPath: String) throws -> Bool {
-        guard let b = FormatsJSON.bool(value) else {
-            throw RenderSpecError.wrongType(source: source, keyPath: keyPath, expected: "true or false", found: FormatsJSON.typeName(value))
+        guard let b = InputJSON.bool(value) else {
+            throw RenderSpecError.wrongType(source: source, keyPath: keyPath, expected: "true or false", found: InputJSON.typeName(value))
         }
         return b
     }
@@ -463,15 +463,15 @@ private struct SpecReader {
     /// A number, or a string holding one; returned as text so the flag parser validates it.
     func numberText(_ value: Any, _ keyPath: String) throws -> String {
         if let s = value as? String { return s }
-        guard let n = FormatsJSON.number(value) else {
-            throw RenderSpecError.wrongType(source: source, keyPath: keyPath, expected: "a number", found: FormatsJSON.typeName(value))
+        guard let n = InputJSON.number(value) else {
+            throw RenderSpecError.wrongType(source: source, keyPath: keyPath, expected: "a number", found: InputJSON.typeName(value))
         }
         return String(n)
     }
 
     func number(_ value: Any, _ keyPath: String, in range: ClosedRange<Double>) throws -> Double {
-        guard let n = FormatsJSON.number(value) else {
-            throw RenderSpecError.wrongType(source: source, keyPath: keyPath, expected: "a number", found: FormatsJSON.typeName(value))
+        guard let n = InputJSON.number(value) else {
+            throw RenderSpecError.wrongType(source: source, keyPath: keyPath, expected: "a number", found: InputJSON.typeName(value))
         }
         guard n.isFinite, range.contains(n) else {
             throw RenderSpecError.badValue(origin: origin(keyPath),

@@ -2,7 +2,7 @@ import Testing
 @testable import MapSnap
 
 /// A fixed gazetteer for place-name tests.
-struct FormatsPlaceTable: PlaceResolving {
+struct InputsPlaceTable: PlaceResolving {
     let places: [String: LatLng]
     func coordinate(forPlaceNamed name: String) -> LatLng? { places[name] }
 }
@@ -76,7 +76,7 @@ struct FormatsPlaceTable: PlaceResolving {
     }
 
     @Test func placeNamesGoThroughTheResolver() throws {
-        let resolver = FormatsPlaceTable(places: ["Zürich HB": LatLng(47.3779, 8.5403), "Bern": LatLng(46.948, 7.4474)])
+        let resolver = InputsPlaceTable(places: ["Zürich HB": LatLng(47.3779, 8.5403), "Bern": LatLng(46.948, 7.4474)])
         let path = try StaticMapsSyntax.parsePath("Zürich HB|Bern", origin: "--path", resolver: resolver)
         #expect(path.coordinates == [LatLng(47.3779, 8.5403), LatLng(46.948, 7.4474)])
         #expect(try StaticMapsSyntax.parseLocation("Bern", origin: "--center", resolver: resolver) == LatLng(46.948, 7.4474))
@@ -134,8 +134,8 @@ struct FormatsPlaceTable: PlaceResolving {
     func iconAnchors(anchor: String, expected: PixelPoint) throws {
         // pin.png is 20×32.
         let markers = try StaticMapsSyntax.parseMarkers("anchor:\(anchor)|icon:pin.png|1,2", origin: "--marker",
-                                                        baseDirectory: FormatsFixtures.path("spec"))
-        #expect(markers[0].style == .icon(path: FormatsFixtures.path("spec/pin.png"), anchor: expected))
+                                                        baseDirectory: InputsFixtures.path("spec"))
+        #expect(markers[0].style == .icon(path: InputsFixtures.path("spec/pin.png"), anchor: expected))
     }
 
     @Test func iconWithoutAnchorKeepsPathAndDefaultAnchor() throws {
@@ -180,7 +180,7 @@ struct FormatsPlaceTable: PlaceResolving {
         let url = "https://maps.googleapis.com/maps/api/staticmap?center=Brooklyn+Bridge,New+York,NY&zoom=13&size=600x300&maptype=roadmap"
             + "&markers=color:blue%7Clabel:S%7C40.702147,-74.015794&markers=color:green%7Clabel:G%7C40.711614,-74.012318"
             + "&markers=color:red%7Clabel:C%7C40.718217,-73.998284&key=YOUR_API_KEY"
-        let resolver = FormatsPlaceTable(places: ["Brooklyn Bridge,New York,NY": LatLng(40.7061, -73.9969)])
+        let resolver = InputsPlaceTable(places: ["Brooklyn Bridge,New York,NY": LatLng(40.7061, -73.9969)])
         let parsed = try StaticMapsURL(parsing: url, resolver: resolver)
         #expect(parsed.center == LatLng(40.7061, -73.9969))
         #expect(parsed.zoom == 13)

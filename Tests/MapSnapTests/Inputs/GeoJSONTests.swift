@@ -8,7 +8,7 @@ import Testing
     }
 
     @Test func fixtureFeatureCollectionWithSimplestyle() throws {
-        let doc = try GeoJSON(data: try FormatsFixtures.data("geojson/route.geojson"), source: "route.geojson")
+        let doc = try GeoJSON(data: try InputsFixtures.data("geojson/route.geojson"), source: "route.geojson")
         #expect(doc.overlays.count == 2)
         guard case let .path(path) = doc.overlays[0], case let .marker(marker) = doc.overlays[1] else {
             Issue.record("expected a path then a marker, got \(doc.overlays)")

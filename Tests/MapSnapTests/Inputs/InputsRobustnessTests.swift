@@ -5,11 +5,11 @@ import Testing
 /// Mutated and hostile inputs: every parser must answer with a value or its typed error,
 /// never trap, hang or allocate without bound. A trap here crashes the test process, which
 /// is exactly the failure this suite exists to catch.
-@Suite struct FormatsRobustnessTests {
+@Suite struct InputsRobustnessTests {
     /// Flips, inserts, deletes and truncates bytes of `seed` text.
     private static func mutations(of seed: String, count: Int, rngSeed: UInt64) -> [Data] {
-        print("FormatsRobustnessTests seed \(rngSeed)")
-        var rng = FormatsSeededGenerator(seed: rngSeed)
+        print("InputsRobustnessTests seed \(rngSeed)")
+        var rng = InputsSeededGenerator(seed: rngSeed)
         let base = Array(seed.utf8)
         let interesting: [UInt8] = Array("[]{}\",:|<>/&;!-.0123456789eE\u{7F}".utf8) + [0, 0xC3, 0xFF]
         return (0..<count).map { _ in
@@ -40,14 +40,14 @@ import Testing
     }
 
     @Test func mutatedGeoJSON() throws {
-        let seed = String(decoding: try FormatsFixtures.data("geojson/route.geojson"), as: UTF8.self)
+        let seed = String(decoding: try InputsFixtures.data("geojson/route.geojson"), as: UTF8.self)
         for data in Self.mutations(of: seed, count: 1000, rngSeed: 12) {
             _ = try? GeoJSON(data: data, source: "fuzz.geojson")
         }
     }
 
     @Test func mutatedGPX() throws {
-        let seed = String(decoding: try FormatsFixtures.data("gpx/track-1.1.gpx"), as: UTF8.self)
+        let seed = String(decoding: try InputsFixtures.data("gpx/track-1.1.gpx"), as: UTF8.self)
         for data in Self.mutations(of: seed, count: 3000, rngSeed: 13) {
             _ = try? GPX(data: data, source: "fuzz.gpx")
         }

@@ -60,7 +60,7 @@ public struct GPX: Sendable {
     /// ISO-8859-1 declaration, where every byte is a character).
     ///
     /// Why: swift-corelibs-foundation's XMLParser traps when libxml2 hands it an element or
-    /// attribute name that is not valid UTF-8 (found by `FormatsRobustnessTests`), so such
+    /// attribute name that is not valid UTF-8 (found by `InputsRobustnessTests`), so such
     /// bytes must never reach it.
     static func lineOfInvalidUTF8(in data: Data) -> Int? {
         if data.starts(with: [0xFE, 0xFF]) || data.starts(with: [0xFF, 0xFE]) { return nil }

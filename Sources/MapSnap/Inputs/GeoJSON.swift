@@ -89,7 +89,7 @@ public enum GeoJSONError: Error, Equatable, Sendable, CustomStringConvertible {
 
 /// Typed access to `JSONSerialization` output. Foundation bridges JSON booleans to NSNumber
 /// on Linux, so booleans and numbers are told apart by their Objective-C type code.
-enum FormatsJSON {
+enum InputJSON {
     static func number(_ value: Any) -> Double? {
         guard !isBool(value) else { return nil }
         if let n = value as? NSNumber { return n.doubleValue }
@@ -246,7 +246,7 @@ private struct GeoJSONReader {
 
     mutating func position(_ value: Any, path: String) throws(GeoJSONError) -> LatLng {
         guard let items = value as? [Any], items.count >= 2, items.count <= 4,
-              let lon = FormatsJSON.number(items[0]), let lat = FormatsJSON.number(items[1]) else {
+              let lon = InputJSON.number(items[0]), let lat = InputJSON.number(items[1]) else {
             throw .unexpected(source: source, keyPath: path, expected: "[lon, lat] numbers")
         }
         let coordinate = LatLng(latitude: lat, longitude: lon)
@@ -257,14 +257,14 @@ private struct GeoJSONReader {
 
     func dictionary(_ value: Any, path: String, expected: String) throws(GeoJSONError) -> [String: Any] {
         guard let d = value as? [String: Any] else {
-            throw .unexpected(source: source, keyPath: path, expected: "\(expected), found \(FormatsJSON.typeName(value))")
+            throw .unexpected(source: source, keyPath: path, expected: "\(expected), found \(InputJSON.typeName(value))")
         }
         return d
     }
 
     func array(_ value: Any, path: String, expected: String) throws(GeoJSONError) -> [Any] {
         guard let a = value as? [Any] else {
-            throw .unexpected(source: source, keyPath: path, expected: "\(expected), found \(FormatsJSON.typeName(value))")
+            throw .unexpected(source: source, keyPath: path, expected: "\(expected), found \(InputJSON.typeName(value))")
         }
         return a
     }
@@ -303,7 +303,7 @@ private struct SimpleStyle {
         func number(_ k: String, _ range: ClosedRange<Double>) throws(GeoJSONError) -> Double? {
             guard let raw = properties[k] else { return nil }
             // simplestyle files in the wild sometimes quote numbers.
-            let value = FormatsJSON.number(raw) ?? (raw as? String).flatMap { Double($0) }
+            let value = InputJSON.number(raw) ?? (raw as? String).flatMap { Double($0) }
             guard let value, value.isFinite, range.contains(value) else {
                 throw .badProperty(source: source, keyPath: key(k), reason: "expected a number in \(range.lowerBound)…\(range.upperBound)")
             }
@@ -325,7 +325,7 @@ private struct SimpleStyle {
         }
         if let raw = properties["marker-symbol"] {
             // Maki icon names ("rail", "cafe") have no drawing here; letters and digits do.
-            let text = (raw as? String) ?? FormatsJSON.number(raw).map { StaticMapsSyntax.format($0) } ?? ""
+            let text = (raw as? String) ?? InputJSON.number(raw).map { StaticMapsSyntax.format($0) } ?? ""
             if !text.isEmpty, text.count <= 2, text.allSatisfy({ $0.isLetter || $0.isNumber }) {
                 label = text
             } else if !text.isEmpty {

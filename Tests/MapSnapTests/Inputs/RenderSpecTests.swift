@@ -81,9 +81,9 @@ import Testing
     }
 
     @Test func relativePathsResolveAgainstTheSpecDirectory() throws {
-        let specPath = FormatsFixtures.path("spec/route.json")
+        let specPath = InputsFixtures.path("spec/route.json")
         let spec = try RenderSpec.load(path: specPath)
-        let dir = FormatsFixtures.path("spec")
+        let dir = InputsFixtures.path("spec")
         #expect(spec.output == dir + "/out/route.png")
         #expect(spec.options.width == 640 && spec.options.scale == 2 && spec.options.style == "terrain")
         // route.geojson gives a path and a marker, the GPX two segments and two waypoints, plus the icon marker.
@@ -126,7 +126,7 @@ import Testing
         #expect(throws: RenderSpecError.unreadableFile(origin: "spec.json: gpx", path: "nope.gpx", reason: "no such file")) {
             try RenderSpec.parse(data: Data(#"{"gpx": "nope.gpx"}"#.utf8), source: "spec.json", baseDirectory: "/nonexistent-dir")
         }
-        var builder = RenderSpecBuilder(baseDirectory: FormatsFixtures.directory)
+        var builder = RenderSpecBuilder(baseDirectory: InputsFixtures.directory)
         builder.maximumFileSize = 100
         #expect(throws: RenderSpecError.fileTooLarge(origin: "--gpx", path: "gpx/track-1.1.gpx", limit: 100)) {
             try builder.loadGPX(path: "gpx/track-1.1.gpx", origin: "--gpx")
@@ -134,7 +134,7 @@ import Testing
     }
 
     @Test func placeNamesInSpecsUseTheResolver() throws {
-        let resolver = FormatsPlaceTable(places: ["Bern": LatLng(46.948, 7.4474)])
+        let resolver = InputsPlaceTable(places: ["Bern": LatLng(46.948, 7.4474)])
         #expect(try parse(#"{"center": "Bern", "zoom": 10}"#, resolver: resolver).options.center == LatLng(46.948, 7.4474))
         #expect(throws: StaticMapsSyntaxError.self) { try parse(#"{"center": "Bern", "zoom": 10}"#) }
     }

@@ -2,10 +2,10 @@ import Foundation
 
 /// Paths to files under `Tests/MapSnapTests/Fixtures/`, found from this source file so tests
 /// run from any working directory.
-enum FormatsFixtures {
+enum InputsFixtures {
     static let directory: String = {
         var url = URL(fileURLWithPath: #filePath)
-        url.deleteLastPathComponent() // Formats
+        url.deleteLastPathComponent() // Inputs
         url.deleteLastPathComponent() // MapSnapTests
         return url.appendingPathComponent("Fixtures").path
     }()
@@ -18,7 +18,7 @@ enum FormatsFixtures {
 }
 
 /// Deterministic xorshift64* generator; tests print the seed so a failure can be replayed.
-struct FormatsSeededGenerator: RandomNumberGenerator {
+struct InputsSeededGenerator: RandomNumberGenerator {
     private var state: UInt64
     init(seed: UInt64) { state = seed == 0 ? 0x9E3779B97F4A7C15 : seed }
     mutating func next() -> UInt64 {

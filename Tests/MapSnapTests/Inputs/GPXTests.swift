@@ -8,7 +8,7 @@ import Testing
     }
 
     @Test func gpx11WithNamespacesExtensionsAndTwoSegments() throws {
-        let gpx = try GPX(data: try FormatsFixtures.data("gpx/track-1.1.gpx"), source: "track-1.1.gpx")
+        let gpx = try GPX(data: try InputsFixtures.data("gpx/track-1.1.gpx"), source: "track-1.1.gpx")
         let paths = gpx.overlays.compactMap { if case let .path(p) = $0 { return p } else { return nil } }
         let markers = gpx.overlays.compactMap { if case let .marker(m) = $0 { return m } else { return nil } }
         // Two <trkseg> → two paths; the <rte> hidden inside <extensions> is ignored.
@@ -21,7 +21,7 @@ import Testing
     }
 
     @Test func gpx10WithPrefixedElements() throws {
-        let gpx = try GPX(data: try FormatsFixtures.data("gpx/route-1.0.gpx"), source: "route-1.0.gpx")
+        let gpx = try GPX(data: try InputsFixtures.data("gpx/route-1.0.gpx"), source: "route-1.0.gpx")
         let paths = gpx.overlays.compactMap { if case let .path(p) = $0 { return p } else { return nil } }
         let markers = gpx.overlays.compactMap { if case let .marker(m) = $0 { return m } else { return nil } }
         #expect(paths.count == 2)   // one <rte>, one <trkseg>
@@ -31,13 +31,13 @@ import Testing
 
     @Test func badLatitudeReportsLineAndValue() throws {
         let error = GPXError.badCoordinate(source: "bad-lat.gpx", line: 6, element: "trkpt", attribute: "lat", value: "abc", reason: "is not a number")
-        #expect(throws: error) { try GPX(data: try FormatsFixtures.data("gpx/bad-lat.gpx"), source: "bad-lat.gpx") }
+        #expect(throws: error) { try GPX(data: try InputsFixtures.data("gpx/bad-lat.gpx"), source: "bad-lat.gpx") }
         #expect(error.description == "bad-lat.gpx: line 6: <trkpt> lat=\"abc\" is not a number")
     }
 
     @Test func malformedXMLReportsALine() throws {
         do {
-            _ = try GPX(data: try FormatsFixtures.data("gpx/malformed.gpx"), source: "malformed.gpx")
+            _ = try GPX(data: try InputsFixtures.data("gpx/malformed.gpx"), source: "malformed.gpx")
             Issue.record("malformed XML was accepted")
         } catch let error as GPXError {
             guard case let .malformedXML(source, line, _) = error else {
@@ -51,7 +51,7 @@ import Testing
 
     @Test func entityDeclarationsAreRejected() {
         #expect(throws: GPXError.entitiesNotAllowed(source: "entities.gpx", line: 3)) {
-            try GPX(data: try FormatsFixtures.data("gpx/entities.gpx"), source: "entities.gpx")
+            try GPX(data: try InputsFixtures.data("gpx/entities.gpx"), source: "entities.gpx")
         }
     }
 
