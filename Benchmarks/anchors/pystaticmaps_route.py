@@ -5,8 +5,9 @@ in the same frame as mapsnap (1600×1200 px from z17 tiles).
 Tiles: py-staticmaps reads tiles from its on-disk cache before any download; the cache
 directory given here holds, under the provider's name, a symlink to the shared tile
 directory, so every tile is a cache hit (offline, no server). Rendering with its Pillow
-renderer (the default when pycairo is absent); the provider's attribution line is dropped
-(mapsnap draws its own). py-staticmaps markers are pins without text.
+renderer (the default when pycairo is absent); the provider is given no attribution, so
+none is drawn (mapsnap draws its credit line and scale bar). py-staticmaps markers are
+pins without text.
 
 Usage: pystaticmaps_route.py FIXTURE.json TILE_DIR CACHE_DIR OUT.png
 """
