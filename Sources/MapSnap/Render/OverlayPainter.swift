@@ -63,15 +63,35 @@ struct OverlayPainter {
         }
     }
 
+    /// Marks where `level`'s routes (path overlays that are lines, not areas) will be drawn,
+    /// casing included, so base-map labels placed afterwards keep clear of them. A route
+    /// runs along the very streets whose names are drawn along them, so it would hide a
+    /// name from end to end or cut it in half ("uuvikatu"); an area's outline, like a
+    /// boundary on any map, only crosses a label and leaves it readable, so areas, circles
+    /// and filled paths do not block.
+    func reserveRoutes(_ overlays: [Overlay], level: Overlay.Level, labels: LabelCollisionIndex) {
+        for case .path(let p) in overlays where p.level == level && p.fillColor == nil {
+            let casing = (p.casingColor?.alpha ?? 0) > 0 && p.casingWidth > 0 ? 2 * p.casingWidth : 0
+            guard p.color.alpha > 0 || casing > 0, let path = linePath(p) else { continue }
+            labels.block(stroke: path, style: StrokeStyle(width: (p.width + casing) * scale, cap: p.cap, join: p.join))
+        }
+    }
+
     // MARK: Shapes
 
-    func drawPath(_ p: PathOverlay) {
+    /// A path overlay's line in image pixels, open; nil when it has no points.
+    func linePath(_ p: PathOverlay) -> Path? {
         let pts = geometry.pixelLine(p.coordinates, geodesic: p.geodesic)
-        guard !pts.isEmpty else { return }
+        guard !pts.isEmpty else { return nil }
         var path = Path()
         path.reserveCapacity(pts.count + 1)
         path.move(to: pts[0])
         for q in pts.dropFirst() { path.line(to: q) }
+        return path
+    }
+
+    func drawPath(_ p: PathOverlay) {
+        guard var path = linePath(p) else { return }
         if let fill = p.fillColor {
             path.close()
             canvas.fill(path, color: fill, rule: .nonZero)
