@@ -30,6 +30,11 @@ final class LoadedSource: @unchecked Sendable {
 
     let source: ResolvedSource
     private(set) var drawTiles: [DrawTile] = []
+    /// Draw tiles that show the same source tile in the same world copy form a group,
+    /// whose data painters read once: `sourceTileGroupIndex[i]` is the group of
+    /// `drawTiles[i]`; groups are numbered in order of first appearance.
+    private(set) var sourceTileGroupIndex: [Int] = []
+    private(set) var sourceTileGroupCount = 0
     private(set) var payloads: [Payload] = []
     private(set) var warnings: [String] = []
     /// Candidates that supplied at least one tile, ascending: only they are credited.
@@ -72,6 +77,18 @@ final class LoadedSource: @unchecked Sendable {
                 drawTiles.append(DrawTile(covering: c, sourceTile: ancestor,
                                           sourceRect: PixelRect(x: origin.x, y: origin.y, width: side, height: side),
                                           payload: slot, clips: claim))
+            }
+        }
+        struct GroupKey: Hashable { let payload: Int; let worldCopy: Int }
+        var groups: [GroupKey: Int] = [:]
+        for tile in drawTiles {
+            let key = GroupKey(payload: tile.payload, worldCopy: tile.covering.worldCopy)
+            if let g = groups[key] {
+                sourceTileGroupIndex.append(g)
+            } else {
+                groups[key] = sourceTileGroupCount
+                sourceTileGroupIndex.append(sourceTileGroupCount)
+                sourceTileGroupCount += 1
             }
         }
         var results = [Result<Payload, TileLoadFailure>](repeating: .success(.missing), count: keys.count)
