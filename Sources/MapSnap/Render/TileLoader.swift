@@ -20,7 +20,7 @@ struct DrawTile {
 
 /// Fetched and decoded tiles of one style source for one camera.
 final class LoadedSource: @unchecked Sendable {
-    enum Payload {
+    enum Payload: Sendable {
         case vector(VectorTile)
         case raster(Canvas)
         /// Elevations of a `raster-dem` source's tile.
@@ -42,7 +42,8 @@ final class LoadedSource: @unchecked Sendable {
 
     /// Loads every tile the camera needs at `dataZoom`, in parallel; results are stored by
     /// index so the outcome never depends on which fetch finished first.
-    init(source: ResolvedSource, camera: Camera, dataZoom: Int, maxThreads: Int? = nil, loadOrder: ((Int) -> [Int])? = nil) {
+    init(source: ResolvedSource, camera: Camera, dataZoom: Int, maxThreads: Int? = nil, loadOrder: ((Int) -> [Int])? = nil,
+         cache: DecodedTileCache? = nil) {
         self.source = source
         let covering = TileCover.tiles(for: camera, dataZoom: dataZoom)
         struct Key: Hashable { let candidate: Int; let tile: TileID }
@@ -100,7 +101,15 @@ final class LoadedSource: @unchecked Sendable {
             Parallel.forEach(jobs.count, maxThreads: maxThreads, order: loadOrder?(jobs.count)) { i in
                 let key = jobs[i]
                 let cand = source.candidates[key.candidate]
-                buffer[i] = Self.load(key.tile, from: cand, isVector: isVector, dem: dem)
+                let kind: DecodedTileCache.Kind = isVector ? .vector : dem.map { .dem($0) } ?? .raster
+                let cacheKey = DecodedTileCache.Key(sourceID: cand.sourceID, tile: key.tile, kind: kind)
+                if let hit = cache?.payload(for: cacheKey) {
+                    buffer[i] = .success(hit)
+                    return
+                }
+                let result = Self.load(key.tile, from: cand, isVector: isVector, dem: dem)
+                if case .success(let payload) = result { cache?.store(payload, for: cacheKey) }
+                buffer[i] = result
             }
         }
         for cand in source.candidates {
