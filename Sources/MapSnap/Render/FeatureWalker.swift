@@ -7,6 +7,8 @@ enum FeatureWalker {
                      _ body: (VectorTileFeature, TileGeometry, TileTransform, DrawTile) -> Void) {
         guard let sourceLayer = layer.sourceLayer else { return }
         var geometry = TileGeometry()
+        // Drawn tiles that share a decoded tile share its bound filter.
+        var filters: [Int: CompiledFilter] = [:]
         for tile in source.drawTiles {
             guard case .vector(let vt) = source.payloads[tile.payload] else { continue }
             let found: VectorTileLayer?
@@ -18,8 +20,10 @@ enum FeatureWalker {
             }
             guard let l = found else { continue }
             let transform = TileTransform(rect: tile.sourceRect, extent: l.extent)
+            let filter = filters[tile.payload] ?? CompiledFilter(layer, tileLayer: TileLayerIndex(l), zoom: zoom, geometryTypes: types)
+            filters[tile.payload] = filter
             for feature in l.features {
-                guard types.contains(feature.geometryType), layer.matches(feature, zoom: zoom) else { continue }
+                guard filter.matches(feature) else { continue }
                 geometry.removeAll()
                 do {
                     try feature.decodeGeometry(into: &geometry)
@@ -85,6 +89,12 @@ struct ResolvedProperty {
 
     func color(_ zoom: Double, _ f: VectorTileFeature) -> Color {
         value.dependsOnFeature ? value.color(atZoom: zoom, feature: f) : value.color(atZoom: zoom)
+    }
+
+    /// A number, the property's style-spec default (from the property table) when the value
+    /// is not one; 0 for the properties without a default (`symbol-sort-key`).
+    func number(_ zoom: Double, _ f: VectorTileFeature) -> Double {
+        number(zoom, f, default: 0)
     }
 
     func number(_ zoom: Double, _ f: VectorTileFeature, default d: Double) -> Double {
