@@ -19,37 +19,84 @@ public struct CompiledFilter: Sendable {
     private let lineString: Plan
     private let polygon: Plan
 
-    /// How a bound filter is evaluated: the usual shapes (a decided test, `all`/`any` of
-    /// them) directly, anything else as a tree.
+    /// How a bound filter is evaluated: boolean combinations of decided tests (the usual
+    /// filters) directly, anything else as a tree.
     private enum Plan: Sendable {
         case never
         case always
-        case test(IndexedNode)
-        case all([IndexedNode])
-        case any([IndexedNode])
+        case condition(Condition)
         case tree(ExpressionNode)
 
         init(_ node: ExpressionNode) {
-            func tests(_ items: [ExpressionNode]) -> [IndexedNode]? {
-                var out: [IndexedNode] = []
-                for item in items {
-                    guard case .indexed(let n) = item, n.kind == .test else { return nil }
-                    out.append(n)
-                }
-                return out
-            }
-            switch node {
-            case .literal(let v): self = v == .bool(true) ? .always : .never
-            case .indexed(let n) where n.kind == .test: self = .test(n)
-            case .all(let items): self = tests(items).map { .all($0) } ?? .tree(node)
-            case .any(let items): self = tests(items).map { .any($0) } ?? .tree(node)
-            default: self = node.neverTrue ? .never : .tree(node)
+            if case .literal(let v) = node {
+                self = v == .bool(true) ? .always : .never
+            } else if node.neverTrue {
+                self = .never
+            } else {
+                self = Condition(node).map { .condition($0) } ?? .tree(node)
             }
         }
 
         var isNever: Bool {
             if case .never = self { return true }
             return false
+        }
+    }
+
+    /// `all`, `any` and `!` of decided tests, with the expression semantics: `all` stops at
+    /// the first `false`, `any` at the first `true`, and a failure fails the whole.
+    private indirect enum Condition: Sendable {
+        case test(IndexedNode)
+        case not(Condition)
+        case all([Condition])
+        case any([Condition])
+
+        init?(_ node: ExpressionNode) {
+            switch node {
+            case .indexed(let n) where n.kind == .test:
+                self = .test(n)
+            case .unary(let f, let inner) where f.name == UnaryFunction.not.name:
+                guard let c = Condition(inner) else { return nil }
+                self = .not(c)
+            case .all(let items):
+                guard let cs = Self.conditions(items) else { return nil }
+                self = .all(cs)
+            case .any(let items):
+                guard let cs = Self.conditions(items) else { return nil }
+                self = .any(cs)
+            default:
+                return nil
+            }
+        }
+
+        private static func conditions(_ items: [ExpressionNode]) -> [Condition]? {
+            var out: [Condition] = []
+            for item in items {
+                guard let c = Condition(item) else { return nil }
+                out.append(c)
+            }
+            return out
+        }
+
+        func verdict(_ feature: VectorTileFeature) -> IndexedNode.Verdict {
+            switch self {
+            case .test(let test):
+                return test.verdict(feature)
+            case .not(let inner):
+                return inner.verdict(feature).negated
+            case .all(let items):
+                for item in items {
+                    let v = item.verdict(feature)
+                    if v != .yes { return v }
+                }
+                return .yes
+            case .any(let items):
+                for item in items {
+                    let v = item.verdict(feature)
+                    if v != .no { return v }
+                }
+                return .no
+            }
         }
     }
 
@@ -98,21 +145,8 @@ public struct CompiledFilter: Sendable {
             return false
         case .always:
             return true
-        case .test(let test):
-            return test.verdict(feature) == .yes
-        case .all(let tests):
-            // A `no` makes `all` false and a failure fails it: either way no match.
-            for test in tests where test.verdict(feature) != .yes { return false }
-            return true
-        case .any(let tests):
-            for test in tests {
-                switch test.verdict(feature) {
-                case .yes: return true
-                case .no: continue
-                case .failure: return false
-                }
-            }
-            return false
+        case .condition(let condition):
+            return condition.verdict(feature) == .yes
         case .tree(let node):
             var context = EvaluationContext(feature: feature, zoom: zoom)
             return (try? node.evaluate(&context)) == .bool(true)

@@ -200,6 +200,20 @@ struct ExpressionBinder {
             let b = branch(.null)
             return (b >= 0 ? boundOutputs[Int(b)] : boundFallback, deps)
         }
+        // A match choosing between boolean literals (`["match", ["get", k], [...], true, false]`)
+        // is a test of the key's value.
+        let booleans = (boundOutputs + [boundFallback]).compactMap { node -> Bool? in
+            if case .literal(.bool(let b)) = node { return b }
+            return nil
+        }
+        if booleans.count == outputs.count + 1 {
+            func verdict(_ v: StyleValue) -> IndexedNode.Verdict {
+                let b = branch(v)
+                return booleans[b >= 0 ? Int(b) : outputs.count] ? .yes : .no
+            }
+            let verdicts = layer.table(for: k, filler: IndexedNode.Verdict.failure, verdict)
+            return (.indexed(.test(layer, k, verdicts: verdicts, missing: verdict(.null))), .feature)
+        }
         let branches = layer.table(for: k, filler: Int32(-1), branch)
         let node = IndexedNode.match(layer, k, branches: branches, missing: branch(.null), outputs: boundOutputs, fallback: boundFallback)
         return (.indexed(node), deps.union(.feature))
