@@ -159,7 +159,28 @@ public final class Rasterizer {
     /// on return.
     private func sweep(_ acc: UnsafeMutableBufferPointer<Double>, width: Int, rule: FillRule,
                        emit: (_ lo: Int, _ end: Int) -> Void) {
-        touched.sort { $0.lowerBound < $1.lowerBound }
+        if touched.count * 8 > width {
+            // So many edges that sorting their runs costs more than walking the row.
+            var lo = Int.max, hi = Int.min
+            for r in touched { lo = min(lo, r.lowerBound); hi = max(hi, r.upperBound) }
+            touched.removeAll(keepingCapacity: true)
+            touched.append(lo...hi)
+        } else if touched.count > 64 {
+            touched.sort { $0.lowerBound < $1.lowerBound }
+        } else {
+            touched.withUnsafeMutableBufferPointer { runs in
+                // Insertion sort: few runs, often in order already.
+                for i in 1..<max(runs.count, 1) {
+                    let r = runs[i]
+                    var j = i
+                    while j > 0, runs[j - 1].lowerBound > r.lowerBound {
+                        runs[j] = runs[j - 1]
+                        j -= 1
+                    }
+                    runs[j] = r
+                }
+            }
+        }
         var sum = 0.0
         var next = 0          // first cell not yet accounted for
         var i = 0
