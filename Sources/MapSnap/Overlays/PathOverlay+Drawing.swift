@@ -19,14 +19,14 @@ extension PathOverlay {
         return CameraFit.unwrappedWorldPoints(dense)
     }
 
+    /// The line in image pixels, every point kept; nil when it has none.
+    func pixelLine(_ projected: ProjectedOverlay, in ctx: OverlayContext) -> Path? {
+        pixelPath(projected, ctx, thinning: false)
+    }
+
     /// Fill (Google's `fillcolor:`), casing, then the line.
     func draw(_ projected: ProjectedOverlay, in ctx: OverlayContext) {
-        let world = geodesic ? worldLine(maxStepDegrees: Self.drawStepDegrees) : projected.lines[0]
-        guard !world.isEmpty else { return }
-        var lo = Double.infinity, hi = -Double.infinity
-        for p in world { lo = min(lo, p.x); hi = max(hi, p.x) }
-        let shift = -((lo + hi) / 2 - ctx.camera.centerWorld.x).rounded()
-        var path = pixelPath(world, shift: shift, ctx)
+        guard var path = pixelPath(projected, ctx, thinning: true) else { return }
         if let fill = fillColor {
             // A filled path is a polygon: filled and outlined closed.
             path.close()
@@ -42,7 +42,7 @@ extension PathOverlay {
         ctx.canvas.stroke(path, style: StrokeStyle(width: width, cap: cap, join: join, dash: dash), color: color)
     }
 
-    /// The line in image pixels.
+    /// The line in image pixels, thinned when `thinning` allows and it is safe.
     ///
     /// A big line that lies wholly inside the image, with no dash and no fill, is thinned
     /// here, while converting, by the stroker's own first simplification pass (points
@@ -51,10 +51,16 @@ extension PathOverlay {
     /// the image nothing the stroker does before it (clipping) changes the points, so the
     /// drawing is exactly the same as without this shortcut. Dashes (whose phase depends on
     /// every point) and fills (which are not simplified) take the full line.
-    private func pixelPath(_ world: [WorldPoint], shift: Double, _ ctx: OverlayContext) -> Path {
+    private func pixelPath(_ projected: ProjectedOverlay, _ ctx: OverlayContext, thinning: Bool) -> Path? {
+        let world = geodesic ? worldLine(maxStepDegrees: Self.drawStepDegrees) : projected.lines[0]
+        guard !world.isEmpty else { return nil }
+        var lo = Double.infinity, hi = -Double.infinity
+        for p in world { lo = min(lo, p.x); hi = max(hi, p.x) }
+        // Draw the copy of the world nearest the camera's centre.
+        let shift = -((lo + hi) / 2 - ctx.camera.centerWorld.x).rounded()
         let toPixel = ctx.camera.worldToPixel
         var path = Path()
-        let thin = world.count > 1024 && dash.isEmpty && fillColor == nil && {
+        let thin = thinning && world.count > 1024 && dash.isEmpty && fillColor == nil && {
             let w = Double(ctx.canvas.width), h = Double(ctx.canvas.height)
             var inside = true
             for p in world {

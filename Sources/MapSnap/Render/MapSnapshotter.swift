@@ -8,7 +8,8 @@
 /// ```
 ///
 /// Pipeline: validate → camera (given or fitted) → base map → overlays (above roads) →
-/// base-map labels → overlays (above labels) → decorations (scale bar, attribution, caption).
+/// base-map labels (clear of markers, titles and the routes drawn above them) → overlays
+/// (above labels) → decorations (scale bar, attribution, caption).
 public struct MapSnapshotter: Sendable {
     public var options: MapSnapshotOptions
     /// Keeps styles, sources, decoded tiles and glyphs between renders.
@@ -43,6 +44,8 @@ public struct MapSnapshotter: Sendable {
         for r in reserved { labels.insert(r) }
         do {
             try painter.planMarkers(labels: labels)
+            // Routes drawn over the labels would hide them: base-map labels keep clear.
+            painter.reserveRoutes(level: .aboveLabels, labels: labels)
             base.drawLayers(camera: camera, canvas: canvas, labels: labels, pass: .belowLabels, text: text)
             try painter.draw(level: .aboveRoads)
             base.drawLayers(camera: camera, canvas: canvas, labels: labels, pass: .labels, text: text)

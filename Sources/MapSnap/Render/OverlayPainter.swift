@@ -30,6 +30,21 @@ struct OverlayPainter {
         }
     }
 
+    /// Marks where `level`'s routes (path overlays that are lines, not areas) will be drawn,
+    /// casing included, so base-map labels placed afterwards keep clear of them. A route
+    /// runs along the very streets whose names are drawn along them, so it would hide a
+    /// name from end to end or cut it in half ("uuvikatu"); an area's outline, like a
+    /// boundary on any map, only crosses a label and leaves it readable, so areas, circles
+    /// and filled paths do not block.
+    func reserveRoutes(level: Overlay.Level, labels: LabelCollisionIndex) {
+        for projected in overlays {
+            guard case .path(let p) = projected.overlay, p.level == level, p.fillColor == nil else { continue }
+            let casing = (p.casingColor?.alpha ?? 0) > 0 && p.casingWidth > 0 ? 2 * p.casingWidth : 0
+            guard p.color.alpha > 0 || casing > 0, let path = p.pixelLine(projected, in: context) else { continue }
+            labels.block(stroke: path, style: StrokeStyle(width: (p.width + casing) * context.scale, cap: p.cap, join: p.join))
+        }
+    }
+
     /// Draws every overlay of `level`: shapes in the order given, then markers, then titles.
     func draw(level: Overlay.Level) throws(OverlayError) {
         for projected in overlays {
