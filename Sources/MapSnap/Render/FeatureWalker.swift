@@ -47,8 +47,9 @@ enum FeatureWalker {
         }
         guard let l = found else { return out }
         let t = TileTransform(rect: tile.sourceRect, extent: l.extent)
+        let filter = CompiledFilter(layer, tileLayer: TileLayerIndex(l), zoom: zoom, geometryTypes: types)
         for feature in l.features {
-            guard types.contains(feature.geometryType), layer.matches(feature, zoom: zoom) else { continue }
+            guard filter.matches(feature) else { continue }
             geometry.removeAll()
             do {
                 try feature.decodeGeometry(into: &geometry)
@@ -181,6 +182,12 @@ struct ResolvedProperty {
 
     func color(_ zoom: Double, _ f: VectorTileFeature) -> Color {
         value.dependsOnFeature ? value.color(atZoom: zoom, feature: f) : value.color(atZoom: zoom)
+    }
+
+    /// A number, the property's style-spec default (from the property table) when the value
+    /// is not one; 0 for the properties without a default (`symbol-sort-key`).
+    func number(_ zoom: Double, _ f: VectorTileFeature) -> Double {
+        number(zoom, f, default: 0)
     }
 
     func number(_ zoom: Double, _ f: VectorTileFeature, default d: Double) -> Double {
