@@ -154,47 +154,33 @@ public struct CompareRequest: Sendable, Equatable {
 
     /// Keys in a fixed order so the output is byte-stable.
     private func jsonReport(_ d: ImageDifference, match: Bool) -> String {
-        var fields: [(String, String)] = [
-            ("actual", jsonString(actualPath)), ("expected", jsonString(expectedPath)),
-            ("width", "\(d.width)"), ("height", "\(d.height)"),
-            ("match", match ? "true" : "false"),
-            ("differingPixels", "\(d.differingPixelCount)"),
-            ("differingPercentage", "\(d.differingPercentage)"),
-            ("antiAliasedPixels", "\(d.antiAliasedPixelCount)"),
-            ("maxDelta", "\(d.maxDelta)"), ("threshold", "\(threshold)"),
+        var report: JSONObject = [
+            "actual": .string(actualPath), "expected": .string(expectedPath),
+            "width": .number(Double(d.width)), "height": .number(Double(d.height)),
+            "match": .bool(match),
+            "differingPixels": .number(Double(d.differingPixelCount)),
+            "differingPercentage": .number(d.differingPercentage),
+            "antiAliasedPixels": .number(Double(d.antiAliasedPixelCount)),
+            "maxDelta": .number(d.maxDelta), "threshold": .number(threshold),
         ]
         switch tolerance {
-        case .pixels(let n): fields.append(("maxDiffPixels", "\(n)"))
-        case .percent(let p): fields.append(("maxDiffPercent", "\(p)"))
+        case .pixels(let n): report["maxDiffPixels"] = .number(Double(n))
+        case .percent(let p): report["maxDiffPercent"] = .number(p)
         }
-        fields.append(("diff", diffPath.map(jsonString) ?? "null"))
-        return "{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}"
+        report["diff"] = diffPath.map(JSONValue.string) ?? .null
+        return JSONWriter.text(.object(report))
     }
-
-    private func jsonString(_ s: String) -> String { JSONString.quoted(s) }
 
     /// Reads and decodes a PNG, refusing files above `maxFileSize` before reading them.
     static func loadPNG(_ path: String) throws(CompareLoadError) -> Canvas {
-        let url = URL(fileURLWithPath: path)
-        let size: Int
+        let bytes: [UInt8]
         do {
-            let attributes = try FileManager.default.attributesOfItem(atPath: path)
-            size = (attributes[.size] as? NSNumber)?.intValue ?? 0
+            bytes = try InputFile.read(path, limit: maxFileSize)
         } catch {
-            let exists = FileManager.default.fileExists(atPath: path)
-            throw CompareLoadError(message: "\(path): " + (exists ? "cannot read file" : "no such file"))
-        }
-        guard size <= maxFileSize else {
-            throw CompareLoadError(message: "\(path): file is \(size) bytes, above the \(maxFileSize)-byte limit")
-        }
-        let data: Data
-        do {
-            data = try Data(contentsOf: url)
-        } catch {
-            throw CompareLoadError(message: "\(path): cannot read file")
+            throw CompareLoadError(message: error.description)
         }
         do {
-            return try PNGCodec.decode([UInt8](data), origin: path)
+            return try PNGCodec.decode(bytes, origin: path)
         } catch {
             throw CompareLoadError(message: error.description)
         }

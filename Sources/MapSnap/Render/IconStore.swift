@@ -19,18 +19,14 @@ final class IconStore: @unchecked Sendable {
 
     /// Reads and decodes an icon file, mapping every failure to `RenderError.unreadableIcon`.
     static func sharedDecode(_ path: String) throws(RenderError) -> Canvas {
-        guard let attrs = try? FileManager.default.attributesOfItem(atPath: path),
-              let size = attrs[.size] as? NSNumber else {
-            throw RenderError.unreadableIcon(path: path, reason: "no such file")
-        }
-        guard size.intValue <= maximumFileBytes else {
-            throw RenderError.unreadableIcon(path: path, reason: "file is larger than \(maximumFileBytes >> 20) MB")
-        }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw RenderError.unreadableIcon(path: path, reason: "cannot read file")
+        let bytes: [UInt8]
+        do {
+            bytes = try InputFile.read(path, limit: maximumFileBytes)
+        } catch {
+            throw RenderError.unreadableIcon(path: path, reason: error.reason)
         }
         do {
-            return try PNGCodec.decode([UInt8](data), origin: path, maxPixelCount: maximumSide * maximumSide)
+            return try PNGCodec.decode(bytes, origin: path, maxPixelCount: maximumSide * maximumSide)
         } catch {
             throw RenderError.unreadableIcon(path: path, reason: error.description)
         }

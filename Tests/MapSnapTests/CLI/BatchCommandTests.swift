@@ -36,7 +36,7 @@ import MapSnap
     /// A line that does not parse (bad JSON, unknown key) fails only its own job; blank lines
     /// are skipped but still counted, so messages and default names keep the file's line numbers.
     @Test(arguments: [
-        ("malformed JSON", #"{"size": "120x80", "markers": ["#, ["jobs.jsonl:3: ", "invalid JSON"]),
+        ("malformed JSON", #"{"size": "120x80", "markers": ["#, ["jobs.jsonl:3:32: ", "invalid JSON at markers", "(byte 151)"]),
         ("unknown key", Self.job(#""markerz": ["60,24"]"#), ["jobs.jsonl:3: ", "\"markerz\""]),
         ("unknown style", Self.job(#""style": "nosuch", "markers": ["60,24"]"#), ["jobs.jsonl:3: ", "nosuch"]),
     ])

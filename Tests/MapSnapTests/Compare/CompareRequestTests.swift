@@ -77,12 +77,14 @@ private func fixturePath(_ name: String, filePath: String = #filePath) -> String
         let a = fixturePath("one_pixel.png"), e = fixturePath("base.png")
         let out = try CompareRequest(arguments: [a, e, "--json"]).run()
         #expect(out.exitCode == 1)
-        let object = try #require(try JSONSerialization.jsonObject(with: Data(out.output.utf8)) as? [String: Any])
-        #expect(object["differingPixels"] as? Int == 1)
-        #expect(object["match"] as? Bool == false)
-        #expect(object["actual"] as? String == a)
-        #expect(object["maxDiffPixels"] as? Int == 0)
-        #expect(object["diff"] is NSNull)
+        let object = try #require(try JSONValue.parse(Array(out.output.utf8), origin: "report").objectValue)
+        #expect(object["differingPixels"] == .number(1))
+        #expect(object["match"] == .bool(false))
+        #expect(object["actual"] == .string(a))
+        #expect(object["maxDiffPixels"] == .number(0))
+        #expect(object["diff"] == .null)
+        #expect(object.keys == ["actual", "expected", "width", "height", "match", "differingPixels", "differingPercentage",
+                                "antiAliasedPixels", "maxDelta", "threshold", "maxDiffPixels", "diff"])
         #expect(out.output.hasPrefix("{\"actual\":"))
     }
 
