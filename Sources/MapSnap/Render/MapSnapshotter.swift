@@ -11,9 +11,12 @@
 /// base-map labels → overlays (above labels) → decorations (scale bar, attribution, caption).
 public struct MapSnapshotter: Sendable {
     public var options: MapSnapshotOptions
+    /// Keeps styles, sources, decoded tiles and glyphs between renders.
+    public let renderer: MapRenderer
 
-    public init(options: MapSnapshotOptions) {
+    public init(options: MapSnapshotOptions, renderer: MapRenderer = .shared) {
         self.options = options
+        self.renderer = renderer
     }
 
     /// Renders the image. Throws `RenderError` for invalid options or unusable inputs;
@@ -21,15 +24,11 @@ public struct MapSnapshotter: Sendable {
     /// on the snapshot.
     public func render() throws -> MapSnapshot {
         try validate()
-        let text = TextEngine.shared
+        let text = renderer.text
         let camera = makeCamera(text: text)
+        let base = BaseMap(setup: try renderer.preparedStyle(for: options), tileCache: renderer.tiles)
         let canvas = Canvas(width: camera.pixelWidth, height: camera.pixelHeight, fill: .white)
         var warnings: [String] = []
-
-        var http = options.http
-        http.scale = options.scale
-        let base = try BaseMap(styleName: options.style, sourceOverride: options.source,
-                               demSource: options.demSource, demEncoding: options.demEncoding, http: http)
         base.maxThreads = options.maximumThreads
         base.loadOrder = options.tileLoadOrder
         base.prepare(camera: camera)

@@ -70,7 +70,7 @@ import Testing
         // Render the label pass and check the collision index afterwards: boxes pairwise disjoint.
         let camera = Camera(center: LatLng(60.1699, 24.9450), zoom: 16.5, width: 500, height: 350, scale: 1)
         let canvas = Canvas(width: 500, height: 350, fill: .white)
-        let base = try BaseMap(styleName: "normal", sourceOverride: nil)
+        let base = BaseMap(setup: try MapRenderer().preparedStyle(for: MapSnapshotOptions(style: "normal")), tileCache: nil)
         base.prepare(camera: camera)
         let labels = LabelCollisionIndex(width: 500, height: 350)
         base.drawLayers(camera: camera, canvas: canvas, labels: labels, pass: .labels, text: TextEngine.shared)
