@@ -119,13 +119,25 @@ private enum Shape {
     case polygon([[LatLng]])
 }
 
+/// A `coordinates` array read before its geometry's type was known, by its nesting alone.
+private enum CoordinateTree {
+    case position(LatLng)
+    case positions([LatLng])
+    case lines([[LatLng]])
+    case polygons([[[LatLng]]])
+}
+
 /// Reads GeoJSON from a `JSONReader` in one pass, straight into shapes and overlays: no tree,
 /// and coordinates go from bytes to `[LatLng]` directly.
 ///
-/// GeoJSON objects may list their members in any order, but what `coordinates` means depends
-/// on `type`. Writers put `type` first, so members that follow it are read as they stream
-/// past; members met before `type` is known are marked, skipped, and read once the object
-/// has ended — a second look only for unusual files.
+/// GeoJSON objects may list their members in any order, but what a member means depends on
+/// the object's `type`. Members that follow `type` are read as they stream past. Members met
+/// before it (files written with sorted keys put `type` last at every level) are read at once
+/// on the guess their key implies — `geometry` and `properties` belong to a Feature,
+/// `coordinates` has the shape its nesting shows — and kept or dropped once the type is
+/// known. When a guess fails (a malformed member, an unusual shape), the member is marked,
+/// skipped and read again by the type's own rules, so messages and their order are the same
+/// as if `type` had come first.
 private struct GeoJSONReader {
     var json: JSONReader
     let source: String
@@ -148,6 +160,26 @@ private struct GeoJSONReader {
     private static let structuralKeys = ["type", "features", "geometry", "properties", "coordinates", "geometries"]
     private static let geometryTypes: Set<String> = ["Point", "MultiPoint", "LineString", "MultiLineString", "Polygon", "MultiPolygon"]
 
+    /// Whether an object of `type` reads its member `key`.
+    private static func uses(_ type: String, _ key: String) -> Bool {
+        switch key {
+        case "features": return type == "FeatureCollection"
+        case "geometry", "properties": return type == "Feature"
+        case "geometries": return type == "GeometryCollection"
+        case "coordinates": return geometryTypes.contains(type)
+        default: return false
+        }
+    }
+
+    /// Whether an object found in `role` can be of a type that reads `key`.
+    private static func mayUse(_ role: Role, _ key: String) -> Bool {
+        switch role {
+        case .root: return true
+        case .feature: return key == "geometry" || key == "properties"
+        case .geometry: return key == "coordinates" || key == "geometries"
+        }
+    }
+
     mutating func readDocument() throws(GeoJSONError) {
         let kind = try peek()
         guard kind == .object else {
@@ -155,11 +187,20 @@ private struct GeoJSONReader {
         }
         var shapes: [Shape] = []
         try readObject(role: .root, depth: 0, shapes: &shapes)
-        try emit(shapes, style: SimpleStyle())
+        emit(shapes, style: SimpleStyle())
     }
 
     mutating func finish() throws(GeoJSONError) {
         do { try json.finish() } catch { throw .invalidJSON(error) }
+    }
+
+    /// What one object has read so far.
+    private struct Parts {
+        /// A geometry's shapes, or a GeometryCollection's members'.
+        var shapes: [Shape] = []
+        /// A Feature's geometry, drawn with its style when the Feature ends.
+        var featureShapes: [Shape] = []
+        var style = SimpleStyle()
     }
 
     /// Reads the object at the reader: a FeatureCollection's features and a Feature's
@@ -168,8 +209,8 @@ private struct GeoJSONReader {
         try beginObject()
         var type: String?
         var seen = Set<String>()
-        var pending: [(key: String, mark: JSONReader.Mark)] = []
-        var feature = FeatureParts()
+        var early: [EarlyMember] = []
+        var parts = Parts()
         while let key = try nextKey() {
             guard Self.structuralKeys.contains(key) else {
                 try skipValue()
@@ -181,29 +222,23 @@ private struct GeoJSONReader {
                 try check(type: name, role: role, depth: depth)
                 type = name
             } else if let type {
-                try readMember(key, type: type, depth: depth, shapes: &shapes, feature: &feature)
+                try readMember(key, type: type, depth: depth, into: &parts)
+            } else if Self.mayUse(role, key) {
+                early.append(try readEarly(key, depth: depth))
             } else {
-                pending.append((key, json.mark))
                 try skipValue()
             }
         }
         // The object has ended: the reader's key path is the object's own.
         guard let type else { throw .unexpected(source: source, keyPath: json.keyPath(appending: "type"), expected: "a string") }
-        if !pending.isEmpty {
-            let after = json.mark
-            for (key, mark) in pending {
-                json.seek(to: mark)
-                try readMember(key, type: type, depth: depth, shapes: &shapes, feature: &feature)
-            }
-            json.seek(to: after)
-        }
+        for member in early { try settle(member, type: type, depth: depth, into: &parts) }
         switch type {
         case "FeatureCollection":
             guard seen.contains("features") else {
                 throw .unexpected(source: source, keyPath: json.keyPath(appending: "features"), expected: "an array of features")
             }
         case "Feature":
-            try emit(feature.shapes, style: feature.style)
+            emit(parts.featureShapes, style: parts.style)
         case "GeometryCollection":
             guard seen.contains("geometries") else {
                 throw .unexpected(source: source, keyPath: json.keyPath(appending: "geometries"), expected: "an array of geometries")
@@ -213,12 +248,7 @@ private struct GeoJSONReader {
                 throw .unexpected(source: source, keyPath: json.keyPath(appending: "coordinates"), expected: "a coordinates array")
             }
         }
-    }
-
-    /// What a Feature collects until it ends.
-    private struct FeatureParts {
-        var style = SimpleStyle()
-        var shapes: [Shape] = []
+        shapes += parts.shapes
     }
 
     private mutating func readType() throws(GeoJSONError) -> String {
@@ -247,68 +277,246 @@ private struct GeoJSONReader {
 
     /// Reads one structural member of an object whose type is known; members the type does
     /// not use are skipped.
-    private mutating func readMember(_ key: String, type: String, depth: Int, shapes: inout [Shape],
-                                     feature: inout FeatureParts) throws(GeoJSONError) {
-        switch (type, key) {
-        case ("FeatureCollection", "features"):
-            guard try peek() == .array else {
-                throw .unexpected(source: source, keyPath: json.keyPath, expected: "an array of features")
-            }
-            try beginArray()
-            while try nextElement() {
-                let kind = try peek()
-                guard kind == .object else {
-                    throw .unexpected(source: source, keyPath: json.keyPath, expected: "a Feature object, found \(kind.withArticle)")
-                }
-                var unused: [Shape] = []
-                try readObject(role: .feature, depth: 0, shapes: &unused)
-            }
-        case ("Feature", "properties"):
-            let kind = try peek()
-            if kind == .null {
-                try skipValue()
-                return
-            }
-            guard kind == .object else {
-                throw .unexpected(source: source, keyPath: json.keyPath, expected: "an object or null, found \(kind.withArticle)")
-            }
-            let properties = try readValue().objectValue ?? JSONObject()
-            // The reader still stands at the "properties" member; its path is built only if
-            // a message needs it.
-            let here = json
-            feature.style = try SimpleStyle(properties, source: source, warnings: &warnings) { here.keyPath }
-        case ("Feature", "geometry"):
-            let kind = try peek()
-            if kind == .null {
-                try skipValue()
-                return
-            }
-            guard kind == .object else {
-                throw .unexpected(source: source, keyPath: json.keyPath, expected: "a geometry object or null, found \(kind.withArticle)")
-            }
-            try readObject(role: .geometry, depth: 0, shapes: &feature.shapes)
-        case ("GeometryCollection", "geometries"):
-            let kind = try peek()
-            guard kind == .array else {
-                throw .unexpected(source: source, keyPath: json.keyPath, expected: "an array of geometries, found \(kind.withArticle)")
-            }
-            try beginArray()
-            while try nextElement() {
-                let element = try peek()
-                guard element == .object else {
-                    throw .unexpected(source: source, keyPath: json.keyPath, expected: "a geometry object, found \(element.withArticle)")
-                }
-                try readObject(role: .geometry, depth: depth + 1, shapes: &shapes)
-            }
-        case (_, "coordinates") where Self.geometryTypes.contains(type):
-            try readCoordinates(type: type, into: &shapes)
-        default:
+    private mutating func readMember(_ key: String, type: String, depth: Int, into parts: inout Parts) throws(GeoJSONError) {
+        guard Self.uses(type, key) else {
             try skipValue()
+            return
+        }
+        switch key {
+        case "features": try readFeatures()
+        case "properties":
+            let (style, found) = try readProperties()
+            parts.style = style
+            warnings += found
+        case "geometry": try readGeometry(into: &parts.featureShapes)
+        case "geometries": try readGeometries(depth: depth, into: &parts.shapes)
+        default: try readCoordinates(type: type, into: &parts.shapes)
+        }
+    }
+
+    // MARK: Members before the type
+
+    /// A member read before its object's type, on the guess its key implies.
+    private struct EarlyMember {
+        enum Outcome {
+            /// The guess failed: read it again, by the type's rules, once the type is known.
+            case unread
+            case overlays([Overlay], warnings: [String])
+            case style(SimpleStyle, warnings: [String])
+            case shapes([Shape])
+            case coordinates(CoordinateTree)
+        }
+        var key: String
+        var mark: JSONReader.Mark
+        /// Positions it counted, returned if the type does not use it.
+        var positions: Int
+        var markers: Int
+        var outcome: Outcome
+    }
+
+    private mutating func readEarly(_ key: String, depth: Int) throws(GeoJSONError) -> EarlyMember {
+        let mark = json.mark
+        let start = (overlays: overlays.count, warnings: warnings.count, positions: positionCount, markers: markerCount)
+        var outcome: EarlyMember.Outcome?
+        do {
+            switch key {
+            case "features":
+                try readFeatures()
+                outcome = .overlays(Array(overlays[start.overlays...]), warnings: Array(warnings[start.warnings...]))
+            case "properties":
+                let (style, found) = try readProperties()
+                outcome = .style(style, warnings: found)
+            case "geometry":
+                var shapes: [Shape] = []
+                try readGeometry(into: &shapes)
+                outcome = .shapes(shapes)
+            case "geometries":
+                var shapes: [Shape] = []
+                try readGeometries(depth: depth, into: &shapes)
+                outcome = .shapes(shapes)
+            default:
+                outcome = try readCoordinateTree().map { .coordinates($0) }
+            }
+        } catch {
+            outcome = nil
+        }
+        // Overlays and warnings wait in the outcome until the type says whether they count.
+        overlays.removeSubrange(start.overlays...)
+        warnings.removeSubrange(start.warnings...)
+        guard let outcome else {
+            positionCount = start.positions
+            markerCount = start.markers
+            json.seek(to: mark)
+            try skipValue()
+            return EarlyMember(key: key, mark: mark, positions: 0, markers: 0, outcome: .unread)
+        }
+        return EarlyMember(key: key, mark: mark, positions: positionCount - start.positions,
+                           markers: markerCount - start.markers, outcome: outcome)
+    }
+
+    /// Keeps what an early member read if the type uses it, else drops it; reads it again
+    /// when the guess failed.
+    private mutating func settle(_ member: EarlyMember, type: String, depth: Int, into parts: inout Parts) throws(GeoJSONError) {
+        guard Self.uses(type, member.key) else {
+            positionCount -= member.positions
+            markerCount -= member.markers
+            return
+        }
+        switch member.outcome {
+        case .unread:
+            try reread(member, type: type, depth: depth, into: &parts)
+        case let .overlays(drawn, found):
+            overlays += drawn
+            warnings += found
+        case let .style(style, found):
+            parts.style = style
+            warnings += found
+        case .shapes(let shapes):
+            if member.key == "geometry" { parts.featureShapes += shapes } else { parts.shapes += shapes }
+        case .coordinates(let tree):
+            if let shapes = interpret(tree, type: type) {
+                parts.shapes += shapes
+            } else {
+                positionCount -= member.positions
+                try reread(member, type: type, depth: depth, into: &parts)
+            }
+        }
+    }
+
+    private mutating func reread(_ member: EarlyMember, type: String, depth: Int, into parts: inout Parts) throws(GeoJSONError) {
+        let after = json.mark
+        json.seek(to: member.mark)
+        try readMember(member.key, type: type, depth: depth, into: &parts)
+        json.seek(to: after)
+    }
+
+    /// `coordinates` read by nesting alone: the shape the brackets show, or nil for an empty
+    /// inner array or anything irregular (then the type's own rules read it).
+    private mutating func readCoordinateTree() throws(GeoJSONError) -> CoordinateTree? {
+        let nesting = json.arrayNesting()
+        if nesting.depth == 1 && nesting.innermostEmpty {
+            try skipValue()
+            return .positions([])
+        }
+        guard !nesting.innermostEmpty else { return nil }
+        switch nesting.depth {
+        case 1:
+            return .position(try position())
+        case 2:
+            return .positions(try positions(minimum: 0))
+        case 3:
+            var lines: [[LatLng]] = []
+            try readArray(expected: "an array") { (reader: inout GeoJSONReader) throws(GeoJSONError) in
+                lines.append(try reader.positions(minimum: 0))
+            }
+            return .lines(lines)
+        case 4:
+            var polygons: [[[LatLng]]] = []
+            try readArray(expected: "an array") { (reader: inout GeoJSONReader) throws(GeoJSONError) in
+                var rings: [[LatLng]] = []
+                try reader.readArray(expected: "an array") { (inner: inout GeoJSONReader) throws(GeoJSONError) in
+                    rings.append(try inner.positions(minimum: 0))
+                }
+                polygons.append(rings)
+            }
+            return .polygons(polygons)
+        default:
+            return nil
+        }
+    }
+
+    /// The shapes of `type` from coordinates read early, when they fit its rules as they are;
+    /// nil sends them back to be read by the rules (which report what is wrong).
+    private mutating func interpret(_ tree: CoordinateTree, type: String) -> [Shape]? {
+        switch (type, tree) {
+        case ("Point", .position(let p)):
+            guard markerCount < GeoJSON.maximumMarkerCount else { return nil }
+            markerCount += 1
+            return [.point(p)]
+        case ("MultiPoint", .positions(let points)):
+            guard markerCount + points.count <= GeoJSON.maximumMarkerCount else { return nil }
+            markerCount += points.count
+            return points.map(Shape.point)
+        case ("LineString", .positions(let line)) where line.isEmpty || line.count >= 2:
+            return line.isEmpty ? [] : [.line(line)]
+        case ("MultiLineString", .lines(let lines)) where lines.allSatisfy({ $0.count >= 2 }):
+            return lines.map(Shape.line)
+        case ("Polygon", .lines(let rings)) where rings.allSatisfy({ $0.count >= 4 }):
+            return rings.isEmpty ? [] : [.polygon(rings)]
+        case ("MultiPolygon", .polygons(let polygons)) where polygons.allSatisfy({ !$0.isEmpty && $0.allSatisfy { $0.count >= 4 } }):
+            return polygons.map(Shape.polygon)
+        case ("MultiLineString", .positions(let none)), ("Polygon", .positions(let none)), ("MultiPolygon", .positions(let none)):
+            return none.isEmpty ? [] : nil
+        default:
+            return nil
+        }
+    }
+
+    // MARK: Members
+
+    private mutating func readFeatures() throws(GeoJSONError) {
+        guard try peek() == .array else {
+            throw .unexpected(source: source, keyPath: json.keyPath, expected: "an array of features")
+        }
+        try beginArray()
+        while try nextElement() {
+            let kind = try peek()
+            guard kind == .object else {
+                throw .unexpected(source: source, keyPath: json.keyPath, expected: "a Feature object, found \(kind.withArticle)")
+            }
+            var unused: [Shape] = []
+            try readObject(role: .feature, depth: 0, shapes: &unused)
+        }
+    }
+
+    /// A Feature's style and the warnings its properties gave.
+    private mutating func readProperties() throws(GeoJSONError) -> (SimpleStyle, [String]) {
+        let kind = try peek()
+        if kind == .null {
+            try skipValue()
+            return (SimpleStyle(), [])
+        }
+        guard kind == .object else {
+            throw .unexpected(source: source, keyPath: json.keyPath, expected: "an object or null, found \(kind.withArticle)")
+        }
+        let properties = try readValue().objectValue ?? JSONObject()
+        // The reader still stands at the "properties" member; its path is built only if a
+        // message needs it.
+        let here = json
+        var found: [String] = []
+        let style = try SimpleStyle(properties, source: source, warnings: &found) { here.keyPath }
+        return (style, found)
+    }
+
+    private mutating func readGeometry(into shapes: inout [Shape]) throws(GeoJSONError) {
+        let kind = try peek()
+        if kind == .null {
+            try skipValue()
+            return
+        }
+        guard kind == .object else {
+            throw .unexpected(source: source, keyPath: json.keyPath, expected: "a geometry object or null, found \(kind.withArticle)")
+        }
+        try readObject(role: .geometry, depth: 0, shapes: &shapes)
+    }
+
+    private mutating func readGeometries(depth: Int, into shapes: inout [Shape]) throws(GeoJSONError) {
+        let kind = try peek()
+        guard kind == .array else {
+            throw .unexpected(source: source, keyPath: json.keyPath, expected: "an array of geometries, found \(kind.withArticle)")
+        }
+        try beginArray()
+        while try nextElement() {
+            let element = try peek()
+            guard element == .object else {
+                throw .unexpected(source: source, keyPath: json.keyPath, expected: "a geometry object, found \(element.withArticle)")
+            }
+            try readObject(role: .geometry, depth: depth + 1, shapes: &shapes)
         }
     }
 
     /// Turns finished shapes into overlays with a feature's style.
-    private mutating func emit(_ shapes: [Shape], style: SimpleStyle) throws(GeoJSONError) {
+    private mutating func emit(_ shapes: [Shape], style: SimpleStyle) {
         for shape in shapes {
             switch shape {
             case .point(let p): overlays.append(.marker(style.marker(at: p)))

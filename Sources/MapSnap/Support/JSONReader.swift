@@ -329,6 +329,26 @@ struct JSONReader {
         return try scanNumber()
     }
 
+    /// How many `[` open in a row at the reader (white space between allowed; at most 8) and
+    /// whether the innermost is empty at once, without consuming anything: lets a reader see a
+    /// coordinates array's shape before it knows the geometry's type.
+    func arrayNesting() -> (depth: Int, innermostEmpty: Bool) {
+        var i = position
+        var depth = 0
+        while i < end {
+            let byte = bytes[i]
+            if byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 {
+                i += 1
+            } else if byte == UInt8(ascii: "[") && depth < 8 {
+                depth += 1
+                i += 1
+            } else {
+                return (depth, byte == UInt8(ascii: "]"))
+            }
+        }
+        return (depth, false)
+    }
+
     /// Reads `[a, b]` — exactly two numbers — when that is what comes next, as a fast path for
     /// coordinate lists (no frames pushed, no per-element calls). For anything else, including
     /// malformed text, it leaves the reader where it was and returns nil: the caller then

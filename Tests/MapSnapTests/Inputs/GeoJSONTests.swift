@@ -170,6 +170,58 @@ import Testing
         }
     }
 
+    /// Sorted keys put "type" last at every level: every shape of coordinates read before it
+    /// gives what the same geometry gives with "type" first.
+    @Test(arguments: [
+        #"{"coordinates": [1, 2], "type": "Point"}"#,
+        #"{"coordinates": [[1, 2], [3, 4]], "type": "MultiPoint"}"#,
+        #"{"coordinates": [], "type": "MultiPoint"}"#,
+        #"{"coordinates": [[1, 2], [3, 4, 5]], "type": "LineString"}"#,
+        #"{"coordinates": [[[1, 2], [3, 4]], [], [[5, 6], [7, 8]]], "type": "MultiLineString"}"#,
+        #"{"coordinates": [[[0, 0], [1, 0], [1, 1], [0, 0]], [], [[0.2, 0.2], [0.3, 0.2], [0.3, 0.3], [0.2, 0.2]]], "type": "Polygon"}"#,
+        #"{"coordinates": [[], [[0, 0], [1, 0], [1, 1], [0, 0]]], "type": "Polygon"}"#,
+        #"{"coordinates": [[[[0, 0], [1, 0], [1, 1], [0, 0]]], [[[5, 5], [6, 5], [6, 6], [5, 5]]]], "type": "MultiPolygon"}"#,
+        #"{"geometries": [{"coordinates": [1, 2], "type": "Point"}, {"type": "LineString", "coordinates": [[1, 2], [3, 4]]}], "type": "GeometryCollection"}"#,
+        #"{"features": [{"geometry": {"coordinates": [1, 2], "type": "Point"}, "properties": {"title": "x"}, "type": "Feature"}], "type": "FeatureCollection"}"#,
+        #"{"features": [{"type": "Feature", "geometry": null}], "geometry": {"type": "Point", "coordinates": [1, 2]}, "type": "Feature"}"#,
+        #"{"coordinates": [[1, 2], [3, 4]], "geometry": {"coordinates": [9, 9], "type": "Point"}, "type": "LineString"}"#,
+    ])
+    func typeLastReadsLikeTypeFirst(json: String) throws {
+        let sorted = try parse(json)
+        // The same document with each object's "type" moved to the front.
+        let object = try #require(try JSONValue.parse(Array(json.utf8), origin: "t").objectValue)
+        func typeFirst(_ value: JSONValue) -> JSONValue {
+            switch value {
+            case .array(let items): return .array(items.map(typeFirst))
+            case .object(let o):
+                var out = JSONObject()
+                if let type = o["type"] { out["type"] = type }
+                for (key, member) in o where key != "type" { out[key] = typeFirst(member) }
+                return .object(out)
+            default: return value
+            }
+        }
+        let reference = try parse(JSONWriter.text(typeFirst(.object(object))))
+        #expect(sorted.overlays == reference.overlays)
+        #expect(sorted.warnings == reference.warnings)
+    }
+
+    @Test(arguments: [
+        (#"{"features": [{"geometry": {"type": "Point", "coordinates": [1, 2]}, "type": "Point"}], "type": "FeatureCollection"}"#,
+         GeoJSONError.unexpected(source: "test.geojson", keyPath: "features[0].type", expected: "\"Feature\", found \"Point\"")),
+        (#"{"coordinates": [[[0, 0], [1, 1], [0, 0]]], "type": "Polygon"}"#,
+         GeoJSONError.unexpected(source: "test.geojson", keyPath: "coordinates[0]", expected: "at least 4 positions, found 3")),
+        (#"{"coordinates": [[1, 2]], "type": "Point"}"#,
+         GeoJSONError.unexpected(source: "test.geojson", keyPath: "coordinates", expected: "[lon, lat] numbers")),
+        (##"{"geometry": {"coordinates": [1, 2], "type": "Point"}, "properties": {"stroke": "#12"}, "type": "Feature"}"##,
+         GeoJSONError.badProperty(source: "test.geojson", keyPath: "properties.stroke", reason: ColorSyntaxError.invalid(text: "#12").description)),
+        (#"{"features": [{"type": "Feature", "geometry": {"type": "Point", "coordinates": [1, 2, 3, 4, 5]}}], "type": "FeatureCollection"}"#,
+         GeoJSONError.unexpected(source: "test.geojson", keyPath: "features[0].geometry.coordinates", expected: "[lon, lat] numbers")),
+    ])
+    func typeLastReportsTheSameErrors(json: String, expected: GeoJSONError) {
+        #expect(throws: expected) { try parse(json) }
+    }
+
     @Test func propertiesAfterTheGeometryStillStyleIt() throws {
         let json = ##"{"type": "Feature", "geometry": {"type": "Point", "coordinates": [1, 2]}, "properties": {"marker-color": "#00ff00", "title": "T"}}"##
         guard case let .marker(marker) = try parse(json).overlays.first else {
