@@ -8,7 +8,7 @@ final class IconStore: @unchecked Sendable {
     static let maximumSide = 1024
     static let maximumFileBytes = 16 << 20
 
-    func image(at path: String) throws(RenderError) -> Canvas {
+    func image(at path: String) throws(OverlayError) -> Canvas {
         lock.lock()
         defer { lock.unlock() }
         if let img = images[path] { return img }
@@ -17,18 +17,18 @@ final class IconStore: @unchecked Sendable {
         return img
     }
 
-    /// Reads and decodes an icon file, mapping every failure to `RenderError.unreadableIcon`.
-    static func sharedDecode(_ path: String) throws(RenderError) -> Canvas {
+    /// Reads and decodes an icon file, mapping every failure to `OverlayError.unreadableIcon`.
+    static func sharedDecode(_ path: String) throws(OverlayError) -> Canvas {
         let bytes: [UInt8]
         do {
             bytes = try InputFile.read(path, limit: maximumFileBytes)
         } catch {
-            throw RenderError.unreadableIcon(path: path, reason: error.reason)
+            throw OverlayError.unreadableIcon(path: path, reason: error.reason)
         }
         do {
             return try PNGCodec.decode(bytes, origin: path, maxPixelCount: maximumSide * maximumSide)
         } catch {
-            throw RenderError.unreadableIcon(path: path, reason: error.description)
+            throw OverlayError.unreadableIcon(path: path, reason: error.description)
         }
     }
 }
