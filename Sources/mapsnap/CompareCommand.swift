@@ -154,7 +154,7 @@ struct CompareCommand: Equatable {
     /// Keys in a fixed order so the output is byte-stable.
     private func jsonReport(_ d: ImageDifference, match: Bool) -> String {
         var fields: [(String, String)] = [
-            ("actual", JSONString.quoted(actualPath)), ("expected", JSONString.quoted(expectedPath)),
+            ("actual", JSONWriter.quoted(actualPath)), ("expected", JSONWriter.quoted(expectedPath)),
             ("width", "\(d.width)"), ("height", "\(d.height)"),
             ("match", match ? "true" : "false"),
             ("differingPixels", "\(d.differingPixelCount)"),
@@ -166,7 +166,7 @@ struct CompareCommand: Equatable {
         case .pixels(let n): fields.append(("maxDiffPixels", "\(n)"))
         case .percent(let p): fields.append(("maxDiffPercent", "\(p)"))
         }
-        fields.append(("diff", diffPath.map(JSONString.quoted) ?? "null"))
+        fields.append(("diff", diffPath.map(JSONWriter.quoted) ?? "null"))
         return "{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}"
     }
 

@@ -19,18 +19,14 @@ final class IconStore: @unchecked Sendable {
 
     /// Reads and decodes an icon file, mapping every failure to `OverlayError.unreadableIcon`.
     static func sharedDecode(_ path: String) throws(OverlayError) -> Canvas {
-        guard let attrs = try? FileManager.default.attributesOfItem(atPath: path),
-              let size = attrs[.size] as? NSNumber else {
-            throw OverlayError.unreadableIcon(path: path, reason: "no such file")
-        }
-        guard size.intValue <= maximumFileBytes else {
-            throw OverlayError.unreadableIcon(path: path, reason: "file is larger than \(maximumFileBytes >> 20) MB")
-        }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw OverlayError.unreadableIcon(path: path, reason: "cannot read file")
+        let bytes: [UInt8]
+        do {
+            bytes = try InputFile.read(path, limit: maximumFileBytes)
+        } catch {
+            throw OverlayError.unreadableIcon(path: path, reason: error.reason)
         }
         do {
-            return try PNGCodec.decode([UInt8](data), origin: path, maxPixelCount: maximumSide * maximumSide)
+            return try PNGCodec.decode(bytes, origin: path, maxPixelCount: maximumSide * maximumSide)
         } catch {
             throw OverlayError.unreadableIcon(path: path, reason: error.description)
         }

@@ -6,9 +6,8 @@ public enum StyleError: Error, Equatable, Sendable, CustomStringConvertible {
     case unreadable(origin: String, reason: String)
     /// The input is larger than `Style.maximumInputBytes`.
     case tooLarge(origin: String, byteCount: Int, limit: Int)
-    /// The bytes are not JSON. `byteOffset`/`line` (1-based) come from the JSON reader when
-    /// it reports a position.
-    case invalidJSON(origin: String, byteOffset: Int?, line: Int?, reason: String)
+    /// The bytes are not JSON; the error names the byte offset, line, column and key path.
+    case invalidJSON(JSONError)
     /// A value has the wrong JSON type.
     case wrongType(origin: String, keyPath: String, expected: String, found: String)
     /// A required key is absent.
@@ -33,11 +32,8 @@ public enum StyleError: Error, Equatable, Sendable, CustomStringConvertible {
             return "\(origin): cannot read style: \(reason)"
         case .tooLarge(let origin, let count, let limit):
             return "\(origin): style is \(count) bytes, more than the limit of \(limit)"
-        case .invalidJSON(let origin, let offset, let line, let reason):
-            var position = ""
-            if let line { position += " line \(line)" }
-            if let offset { position += (position.isEmpty ? " " : ", ") + "byte \(offset)" }
-            return "\(origin):\(position.isEmpty ? "" : position + ":") invalid JSON: \(reason)"
+        case .invalidJSON(let error):
+            return error.description
         case .wrongType(let origin, let path, let expected, let found):
             return "\(origin): \(path): expected \(expected), found \(found)"
         case .missingKey(let origin, let path):
