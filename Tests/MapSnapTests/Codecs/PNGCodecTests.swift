@@ -63,7 +63,7 @@ private func colorType(_ png: [UInt8]) -> UInt8 { png[25] }
                 c.pixels[i] = p.0; c.pixels[i + 1] = p.1; c.pixels[i + 2] = p.2; c.pixels[i + 3] = p.3
             }
         }
-        var straight = PNGCodec.straightPixels(c, channels: 4)
+        var straight = PNGEncoder.straightPixels(c, channels: 4)
         PNGCodec.premultiplyInPlace(&straight)
         #expect(straight == c.pixels)
     }
