@@ -9,18 +9,11 @@ seconds="${1:-120}"
 out=.build/fuzz
 mkdir -p "$out/corpus"
 S="$(pwd)/Sources"
-cat > "$out/module.modulemap" <<MAP
-module CShims {
-    header "$S/CShims/include/mapsnap_shims.h"
-    export *
-}
-MAP
-clang -c -fsanitize=fuzzer-no-link,address -I"$S/CShims/include" "$S/CShims/mapsnap_jpeg.c" -o "$out/shims.o"
 swiftc -sanitize=fuzzer,address -parse-as-library -module-name MapSnap -O \
-  -I "$S/CPNG" -I "$S/CFreeType" -I "$S/CZlib" -I "$S/CSQLite" -I "$S/CJPEG" -I "$S/CDeflate" -I "$out" \
+  -I "$S/CPNG" -I "$S/CFreeType" -I "$S/CZlib" -I "$S/CSQLite" -I "$S/CDeflate" -I "$S/CTurboJPEG" \
   -Xcc -I/usr/include/freetype2 -Xcc -I/usr/include/libpng16 \
-  $(find "$S/MapSnap" -name '*.swift') fuzz/harness.swift "$out/shims.o" \
-  -lpng16 -lfreetype -lz -lsqlite3 -ljpeg -ldeflate -o "$out/fuzz-mapsnap"
+  $(find "$S/MapSnap" -name '*.swift') fuzz/harness.swift \
+  -lpng16 -lfreetype -lz -lsqlite3 -lturbojpeg -ldeflate -o "$out/fuzz-mapsnap"
 # Seed corpus: one input per decoder from the fixtures (selector byte + bytes).
 fx=Tests/MapSnapTests/Fixtures
 for f in "$fx"/png/*.png; do { printf '\x01'; cat "$f"; } > "$out/corpus/png-$(basename "$f")"; done
