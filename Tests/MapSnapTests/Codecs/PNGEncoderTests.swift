@@ -106,12 +106,40 @@ import Testing
         #expect(try PNGCodec.decode(png, origin: "flat").pixels == c.pixels)
     }
 
-    @Test func oneDifferentPixelIsNotUniform() throws {
-        let c = Canvas(width: 64, height: 64, fill: .white)
-        c.pixels[c.pixels.count - 2] = 0
-        #expect(PNGEncoder.uniformPixel(c) == nil)
+    /// Palette bit depth grows with the colour count; 257 colours are RGB again.
+    @Test(arguments: [(2, 1 as UInt8), (3, 2), (4, 2), (5, 4), (16, 4), (17, 8), (256, 8)])
+    func fewColoursAreAPaletteOfTheSmallestDepth(colours: Int, bitDepth: UInt8) throws {
+        let c = Canvas(width: 37, height: 11, fill: .white)
+        for i in 0..<(c.width * c.height) {
+            let k = (i * 7) % colours  // every colour used, neighbours differ
+            let p = Canvas.premultiply(Color(red: UInt8(k), green: 200, blue: UInt8(255 - k), alpha: k % 3 == 1 ? 128 : 255))
+            c.pixels[i * 4] = p.0; c.pixels[i * 4 + 1] = p.1; c.pixels[i * 4 + 2] = p.2; c.pixels[i * 4 + 3] = p.3
+        }
+        let png = try PNGCodec.encode(c)
+        #expect(header(png) == (bitDepth, 3))
+        #expect(chunkTypes(png).contains("tRNS") == (colours > 1))
+        #expect(try PNGCodec.decode(png, origin: "palette").pixels == c.pixels)
+    }
+
+    @Test func twoHundredFiftySevenColoursAreNotAPalette() throws {
+        let c = Canvas(width: 257, height: 1)
+        for x in 0..<257 { c.pixels[x * 4] = UInt8(x & 0xFF); c.pixels[x * 4 + 1] = UInt8(x >> 8); c.pixels[x * 4 + 3] = 255 }
+        #expect(IndexedImage(c) == nil)
         #expect(header(try PNGCodec.encode(c)) == (8, 2))
         #expect(try roundTrip(c).pixels == c.pixels)
+    }
+
+    /// A blank background with the default scale bar and attribution: ~130 colours, the case
+    /// that a palette makes cheap and small.
+    @Test func blankMapWithDecorationsIsAPaletteImage() throws {
+        let style = TestPaths.temporaryDirectory() + "/blank.json"
+        try Data(##"{"version": 8, "sources": {}, "layers": [{"id": "bg", "type": "background", "paint": {"background-color": "#f2efe9"}}]}"##.utf8)
+            .write(to: URL(fileURLWithPath: style))
+        let o = MapSnapshotOptions(width: 480, height: 320, scale: 1, center: LatLng(60.17, 24.94), zoom: 16, style: style)
+        let canvas = try MapSnapshotter(options: o).render().canvas
+        let png = try PNGCodec.encode(canvas)
+        #expect(header(png).colorType == 3)
+        #expect(try PNGCodec.decode(png, origin: "blank").pixels == canvas.pixels)
     }
 
     /// The compressed stream split over many IDAT chunks decodes the same (and each chunk's
