@@ -1,28 +1,32 @@
 import Foundation
 
-/// The base map under the overlays: a style, the tile sources it draws from, and the
-/// tiles loaded for one camera.
-///
-/// Layers are drawn layer-major across all covering tiles (all fills under all roads under
-/// all labels), in two passes so overlays can sit between roads and labels.
-final class BaseMap {
-    enum Pass { case belowLabels, labels }
+/// A style ready to draw from: parsed, its sources opened and resolved. Expensive to make
+/// and immutable, so a `MapRenderer` keeps it for the renders that use the same style,
+/// sources and network options.
+struct BaseMapSetup: Sendable {
+    /// Everything a setup depends on.
+    struct Key: Hashable, Sendable {
+        /// `normal`, `terrain`, `hybrid` or a style file path.
+        var style: String
+        /// Size and modification time of a style file: an edited file is prepared again.
+        var styleFileStamp: String?
+        /// `--source`: replaces the style's sources of its kind.
+        var source: String?
+        /// `--dem`: replaces the `raster-dem` sources and fills the bundled `mapsnap:dem` slot.
+        var demSource: String?
+        var demEncoding: DEMEncoding?
+        var http: HTTPTileSource.Options
+    }
 
     let style: Style
     let sources: [String: ResolvedSource]
-    private(set) var warnings: [String] = []
-    private var loaded: [String: LoadedSource] = [:]
-    /// Layers already reported as skipped (one warning each).
-    private var reported: Set<String> = []
-    var maxThreads: Int?
-    var loadOrder: (@Sendable (Int) -> [Int])?
+    /// Style warnings and sources that could not be resolved.
+    let warnings: [String]
 
     /// Loads the style (`normal`, `terrain`, `hybrid` from the bundled `Styles/`, or a JSON
-    /// file) and resolves its sources. `sourceOverride` (`--source`) replaces the sources
-    /// of its kind; `demSource` (`--dem`) replaces the `raster-dem` sources and fills the
-    /// bundled styles' `mapsnap:dem` slot.
-    init(styleName: String, sourceOverride: String?, demSource: String? = nil, demEncoding: DEMEncoding? = nil,
-         http: HTTPTileSource.Options = .init()) throws {
+    /// file) and resolves its sources through `registry`.
+    init(key: Key, sources registry: TileSourceRegistry) throws {
+        let styleName = key.style
         let builtin = ["normal", "terrain", "hybrid"]
         let path: String
         if builtin.contains(styleName) {
@@ -42,29 +46,55 @@ final class BaseMap {
         } catch {
             throw RenderError.style("--style \(error)")
         }
-        var override: (any TileSource)?
-        if let o = sourceOverride {
+        var override: TileSourceRegistry.Opened?
+        if let o = key.source {
             do {
-                override = try TileSources.open(o, httpOptions: http)
+                override = try registry.open(o, http: key.http)
             } catch {
                 throw RenderError.source("--source \(o): \(error)")
             }
         }
         // Raster tiles given to a style without raster layers become the whole base map:
         // the background, then the tiles (a vector street style on top would only hide them).
-        if let o = override, !o.metadata.format.isVector,
+        if let o = override?.source, !o.metadata.format.isVector,
            !loaded.sources.values.contains(where: { $0.kind == .raster && $0.url != "mapsnap:relief" }) {
             loaded = BaseMap.rasterBaseStyle(background: loaded, tileSize: o.metadata.tileSize)
         }
         style = loaded
-        warnings.append(contentsOf: style.warnings.map(\.description))
+        var warnings = loaded.warnings.map(\.description)
         let dataDir = try? ResourceLocator.directory(named: "Data", probe: "helsinki.mbtiles").get()
         let resolver = StyleSourceResolver(styleDirectory: (path as NSString).deletingLastPathComponent,
-                                           dataDirectory: dataDir, override: override, overrideName: sourceOverride ?? "",
-                                           demOverride: demSource, demEncodingOverride: demEncoding, http: http)
-        var w: [String] = []
-        sources = try resolver.resolve(style, warnings: &w)
-        warnings.append(contentsOf: w)
+                                           dataDirectory: dataDir, override: override, overrideName: key.source ?? "",
+                                           demOverride: key.demSource, demEncodingOverride: key.demEncoding, http: key.http,
+                                           registry: registry)
+        sources = try resolver.resolve(loaded, warnings: &warnings)
+        self.warnings = warnings
+    }
+}
+
+/// The base map of one render: a prepared style, and the tiles loaded for its camera.
+///
+/// Layers are drawn layer-major across all covering tiles (all fills under all roads under
+/// all labels), in two passes so overlays can sit between roads and labels.
+final class BaseMap {
+    enum Pass { case belowLabels, labels }
+
+    let style: Style
+    let sources: [String: ResolvedSource]
+    private(set) var warnings: [String] = []
+    private var loaded: [String: LoadedSource] = [:]
+    /// Layers already reported as skipped (one warning each).
+    private var reported: Set<String> = []
+    /// Decoded tiles shared with other renders (nil: decode every tile afresh).
+    let tileCache: DecodedTileCache?
+    var maxThreads: Int?
+    var loadOrder: (@Sendable (Int) -> [Int])?
+
+    init(setup: BaseMapSetup, tileCache: DecodedTileCache?) {
+        style = setup.style
+        sources = setup.sources
+        warnings = setup.warnings
+        self.tileCache = tileCache
     }
 
     /// A style of the given style's background colour plus one raster layer.
@@ -130,7 +160,8 @@ final class BaseMap {
         if let l = loaded[id] { return l }
         guard let s = sources[id] else { return nil }
         let z = s.isVector ? Self.vectorDataZoom(camera) : Self.rasterDataZoom(camera, tileSize: s.tileSize)
-        let l = LoadedSource(source: s, camera: camera, dataZoom: z, maxThreads: maxThreads, loadOrder: loadOrder)
+        let l = LoadedSource(source: s, camera: camera, dataZoom: z, maxThreads: maxThreads, loadOrder: loadOrder,
+                             cache: tileCache)
         loaded[id] = l
         return l
     }

@@ -1,36 +1,120 @@
-/// Iterates the features of one style layer across all loaded tiles, in tile order then
-/// feature order (deterministic), decoding geometry into one reused buffer.
+/// Walks the features of one style layer across the loaded tiles.
+///
+/// Each source tile is read once per layer: its features are filtered, their geometry
+/// decoded and projected to image pixels, and — for those that reach the part of the
+/// image the tile supplies — their properties evaluated (`evaluate`), once, however many
+/// covering tiles the source tile supplies (over-zooming a z14 tile to z16 makes it supply
+/// 16). Then `emit` is called per covering tile, in tile order and then feature order —
+/// exactly the order a tile-by-tile walk would give, so output does not depend on this
+/// sharing — for the features whose pixel bounds touch the tile's clips.
 enum FeatureWalker {
-    /// Calls `body` for each feature that passes the layer's filter and has the wanted
-    /// geometry type, with its geometry and the tile-to-pixel transform.
-    static func walk(_ layer: StyleLayer, _ source: LoadedSource, zoom: Double, types: Set<GeometryType>,
-                     _ body: (VectorTileFeature, TileGeometry, TileTransform, DrawTile) -> Void) {
+    static func walk<Value>(_ layer: StyleLayer, _ source: LoadedSource, zoom: Double, types: Set<GeometryType>,
+                            evaluate: (VectorTileFeature, GeometryType) -> Value?,
+                            emit: (ProjectedFeature, Value, DrawTile) -> Void) {
         guard let sourceLayer = layer.sourceLayer else { return }
+        var prepared = [ProjectedTileLayer<Value>?](repeating: nil, count: source.sourceTileGroupCount)
         var geometry = TileGeometry()
-        for tile in source.drawTiles {
-            guard case .vector(let vt) = source.payloads[tile.payload] else { continue }
-            let found: VectorTileLayer?
-            do {
-                found = try vt.layer(named: sourceLayer)
-            } catch {
-                source.report(tile.sourceTile, "layer \"\(sourceLayer)\": \(error)")
-                continue
+        for (i, tile) in source.drawTiles.enumerated() {
+            let g = source.sourceTileGroupIndex[i]
+            if prepared[g] == nil {
+                prepared[g] = project(layer, sourceLayer, source, tile, within: source.sourceTileGroupBounds[g],
+                                      zoom: zoom, types: types, geometry: &geometry, evaluate: evaluate)
             }
-            guard let l = found else { continue }
-            let transform = TileTransform(rect: tile.sourceRect, extent: l.extent)
-            for feature in l.features {
-                guard types.contains(feature.geometryType), layer.matches(feature, zoom: zoom) else { continue }
-                geometry.removeAll()
-                do {
-                    try feature.decodeGeometry(into: &geometry)
-                } catch {
-                    // One bad feature does not spoil the tile; the tile gets one warning.
-                    source.report(tile.sourceTile, "\(error)")
-                    continue
-                }
-                body(feature, geometry, transform, tile)
+            guard let features = prepared[g], !features.items.isEmpty else { continue }
+            for item in features.items {
+                let b = item.bounds
+                guard tile.clips.contains(where: { b.maxX >= $0.minX && b.minX <= $0.maxX && b.maxY >= $0.minY && b.minY <= $0.maxY })
+                else { continue }
+                emit(ProjectedFeature(type: item.type, points: features.points, partEnds: features.partEnds,
+                                      parts: item.parts, bounds: b), item.value, tile)
             }
         }
+    }
+
+    /// Filters, evaluates, decodes and projects one source tile's features for a layer.
+    private static func project<Value>(_ layer: StyleLayer, _ sourceLayer: String, _ source: LoadedSource, _ tile: DrawTile,
+                                       within visible: PixelRect, zoom: Double, types: Set<GeometryType>,
+                                       geometry: inout TileGeometry,
+                                       evaluate: (VectorTileFeature, GeometryType) -> Value?) -> ProjectedTileLayer<Value> {
+        var out = ProjectedTileLayer<Value>()
+        guard case .vector(let vt) = source.payloads[tile.payload] else { return out }
+        let found: VectorTileLayer?
+        do {
+            found = try vt.layer(named: sourceLayer)
+        } catch {
+            source.report(tile.sourceTile, "layer \"\(sourceLayer)\": \(error)")
+            return out
+        }
+        guard let l = found else { return out }
+        let t = TileTransform(rect: tile.sourceRect, extent: l.extent)
+        let filter = CompiledFilter(layer, tileLayer: TileLayerIndex(l), zoom: zoom, geometryTypes: types)
+        for feature in l.features {
+            guard filter.matches(feature) else { continue }
+            geometry.removeAll()
+            do {
+                try feature.decodeGeometry(into: &geometry)
+            } catch {
+                // One bad feature does not spoil the tile; the tile gets one warning.
+                source.report(tile.sourceTile, "\(error)")
+                continue
+            }
+            let firstPoint = out.points.count, firstPart = out.partEnds.count
+            var lo = PixelPoint(x: .infinity, y: .infinity), hi = PixelPoint(x: -.infinity, y: -.infinity)
+            for part in 0..<geometry.partCount {
+                for p in geometry.part(part) {
+                    let q = t(p)
+                    out.points.append(q)
+                    lo = PixelPoint(x: min(lo.x, q.x), y: min(lo.y, q.y))
+                    hi = PixelPoint(x: max(hi.x, q.x), y: max(hi.y, q.y))
+                }
+                out.partEnds.append(out.points.count)
+            }
+            let reaches = hi.x >= visible.minX && lo.x <= visible.maxX && hi.y >= visible.minY && lo.y <= visible.maxY
+            guard reaches, let value = evaluate(feature, geometry.type) else {
+                out.points.removeLast(out.points.count - firstPoint)
+                out.partEnds.removeLast(out.partEnds.count - firstPart)
+                continue
+            }
+            out.items.append(.init(type: geometry.type, parts: firstPart..<out.partEnds.count,
+                                   bounds: PixelRect(minX: lo.x, minY: lo.y, maxX: hi.x, maxY: hi.y), value: value))
+        }
+        return out
+    }
+}
+
+/// One source tile's features of one style layer, projected to image pixels.
+private struct ProjectedTileLayer<Value> {
+    struct Item {
+        let type: GeometryType
+        /// Indices into `partEnds`.
+        let parts: Range<Int>
+        /// Bounds of all parts in image pixels (inverted, min > max, when empty).
+        let bounds: PixelRect
+        let value: Value
+    }
+    /// Every part's points, back to back.
+    var points: [PixelPoint] = []
+    /// End index in `points` of each part; a part starts where the previous one ended.
+    var partEnds: [Int] = []
+    var items: [Item] = []
+}
+
+/// A feature's geometry in image pixels: parts (rings, lines or points) as slices.
+struct ProjectedFeature {
+    let type: GeometryType
+    fileprivate let points: [PixelPoint]
+    fileprivate let partEnds: [Int]
+    fileprivate let parts: Range<Int>
+    /// Bounds of all parts in image pixels.
+    let bounds: PixelRect
+
+    var partCount: Int { parts.count }
+
+    /// The points of part `i` (0-based within this feature).
+    func part(_ i: Int) -> ArraySlice<PixelPoint> {
+        let k = parts.lowerBound + i
+        let start = k == 0 ? 0 : partEnds[k - 1]
+        return points[start..<partEnds[k]]
     }
 }
 
@@ -59,18 +143,31 @@ struct PaintGroups<Key: Hashable> {
     private(set) var keys: [Key] = []
     private(set) var paths: [Path] = []
     private var index: [Key: Int] = [:]
+    /// The last key looked up: consecutive features usually share their paint, and
+    /// comparing is cheaper than hashing (keys hold dash arrays).
+    private var last: (key: Key, slot: Int)?
 
     mutating func slot(_ key: Key) -> Int {
-        if let i = index[key] { return i }
-        index[key] = keys.count
-        keys.append(key)
-        paths.append(Path())
-        return keys.count - 1
+        if let last, last.key == key { return last.slot }
+        let i: Int
+        if let found = index[key] {
+            i = found
+        } else {
+            i = keys.count
+            index[key] = i
+            keys.append(key)
+            paths.append(Path())
+        }
+        last = (key, i)
+        return i
     }
 
     mutating func append(_ key: Key, _ body: (inout Path) -> Void) {
-        let i = slot(key)
-        body(&paths[i])
+        body(&paths[slot(key)])
+    }
+
+    mutating func append(slot: Int, _ body: (inout Path) -> Void) {
+        body(&paths[slot])
     }
 }
 
@@ -85,6 +182,12 @@ struct ResolvedProperty {
 
     func color(_ zoom: Double, _ f: VectorTileFeature) -> Color {
         value.dependsOnFeature ? value.color(atZoom: zoom, feature: f) : value.color(atZoom: zoom)
+    }
+
+    /// A number, the property's style-spec default (from the property table) when the value
+    /// is not one; 0 for the properties without a default (`symbol-sort-key`).
+    func number(_ zoom: Double, _ f: VectorTileFeature) -> Double {
+        number(zoom, f, default: 0)
     }
 
     func number(_ zoom: Double, _ f: VectorTileFeature, default d: Double) -> Double {

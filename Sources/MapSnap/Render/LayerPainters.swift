@@ -25,29 +25,29 @@ enum FillPainter {
         let outline = ResolvedProperty(layer, .fillOutlineColor, zoom: zoom)
         var groups = PaintGroups<Key>()
         var outlines: [Path] = []
-        var ring: [PixelPoint] = []
         var clipped: [PixelPoint] = []
         var scratch: [PixelPoint] = []
-        FeatureWalker.walk(layer, src, zoom: zoom, types: [.polygon]) { f, g, t, tile in
+        FeatureWalker.walk(layer, src, zoom: zoom, types: [.polygon], evaluate: { f, _ -> Key? in
             let o = opacity.number(zoom, f, default: 1)
             let c = color.color(zoom, f).withOpacity(o)
             let oc = outlineSet ? outline.color(zoom, f).withOpacity(o) : nil
-            guard c.alpha > 0 || (oc?.alpha ?? 0) > 0 else { return }
-            let key = Key(fill: c, outline: oc)
+            guard c.alpha > 0 || (oc?.alpha ?? 0) > 0 else { return nil }
+            return Key(fill: c, outline: oc)
+        }, emit: { g, key, tile in
+            // Paints are filled in the order they are first drawn.
             let slot = groups.slot(key)
             if outlines.count <= slot { outlines.append(Path()) }
             for part in 0..<g.partCount {
-                ring.removeAll(keepingCapacity: true)
-                for p in g.part(part) { ring.append(t(p)) }
+                let ring = g.part(part)
                 for clip in tile.clips {
                     ring.withUnsafeBufferPointer { PolygonClipper.clip($0, to: clip, output: &clipped, scratch: &scratch) }
                     guard clipped.count >= 3 else { continue }
-                    groups.append(key) { path in
+                    groups.append(slot: slot) { path in
                         path.move(to: clipped[0])
                         for q in clipped.dropFirst() { path.line(to: q) }
                         path.close()
                     }
-                    if oc != nil, let first = ring.first {
+                    if key.outline != nil, let first = ring.first {
                         var line = Path()
                         line.move(to: first)
                         for q in ring.dropFirst() { line.line(to: q) }
@@ -56,7 +56,7 @@ enum FillPainter {
                     }
                 }
             }
-        }
+        })
         for (i, key) in groups.keys.enumerated() {
             if key.fill.alpha > 0 { ctx.canvas.fill(groups.paths[i], color: key.fill, rule: .nonZero) }
             if let oc = key.outline, oc.alpha > 0, !outlines[i].isEmpty {
@@ -87,23 +87,26 @@ enum LinePainter {
         let miter = layer.property(.lineMiterLimit).number(atZoom: zoom) ?? 2
         let ratio = ctx.pixelRatio
         var groups = PaintGroups<Key>()
-        FeatureWalker.walk(layer, src, zoom: zoom, types: [.lineString, .polygon]) { f, g, t, tile in
+        FeatureWalker.walk(layer, src, zoom: zoom, types: [.lineString, .polygon], evaluate: { f, _ -> (key: Key, gap: Double)? in
             let w = width.number(zoom, f, default: 1) * ratio
             let c = color.color(zoom, f).withOpacity(opacity.number(zoom, f, default: 1))
-            guard w > 0, c.alpha > 0 else { return }
+            guard w > 0, c.alpha > 0 else { return nil }
             let gw = gap.number(zoom, f, default: 0) * ratio
             let dashes = dashValue.dependsOnFeature ? dashValue.numberArray(atZoom: zoom, feature: f) : dashValue.numberArray(atZoom: zoom)
             // MapLibre dash lengths are in line widths.
             let dash = dashes.count >= 2 ? dashes.map { $0 * w } : []
+            return (Key(color: c, width: w, dash: dash), gw)
+        }, emit: { g, value, tile in
             var piece = Path()
             let closed = g.type == .polygon
             for part in 0..<g.partCount {
                 let pts = g.part(part)
                 guard let first = pts.first else { continue }
-                piece.move(to: t(first))
-                for p in pts.dropFirst() { piece.line(to: t(p)) }
-                if closed { piece.line(to: t(first)) }
+                piece.move(to: first)
+                for p in pts.dropFirst() { piece.line(to: p) }
+                if closed { piece.line(to: first) }
             }
+            let gw = value.gap, w = value.key.width
             for clip in tile.clips {
                 let clipped = LineClipper.clip(piece, to: clip).path
                 guard !clipped.isEmpty else { continue }
@@ -111,13 +114,13 @@ enum LinePainter {
                     // line-gap-width: two parallel lines of width w with a gap between them,
                     // drawn as the two edges of a (gw + w)-wide band.
                     for side in [-1.0, 1.0] {
-                        groups.append(Key(color: c, width: w, dash: dash)) { $0.append(Self.offset(clipped, by: side * (gw + w) / 2)) }
+                        groups.append(value.key) { $0.append(Self.offset(clipped, by: side * (gw + w) / 2)) }
                     }
                 } else {
-                    groups.append(Key(color: c, width: w, dash: dash)) { $0.append(clipped) }
+                    groups.append(value.key) { $0.append(clipped) }
                 }
             }
-        }
+        })
         for (i, key) in groups.keys.enumerated() {
             ctx.canvas.stroke(groups.paths[i], style: StrokeStyle(width: key.width, cap: cap, join: join,
                                                                    miterLimit: miter, dash: key.dash), color: key.color)

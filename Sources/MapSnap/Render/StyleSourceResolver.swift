@@ -3,9 +3,11 @@ import Foundation
 /// The tile sources behind one style source, in priority order: the first whose coverage
 /// includes a tile draws it. The embedded source is the bundled street-level city tiles in
 /// front of the world base map.
-struct ResolvedSource: @unchecked Sendable {
-    struct Candidate {
+struct ResolvedSource: Sendable {
+    struct Candidate: Sendable {
         let source: any TileSource
+        /// The source's `TileSourceRegistry` id, which keys its decoded tiles.
+        let sourceID: Int
         let name: String
         /// Used only for tiles at or above this zoom…
         let fromZoom: Int
@@ -16,14 +18,15 @@ struct ResolvedSource: @unchecked Sendable {
         /// What to credit on the map when this candidate supplies a tile.
         let attribution: String?
 
-        init(source: any TileSource, name: String, fromZoom: Int, bounds: TileSourceMetadata.Bounds?, attribution: String? = nil,
-             toZoom: Int = 30) {
-            self.source = source
+        init(source: TileSourceRegistry.Opened, name: String, fromZoom: Int, bounds: TileSourceMetadata.Bounds?,
+             attribution: String? = nil, toZoom: Int = 30) {
+            self.source = source.source
+            self.sourceID = source.id
             self.name = name
             self.fromZoom = fromZoom
             self.bounds = bounds
             self.toZoom = toZoom
-            self.attribution = attribution ?? source.metadata.attribution
+            self.attribution = attribution ?? source.source.metadata.attribution
         }
     }
 
@@ -46,13 +49,15 @@ struct StyleSourceResolver {
     let styleDirectory: String?
     let dataDirectory: String?
     /// `--source`, already opened.
-    let override: (any TileSource)?
+    let override: TileSourceRegistry.Opened?
     let overrideName: String
     /// `--dem SOURCE`: elevation tiles for every `raster-dem` source.
     var demOverride: String? = nil
     /// `--dem-encoding`: wins over the style source's `encoding`.
     var demEncodingOverride: DEMEncoding? = nil
     let http: HTTPTileSource.Options
+    /// Where sources are opened (once per renderer).
+    let registry: TileSourceRegistry
 
     /// The URL of the bundled styles' DEM slot.
     static let demPlaceholder = "mapsnap:dem"
@@ -68,14 +73,14 @@ struct StyleSourceResolver {
 
     func resolve(_ style: Style, warnings: inout [String]) throws -> [String: ResolvedSource] {
         var out: [String: ResolvedSource] = [:]
-        var dem: (any TileSource)?
+        var dem: TileSourceRegistry.Opened?
         if let d = demOverride {
             do {
-                dem = try TileSources.open(d, httpOptions: http)
+                dem = try registry.open(d, http: http)
             } catch {
                 throw RenderError.source("--dem \(d): \(error)")
             }
-            if dem?.metadata.format.isVector == true {
+            if dem?.source.metadata.format.isVector == true {
                 throw RenderError.source("--dem \(d): holds vector tiles; expected PNG elevation tiles (Terrarium or Mapbox Terrain-RGB)")
             }
             if !style.sources.values.contains(where: { $0.kind == .rasterDEM }) {
@@ -96,10 +101,10 @@ struct StyleSourceResolver {
             }
             // A raster --source stands for imagery: it replaces raster sources but not the
             // bundled relief shading, which stays under it.
-            if let override, override.metadata.format.isVector == isVector, s.url != "mapsnap:relief" {
+            if let override, override.source.metadata.format.isVector == isVector, s.url != "mapsnap:relief" {
                 out[id] = ResolvedSource(id: id, isVector: isVector,
                                          candidates: [.init(source: override, name: overrideName, fromZoom: 0, bounds: nil)],
-                                         tileSize: override.metadata.tileSize)
+                                         tileSize: override.source.metadata.tileSize)
                 continue
             }
             let location = s.url ?? s.tiles.first
@@ -110,28 +115,29 @@ struct StyleSourceResolver {
             switch location {
             case "mapsnap:embedded":
                 var cands: [ResolvedSource.Candidate] = []
+                let credits = shortAttribution
                 for (i, file) in Self.embeddedVector.enumerated() {
-                    guard let path = dataPath(file), let src = try? TileSources.open(path) else { continue }
+                    guard let path = dataPath(file), let src = try? registry.open(path, http: http) else { continue }
                     let city = i < Self.embeddedVector.count - 1
                     cands.append(.init(source: src, name: file, fromZoom: city ? Self.cityFromZoom : 0,
-                                       bounds: city ? src.metadata.bounds : nil, attribution: shortAttribution[file]))
+                                       bounds: city ? src.source.metadata.bounds : nil, attribution: credits[file]))
                 }
                 if cands.isEmpty { warnings.append("the embedded base map data (Data/) was not found; drawing the background only") }
                 out[id] = ResolvedSource(id: id, isVector: true, candidates: cands, tileSize: 512)
             case "mapsnap:relief", "mapsnap:imagery":
                 let file = location == "mapsnap:relief" ? Self.embeddedRelief : Self.embeddedImagery
-                if let path = dataPath(file), let src = try? TileSources.open(path) {
+                if let path = dataPath(file), let src = try? registry.open(path, http: http) {
                     // The bundled images end at z5; past z11 they are only a blur, so the
                     // style's background shows instead.
                     out[id] = ResolvedSource(id: id, isVector: false, candidates: [.init(source: src, name: file, fromZoom: 0, bounds: nil,
                                                                                         attribution: shortAttribution[file],
                                                                                         toZoom: Self.embeddedRasterMaxZoom)],
-                                             tileSize: src.metadata.tileSize)
+                                             tileSize: src.source.metadata.tileSize)
                 }
             default:
                 if let src = try openLocal(id: id, location: location, attribution: s.attribution, warnings: &warnings) {
                     out[id] = ResolvedSource(id: id, isVector: isVector, candidates: [.init(source: src, name: location, fromZoom: 0, bounds: nil)],
-                                             tileSize: s.tileSize ?? src.metadata.tileSize)
+                                             tileSize: s.tileSize ?? src.source.metadata.tileSize)
                 }
             }
         }
@@ -140,7 +146,7 @@ struct StyleSourceResolver {
 
     /// A `raster-dem` source: `--dem` when given, else its own local tiles; nil (skipped)
     /// for the empty `mapsnap:dem` slot and for encodings mapsnap cannot read.
-    private func resolveDEM(_ id: String, _ s: StyleSource, override: (any TileSource)?,
+    private func resolveDEM(_ id: String, _ s: StyleSource, override: TileSourceRegistry.Opened?,
                             warnings: inout [String]) throws -> ResolvedSource? {
         let encoding: DEMEncoding
         if let e = demEncodingOverride {
@@ -156,7 +162,7 @@ struct StyleSourceResolver {
         }
         if let override, let name = demOverride {
             return ResolvedSource(id: id, isVector: false, candidates: [.init(source: override, name: name, fromZoom: 0, bounds: nil)],
-                                  tileSize: override.metadata.tileSize, demEncoding: encoding)
+                                  tileSize: override.source.metadata.tileSize, demEncoding: encoding)
         }
         guard let location = s.url ?? s.tiles.first else {
             warnings.append("style source \"\(id)\" has no url or tiles; its layers are skipped")
@@ -165,13 +171,14 @@ struct StyleSourceResolver {
         if location == Self.demPlaceholder { return nil }
         guard let src = try openLocal(id: id, location: location, attribution: s.attribution, warnings: &warnings) else { return nil }
         return ResolvedSource(id: id, isVector: false, candidates: [.init(source: src, name: location, fromZoom: 0, bounds: nil)],
-                              tileSize: s.tileSize ?? src.metadata.tileSize, demEncoding: encoding)
+                              tileSize: s.tileSize ?? src.source.metadata.tileSize, demEncoding: encoding)
     }
 
     /// Opens a style source's local file, directory or `z/x/y` template (relative to the
     /// style file), or an http(s) `{z}/{x}/{y}` template; nil with a warning for a TileJSON
     /// URL, which is not fetched.
-    private func openLocal(id: String, location: String, attribution: String?, warnings: inout [String]) throws -> (any TileSource)? {
+    private func openLocal(id: String, location: String, attribution: String?,
+                           warnings: inout [String]) throws -> TileSourceRegistry.Opened? {
         var path = location
         for scheme in ["mbtiles://", "pmtiles://", "file://"] where path.hasPrefix(scheme) {
             path.removeFirst(scheme.count)
@@ -184,7 +191,7 @@ struct StyleSourceResolver {
             do {
                 var options = http
                 if let attribution { options.attribution = attribution }
-                return try HTTPTileSource(template: path, options: options)
+                return try registry.open(path, http: options)
             } catch {
                 throw RenderError.source("style source \"\(id)\" (\(location)): \(error)")
             }
@@ -197,7 +204,7 @@ struct StyleSourceResolver {
             path = (dir as NSString).appendingPathComponent(path)
         }
         do {
-            return try TileSources.open(path)
+            return try registry.open(path, http: http)
         } catch {
             throw RenderError.source("style source \"\(id)\" (\(location)): \(error)")
         }

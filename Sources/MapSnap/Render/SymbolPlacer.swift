@@ -84,50 +84,56 @@ struct SymbolPlacer {
         let allowOverlap = layer.property(.textAllowOverlap).bool(atZoom: zoom)
         var faceCache: [[String]: FreeTypeFace] = [:]
 
-        FeatureWalker.walk(layer, src, zoom: zoom, types: [.point, .lineString, .polygon]) { f, g, t, tile in
+        FeatureWalker.walk(layer, src, zoom: zoom, types: [.point, .lineString, .polygon], evaluate: { f, _ -> (text: String, paint: Paint, sortKey: Double)? in
             var label = fieldProp.textField(atZoom: zoom, feature: f)
             label = transform.keyword(TextTransform.self, atZoom: zoom, feature: f).apply(label)
             label = label.trimmingWhitespace
-            guard !label.isEmpty, g.partCount > 0 else { return }
+            guard !label.isEmpty else { return nil }
             let stack = fontProp.stringArray(atZoom: zoom, feature: f)
             let face: FreeTypeFace
             if let cached = faceCache[stack] { face = cached } else {
                 face = fonts.face(forStyleFontStack: stack)
                 faceCache[stack] = face
             }
-            let px = size.number(zoom, f, default: 16) * ratio
-            guard px >= 1 else { return }
-            let o = opacity.number(zoom, f, default: 1)
+            let px = size.number(zoom, f) * ratio
+            guard px >= 1 else { return nil }
+            let o = opacity.number(zoom, f)
             let c = color.color(zoom, f).withOpacity(o)
-            guard c.alpha > 0 else { return }
+            guard c.alpha > 0 else { return nil }
             let hc = haloColor.color(zoom, f).withOpacity(o)
-            let hw = min(haloWidth.number(zoom, f, default: 0) * ratio, px / 4)
+            let hw = min(haloWidth.number(zoom, f) * ratio, px / 4)
             let off = offsetProp.numberArray(atZoom: zoom, feature: f)
             let paint = Paint(
                 face: face, sizePixels: px, color: c, haloColor: hc.alpha > 0 && hw > 0 ? hc : nil, haloWidth: hw,
                 anchor: anchorProp.keyword(TextAnchor.self, atZoom: zoom, feature: f),
                 offset: PixelPoint(x: (off.first ?? 0) * px, y: (off.count > 1 ? off[1] : 0) * px),
-                maxWidth: maxWidth.number(zoom, f, default: 10) * px,
-                letterSpacing: letterSpacing.number(zoom, f, default: 0),
-                lineHeight: lineHeight.number(zoom, f, default: 1.2),
-                padding: padding.number(zoom, f, default: 2) * ratio,
+                maxWidth: maxWidth.number(zoom, f) * px,
+                letterSpacing: letterSpacing.number(zoom, f),
+                lineHeight: lineHeight.number(zoom, f),
+                padding: padding.number(zoom, f) * ratio,
                 allowOverlap: allowOverlap,
-                maxAngle: maxAngle.number(zoom, f, default: 45) * .pi / 180,
-                spacing: max(spacing.number(zoom, f, default: 250), 1) * ratio,
+                maxAngle: maxAngle.number(zoom, f) * .pi / 180,
+                spacing: max(spacing.number(zoom, f), 1) * ratio,
                 placement: placement)
-            let key = sortKeySet ? sortKey.number(zoom, f, default: 0) : 0
+            return (label, paint, sortKeySet ? sortKey.number(zoom, f) : 0)
+        }, emit: { g, value, tile in
+            guard g.partCount > 0 else { return }
+            let (label, paint, key) = value
             if placement == .point {
                 // One anchor per feature: the point itself, or a polygon's/line's middle.
                 let anchor: PixelPoint
+                let first = g.part(0)
                 switch g.type {
-                case .point: anchor = t(g.points[g.partRange(0).lowerBound])
+                case .point:
+                    guard let p = first.first else { return }
+                    anchor = p
                 case .lineString:
-                    let pts = g.part(0).map { t($0) }
-                    anchor = LineGeometry.point(at: LineGeometry.length(pts) / 2, on: pts)?.point ?? t(g.points[0])
+                    let pts = Array(first)
+                    guard let p = pts.first else { return }
+                    anchor = LineGeometry.point(at: LineGeometry.length(pts) / 2, on: pts)?.point ?? p
                 case .polygon:
                     var lo = PixelPoint(x: .infinity, y: .infinity), hi = PixelPoint(x: -.infinity, y: -.infinity)
-                    for p in g.part(0) {
-                        let q = t(p)
+                    for q in first {
                         lo = PixelPoint(x: min(lo.x, q.x), y: min(lo.y, q.y)); hi = PixelPoint(x: max(hi.x, q.x), y: max(hi.y, q.y))
                     }
                     anchor = PixelPoint(x: (lo.x + hi.x) / 2, y: (lo.y + hi.y) / 2)
@@ -142,8 +148,8 @@ struct SymbolPlacer {
                     var path = Path()
                     let pts = g.part(part)
                     guard let first = pts.first else { continue }
-                    path.move(to: t(first))
-                    for p in pts.dropFirst() { path.line(to: t(p)) }
+                    path.move(to: first)
+                    for p in pts.dropFirst() { path.line(to: p) }
                     for clip in tile.clips {
                         let clipped = LineClipper.clip(path, to: clip).path
                         for contour in clipped.contours where contour.count >= 2 {
@@ -153,7 +159,7 @@ struct SymbolPlacer {
                     }
                 }
             }
-        }
+        })
     }
 
     /// Places every candidate in priority order and draws those that fit.

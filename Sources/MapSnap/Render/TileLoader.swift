@@ -20,7 +20,7 @@ struct DrawTile {
 
 /// Fetched and decoded tiles of one style source for one camera.
 final class LoadedSource: @unchecked Sendable {
-    enum Payload {
+    enum Payload: Sendable {
         case vector(VectorTile)
         case raster(Canvas)
         /// Elevations of a `raster-dem` source's tile.
@@ -30,6 +30,14 @@ final class LoadedSource: @unchecked Sendable {
 
     let source: ResolvedSource
     private(set) var drawTiles: [DrawTile] = []
+    /// Draw tiles that show the same source tile in the same world copy form a group,
+    /// whose data painters read once: `sourceTileGroupIndex[i]` is the group of
+    /// `drawTiles[i]`; groups are numbered in order of first appearance.
+    private(set) var sourceTileGroupIndex: [Int] = []
+    private(set) var sourceTileGroupCount = 0
+    /// Per group, the bounding box of every clip of its draw tiles: features outside it
+    /// are never drawn, so painters need not even evaluate them.
+    private(set) var sourceTileGroupBounds: [PixelRect] = []
     private(set) var payloads: [Payload] = []
     private(set) var warnings: [String] = []
     /// Candidates that supplied at least one tile, ascending: only they are credited.
@@ -37,7 +45,8 @@ final class LoadedSource: @unchecked Sendable {
 
     /// Loads every tile the camera needs at `dataZoom`, in parallel; results are stored by
     /// index so the outcome never depends on which fetch finished first.
-    init(source: ResolvedSource, camera: Camera, dataZoom: Int, maxThreads: Int? = nil, loadOrder: ((Int) -> [Int])? = nil) {
+    init(source: ResolvedSource, camera: Camera, dataZoom: Int, maxThreads: Int? = nil, loadOrder: ((Int) -> [Int])? = nil,
+         cache: DecodedTileCache? = nil) {
         self.source = source
         let covering = TileCover.tiles(for: camera, dataZoom: dataZoom)
         struct Key: Hashable { let candidate: Int; let tile: TileID }
@@ -74,6 +83,26 @@ final class LoadedSource: @unchecked Sendable {
                                           payload: slot, clips: claim))
             }
         }
+        struct GroupKey: Hashable { let payload: Int; let worldCopy: Int }
+        var groups: [GroupKey: Int] = [:]
+        for tile in drawTiles {
+            let key = GroupKey(payload: tile.payload, worldCopy: tile.covering.worldCopy)
+            let g: Int
+            if let found = groups[key] {
+                g = found
+            } else {
+                g = sourceTileGroupCount
+                groups[key] = g
+                sourceTileGroupCount += 1
+                sourceTileGroupBounds.append(PixelRect(minX: .infinity, minY: .infinity, maxX: -.infinity, maxY: -.infinity))
+            }
+            sourceTileGroupIndex.append(g)
+            for c in tile.clips {
+                let b = sourceTileGroupBounds[g]
+                sourceTileGroupBounds[g] = PixelRect(minX: min(b.minX, c.minX), minY: min(b.minY, c.minY),
+                                                     maxX: max(b.maxX, c.maxX), maxY: max(b.maxY, c.maxY))
+            }
+        }
         var results = [Result<Payload, TileLoadFailure>](repeating: .success(.missing), count: keys.count)
         let isVector = source.isVector
         let dem = source.demEncoding
@@ -83,7 +112,15 @@ final class LoadedSource: @unchecked Sendable {
             Parallel.forEach(jobs.count, maxThreads: maxThreads, order: loadOrder?(jobs.count)) { i in
                 let key = jobs[i]
                 let cand = source.candidates[key.candidate]
-                buffer[i] = Self.load(key.tile, from: cand, isVector: isVector, dem: dem)
+                let kind: DecodedTileCache.Kind = isVector ? .vector : dem.map { .dem($0) } ?? .raster
+                let cacheKey = DecodedTileCache.Key(sourceID: cand.sourceID, tile: key.tile, kind: kind)
+                if let hit = cache?.payload(for: cacheKey) {
+                    buffer[i] = .success(hit)
+                    return
+                }
+                let result = Self.load(key.tile, from: cand, isVector: isVector, dem: dem)
+                if case .success(let payload) = result { cache?.store(payload, for: cacheKey) }
+                buffer[i] = result
             }
         }
         for cand in source.candidates {

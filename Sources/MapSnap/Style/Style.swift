@@ -11,6 +11,17 @@ public struct Style: Sendable {
     public static let maximumInputBytes = 16 << 20
     /// Deepest JSON nesting accepted; bounds recursion in the parser and compiler.
     public static let maximumNestingDepth = 64
+    /// Most layers accepted (real styles have up to a few hundred); more is an error.
+    public static let maximumLayerCount = 2_000
+    /// Most nodes in one compiled expression or filter (real ones have under a thousand),
+    /// which bounds the work of evaluating it; more is an error.
+    public static let maximumExpressionNodes = 100_000
+    /// Longest string (UTF-8 bytes) a style may write or an expression may build. A longer
+    /// literal, or a constant expression building one, is an error; an expression building
+    /// one from feature data fails at evaluation (the property takes its default).
+    public static let maximumStringBytes = 10_000
+    /// Longest label (characters) `text-field` yields; longer labels are cut to this.
+    public static let maximumLabelCharacters = 256
 
     /// Where the style came from (file name or caller label), used in errors.
     public let origin: String

@@ -23,6 +23,9 @@ public enum StyleError: Error, Equatable, Sendable, CustomStringConvertible {
     case unknownSource(origin: String, keyPath: String, source: String)
     /// The style nests arrays/objects deeper than `Style.maximumNestingDepth`.
     case nestingTooDeep(origin: String, keyPath: String, limit: Int)
+    /// The style exceeds a resource limit (`Style.maximumLayerCount`,
+    /// `Style.maximumExpressionNodes`, `Style.maximumStringBytes`); `reason` says which.
+    case limitExceeded(origin: String, keyPath: String, reason: String)
 
     public var description: String {
         switch self {
@@ -49,6 +52,8 @@ public enum StyleError: Error, Equatable, Sendable, CustomStringConvertible {
             return "\(origin): \(path): unknown source \"\(source)\""
         case .nestingTooDeep(let origin, let path, let limit):
             return "\(origin): \(path): nested deeper than \(limit) levels"
+        case .limitExceeded(let origin, let path, let reason):
+            return "\(origin): \(path): \(reason)"
         }
     }
 }

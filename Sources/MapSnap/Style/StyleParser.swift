@@ -73,6 +73,10 @@ struct StyleParser {
 
         guard let layersJSON = root["layers"] else { throw StyleError.missingKey(origin: origin, keyPath: "layers") }
         guard case .array(let layerItems) = layersJSON else { throw wrongType("layers", "array", layersJSON) }
+        guard layerItems.count <= Style.maximumLayerCount else {
+            throw StyleError.limitExceeded(origin: origin, keyPath: "layers",
+                                           reason: "\(layerItems.count) layers; at most \(Style.maximumLayerCount) are accepted")
+        }
         var layers: [StyleLayer] = []
         layers.reserveCapacity(layerItems.count)
         var seenIDs: Set<String> = []
@@ -230,13 +234,13 @@ struct StyleParser {
             return PropertyValue(property: property, expression: expression)
         case .array(let items):
             let arrayKind = kind == .numberArray || kind == .stringArray || kind == .padding
-            if case .string(let op)? = items.first, ExpressionCompiler.operatorNames.contains(op) || !arrayKind {
+            if case .string(let op)? = items.first, ExpressionCompiler.isOperator(op) || !arrayKind {
                 let expression = try compiler.compileValue(json, kind: kind, at: path)
                 return PropertyValue(property: property, expression: expression)
             }
             return PropertyValue(property: property, constant: try constant(json, kind: kind, path: path))
         case .string(let text) where kind == .formatted || kind == .image:
-            let compiled = tokenExpression(text)
+            let compiled = tokenExpression(try compiler.checkedString(text, path))
             return PropertyValue(property: property, expression: compiled)
         default:
             return PropertyValue(property: property, constant: try constant(json, kind: kind, path: path))
@@ -285,7 +289,7 @@ struct StyleParser {
             return .bool(b)
         case .string, .formatted, .image:
             guard case .string(let s) = json else { throw wrongType(path, "string", json) }
-            return .string(s)
+            return .string(try compiler.checkedString(s, path))
         case .enumeration(let allowed):
             guard case .string(let s) = json else { throw wrongType(path, "string", json) }
             guard allowed.contains(s) else {
@@ -332,7 +336,7 @@ struct StyleParser {
         let explicitType = try optionalString(o, "type", path)
         if explicitType == "identity" {
             guard let propertyKey else { throw StyleError.missingKey(origin: origin, keyPath: path + ".property") }
-            let node: ExpressionNode = kind == .color ? .toColor([.get(propertyKey)]) : .get(propertyKey)
+            let node: ExpressionNode = kind == .color ? .coerce(.toColor, [.get(propertyKey)]) : .get(propertyKey)
             return finish(node)
         }
         guard let stopsJSON = o["stops"] else { throw StyleError.missingKey(origin: origin, keyPath: path + ".stops") }

@@ -1,8 +1,8 @@
 /// Writes a string as a JSON string literal (quotes, backslashes and control characters
 /// escaped; everything else verbatim UTF-8), for the few places that emit JSON by hand
 /// because they need a fixed key order.
-enum JSONString {
-    static func append(_ s: String, to out: inout String) {
+package enum JSONString {
+    package static func append(_ s: String, to out: inout String) {
         out += "\""
         for scalar in s.unicodeScalars {
             switch scalar {
@@ -23,7 +23,7 @@ enum JSONString {
         out += "\""
     }
 
-    static func quoted(_ s: String) -> String {
+    package static func quoted(_ s: String) -> String {
         var out = ""
         append(s, to: &out)
         return out

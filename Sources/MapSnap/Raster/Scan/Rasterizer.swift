@@ -60,6 +60,8 @@ public final class Rasterizer {
     private var order: [Int] = []
     private var active: [Int] = []
     private var accumulation: [Double] = []
+    /// Cell runs written in the current row.
+    private var touched: [ClosedRange<Int>] = []
     private var bytes: [UInt8] = []
 
     /// Coordinates beyond this magnitude are clamped before clipping (see type docs).
@@ -124,7 +126,7 @@ public final class Rasterizer {
                     for k in rowStart[y]..<rowStart[y + 1] { active.append(order[k]) }
                     if active.isEmpty { continue }
                     let top = Double(y), bottom = top + 1
-                    var lo = Int.max, hi = -1
+                    touched.removeAll(keepingCapacity: true)
                     var keep = 0
                     for i in 0..<active.count {
                         let e = edges[active[i]]
@@ -132,7 +134,7 @@ public final class Rasterizer {
                         if y1 > y0 {
                             let xa = min(max(e.xTop + (y0 - e.yTop) * e.slope, 0), w)
                             let xb = min(max(e.xTop + (y1 - e.yTop) * e.slope, 0), w)
-                            Rasterizer.accumulate(acc, xa, xb, e.direction * (y1 - y0), &lo, &hi)
+                            touched.append(Rasterizer.accumulate(acc, xa, xb, e.direction * (y1 - y0)))
                         }
                         if e.yBottom > bottom {
                             active[keep] = active[i]
@@ -140,30 +142,86 @@ public final class Rasterizer {
                         }
                     }
                     active.removeLast(active.count - keep)
-                    guard hi >= lo else { continue }
-                    // Prefix sum turns cell differences into winding-weighted areas.
-                    var sum = 0.0
-                    let last = min(hi, width - 1)
-                    var end = lo
-                    if lo < width {
-                        for c in lo...last {
-                            sum += acc[c]
-                            acc[c] = rule.coverage(sum)
-                        }
-                        end = last + 1
-                        // Past the last touched cell the winding is constant; a shape that
-                        // leaves the canvas on the right keeps covering to the edge.
-                        for c in (last + 1)..<(hi + 1) { sum += acc[c]; acc[c] = 0 }
-                        let tail = rule.coverage(sum)
-                        if tail > 0 && end < width {
-                            for c in end..<width { acc[c] = tail }
-                            end = width
-                        }
-                        if end > lo { row(y, lo, end, acc) }
-                    }
-                    for c in lo...max(hi, end - 1) { acc[c] = 0 }
+                    if touched.isEmpty { continue }
+                    sweep(acc, width: width, rule: rule) { lo, end in row(y, lo, end, acc) }
                 }
             }
+        }
+    }
+
+    /// Turns one row's cell differences into coverage, visiting only what matters.
+    ///
+    /// The cells edges touched form a few runs (`touched`, merged here); between runs the
+    /// winding is constant, so a gap is either empty (skipped) or a solid run of one
+    /// coverage (filled). `emit(lo, end)` sees coverage in `acc[lo..<end]`, runs left to
+    /// right. Every cell's value is exactly what a prefix sum over the whole row would give:
+    /// untouched cells hold 0, and adding 0 leaves the sum unchanged. `acc` is zero again
+    /// on return.
+    private func sweep(_ acc: UnsafeMutableBufferPointer<Double>, width: Int, rule: FillRule,
+                       emit: (_ lo: Int, _ end: Int) -> Void) {
+        if touched.count * 8 > width {
+            // So many edges that sorting their runs costs more than walking the row.
+            var lo = Int.max, hi = Int.min
+            for r in touched { lo = min(lo, r.lowerBound); hi = max(hi, r.upperBound) }
+            touched.removeAll(keepingCapacity: true)
+            touched.append(lo...hi)
+        } else if touched.count > 64 {
+            touched.sort { $0.lowerBound < $1.lowerBound }
+        } else {
+            touched.withUnsafeMutableBufferPointer { runs in
+                // Insertion sort: few runs, often in order already.
+                for i in 1..<max(runs.count, 1) {
+                    let r = runs[i]
+                    var j = i
+                    while j > 0, runs[j - 1].lowerBound > r.lowerBound {
+                        runs[j] = runs[j - 1]
+                        j -= 1
+                    }
+                    runs[j] = r
+                }
+            }
+        }
+        var sum = 0.0
+        var next = 0          // first cell not yet accounted for
+        var i = 0
+        while i < touched.count {
+            // Merge runs that overlap or abut.
+            var lo = touched[i].lowerBound, hi = touched[i].upperBound
+            i += 1
+            while i < touched.count, touched[i].lowerBound <= hi + 1 {
+                hi = max(hi, touched[i].upperBound)
+                i += 1
+            }
+            // The gap before this run: constant coverage.
+            let gap = rule.coverage(sum)
+            if gap > 0, next < min(lo, width) {
+                let end = min(lo, width)
+                for c in next..<end { acc[c] = gap }
+                emit(next, end)
+                for c in next..<end { acc[c] = 0 }
+            }
+            // The run itself: prefix sum; cells at or past `width` only carry the sum on.
+            let last = min(hi, width - 1)
+            if lo <= last {
+                for c in lo...last {
+                    sum += acc[c]
+                    acc[c] = rule.coverage(sum)
+                }
+                emit(lo, last + 1)
+                for c in lo...last { acc[c] = 0 }
+            }
+            if hi > last {
+                for c in max(lo, last + 1)...hi { sum += acc[c]; acc[c] = 0 }
+            }
+            next = hi + 1
+        }
+        // Past the last touched cell the winding is constant; a shape that leaves the
+        // canvas on the right keeps covering to the edge.
+        let tail = rule.coverage(sum)
+        if tail > 0, next < width {
+            for c in next..<width { acc[c] = tail }
+            emit(next, width)
+            for c in next..<width { acc[c] = 0 }
         }
     }
 
@@ -173,10 +231,11 @@ public final class Rasterizer {
         s <= 0 ? 0 : (s < 1 ? 0.5 * s * s : s - 0.5)
     }
 
-    /// Deposits one edge piece that stays within a row (x in 0…width, signed height `d`).
+    /// Deposits one edge piece that stays within a row (x in 0…width, signed height `d`);
+    /// returns the cells it wrote.
     @inline(__always)
     private static func accumulate(_ acc: UnsafeMutableBufferPointer<Double>, _ xa: Double, _ xb: Double,
-                                   _ d: Double, _ lo: inout Int, _ hi: inout Int) {
+                                   _ d: Double) -> ClosedRange<Int> {
         let x0 = min(xa, xb), x1 = max(xa, xb)
         let c0 = Int(x0)
         if x1 <= Double(c0 + 1) || x1 - x0 < 1e-9 {
@@ -184,9 +243,7 @@ public final class Rasterizer {
             let share = d * (Double(c0 + 1) - 0.5 * (x0 + x1))
             acc[c0] += share
             acc[c0 + 1] += d - share
-            lo = min(lo, c0)
-            hi = max(hi, c0 + 1)
-            return
+            return c0...(c0 + 1)
         }
         // Across cells: coverage of pixel c is the mean over the piece's x-extent of the
         // part of [c, c+1] right of the edge, i.e. (R(c+1−x0) − R(c+1−x1)) / (x1 − x0).
@@ -200,8 +257,7 @@ public final class Rasterizer {
             previous = f
         }
         acc[c1] += d * (1 - previous)
-        lo = min(lo, c0)
-        hi = max(hi, c1)
+        return c0...c1
     }
 
     // MARK: - Edges

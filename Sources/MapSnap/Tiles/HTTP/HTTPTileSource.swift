@@ -21,7 +21,7 @@ import FoundationNetworking
 /// calling it from any Dispatch queue or from `prefetch` workers cannot deadlock.
 public final class HTTPTileSource: TileSource, @unchecked Sendable {
     /// Tunables. The defaults suit public tile servers; tests shorten the timeouts.
-    public struct Options: Sendable {
+    public struct Options: Sendable, Hashable {
         /// Subdomains for `{s}`.
         public var subdomains: [String] = TileURLTemplate.defaultSubdomains
         /// Render scale; `{r}` becomes `@2x` at 2 and above.

@@ -8,7 +8,7 @@ final class IconStore: @unchecked Sendable {
     static let maximumSide = 1024
     static let maximumFileBytes = 16 << 20
 
-    func image(at path: String) throws(RenderError) -> Canvas {
+    func image(at path: String) throws(OverlayError) -> Canvas {
         lock.lock()
         defer { lock.unlock() }
         if let img = images[path] { return img }
@@ -17,22 +17,22 @@ final class IconStore: @unchecked Sendable {
         return img
     }
 
-    /// Reads and decodes an icon file, mapping every failure to `RenderError.unreadableIcon`.
-    static func sharedDecode(_ path: String) throws(RenderError) -> Canvas {
+    /// Reads and decodes an icon file, mapping every failure to `OverlayError.unreadableIcon`.
+    static func sharedDecode(_ path: String) throws(OverlayError) -> Canvas {
         guard let attrs = try? FileManager.default.attributesOfItem(atPath: path),
               let size = attrs[.size] as? NSNumber else {
-            throw RenderError.unreadableIcon(path: path, reason: "no such file")
+            throw OverlayError.unreadableIcon(path: path, reason: "no such file")
         }
         guard size.intValue <= maximumFileBytes else {
-            throw RenderError.unreadableIcon(path: path, reason: "file is larger than \(maximumFileBytes >> 20) MB")
+            throw OverlayError.unreadableIcon(path: path, reason: "file is larger than \(maximumFileBytes >> 20) MB")
         }
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw RenderError.unreadableIcon(path: path, reason: "cannot read file")
+            throw OverlayError.unreadableIcon(path: path, reason: "cannot read file")
         }
         do {
             return try PNGCodec.decode([UInt8](data), origin: path, maxPixelCount: maximumSide * maximumSide)
         } catch {
-            throw RenderError.unreadableIcon(path: path, reason: error.description)
+            throw OverlayError.unreadableIcon(path: path, reason: error.description)
         }
     }
 }

@@ -1,0 +1,161 @@
+import Foundation
+import Synchronization
+
+/// Renders maps and keeps what renders can share: parsed styles with their sources opened,
+/// decoded tiles, and (through the text engine) fonts and rasterised glyphs.
+///
+/// One renderer serves any number of renders, from any number of threads at once; keep one
+/// per process (a batch job, a server) rather than one per image. `MapSnapshotter` uses
+/// `MapRenderer.shared` unless given another. Output never depends on what is cached: the
+/// same options give the same bytes from a fresh renderer or a warm one.
+///
+/// ```swift
+/// let renderer = MapRenderer()
+/// for route in routes {
+///     var options = MapSnapshotOptions(width: 800, height: 600)
+///     options.overlays = [.path(PathOverlay(coordinates: route))]
+///     try renderer.render(options).write(to: "\(route.id).png")
+/// }
+/// ```
+public final class MapRenderer: Sendable {
+    /// Limits of what a renderer keeps between renders.
+    public struct Configuration: Sendable, Hashable {
+        /// Memory for decoded tiles, estimated (default 256 MiB; 0 keeps none).
+        public var decodedTileCacheBytes: Int
+        /// Prepared styles (parsed, sources opened) kept (default 32).
+        public var maximumPreparedStyles: Int
+
+        public init(decodedTileCacheBytes: Int = 256 << 20, maximumPreparedStyles: Int = 32) {
+            self.decodedTileCacheBytes = decodedTileCacheBytes
+            self.maximumPreparedStyles = maximumPreparedStyles
+        }
+    }
+
+    /// The renderer `MapSnapshotter` uses when it is given none.
+    public static let shared = MapRenderer()
+
+    /// Counters of what renders found in the renderer's caches (for logs and metrics).
+    public struct Statistics: Sendable, Hashable {
+        /// Renders that found their style prepared / had to prepare it.
+        public var preparedStyleHits = 0, preparedStyleMisses = 0
+        /// Tiles found decoded / read and decoded.
+        public var tileCacheHits = 0, tileCacheMisses = 0
+        /// Memory held by decoded tiles (estimated bytes).
+        public var tileCacheBytes = 0
+    }
+
+    /// What the caches have served so far.
+    public var statistics: Statistics {
+        Statistics(preparedStyleHits: styleHits.load(ordering: .relaxed),
+                   preparedStyleMisses: styleMisses.load(ordering: .relaxed),
+                   tileCacheHits: tiles.hits, tileCacheMisses: tiles.misses, tileCacheBytes: tiles.currentBytes)
+    }
+
+    public let configuration: Configuration
+    let text: TextEngine
+    let tiles: DecodedTileCache
+    let sources: TileSourceRegistry
+    private let setups: Mutex<PreparedStyles>
+    private let styleHits = Atomic<Int>(0)
+    private let styleMisses = Atomic<Int>(0)
+
+    public init(configuration: Configuration = Configuration()) {
+        self.configuration = configuration
+        text = TextEngine.shared
+        tiles = DecodedTileCache(capacityBytes: configuration.decodedTileCacheBytes)
+        sources = TileSourceRegistry()
+        setups = Mutex(PreparedStyles())
+    }
+
+    /// Renders one image. Throws `RenderError` for invalid options or unusable inputs;
+    /// recoverable problems (a skipped tile, an unsupported style property) become warnings
+    /// on the snapshot.
+    public func render(_ options: MapSnapshotOptions) throws -> MapSnapshot {
+        try MapSnapshotter(options: options, renderer: self).render()
+    }
+
+    /// The style named by `options` with its sources resolved: from the cache, or
+    /// prepared now and remembered.
+    func preparedStyle(for options: MapSnapshotOptions) throws -> BaseMapSetup {
+        var http = options.http
+        http.scale = options.scale
+        let key = BaseMapSetup.Key(style: options.style, styleFileStamp: Self.fileStamp(options.style),
+                                   source: options.source, demSource: options.demSource,
+                                   demEncoding: options.demEncoding, http: http)
+        if let hit = setups.withLock({ $0.entries[key] }) {
+            styleHits.add(1, ordering: .relaxed)
+            return hit
+        }
+        styleMisses.add(1, ordering: .relaxed)
+        // Prepared outside the lock; two threads missing at once prepare equal setups.
+        let setup = try BaseMapSetup(key: key, sources: sources)
+        let limit = max(configuration.maximumPreparedStyles, 0)
+        setups.withLock { s in
+            guard limit > 0, s.entries[key] == nil else { return }
+            if s.order.count >= limit {
+                s.entries[s.order.removeFirst()] = nil
+            }
+            s.entries[key] = setup
+            s.order.append(key)
+        }
+        return setup
+    }
+
+    /// Size and modification time of a style file, so that an edited file is read again;
+    /// nil for the bundled styles and paths that do not exist.
+    static func fileStamp(_ style: String) -> String? {
+        guard style.contains("/") || style.hasSuffix(".json"),
+              let a = try? FileManager.default.attributesOfItem(atPath: style) else { return nil }
+        let size = (a[.size] as? NSNumber)?.intValue ?? -1
+        let date = (a[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
+        return "\(size)@\(date)"
+    }
+
+    private struct PreparedStyles {
+        var entries: [BaseMapSetup.Key: BaseMapSetup] = [:]
+        /// Keys in insertion order, oldest first, for eviction.
+        var order: [BaseMapSetup.Key] = []
+    }
+}
+
+/// Tile sources opened by a renderer, by location and network options, each with a
+/// process-unique id that keys its decoded tiles.
+final class TileSourceRegistry: Sendable {
+    struct Opened: Sendable {
+        let id: Int
+        let source: any TileSource
+    }
+
+    private struct Key: Hashable {
+        let location: String
+        let http: HTTPTileSource.Options
+    }
+
+    private static let nextID = Atomic<Int>(1)
+    /// Most sources kept open; the oldest is forgotten first (renders holding it keep it).
+    static let capacity = 256
+    private let opened = Mutex<(entries: [Key: Opened], order: [Key])>(([:], []))
+
+    /// Gives `source` an id without remembering it (sources opened outside the registry).
+    static func register(_ source: any TileSource) -> Opened {
+        Opened(id: nextID.wrappingAdd(1, ordering: .relaxed).oldValue, source: source)
+    }
+
+    /// The source at `location` (a file, directory or URL template), opened once.
+    func open(_ location: String, http: HTTPTileSource.Options) throws -> Opened {
+        // Network options matter only to URL templates: a file is one source whatever they are.
+        let lower = location.lowercased()
+        let isURL = lower.hasPrefix("http://") || lower.hasPrefix("https://")
+        let key = Key(location: location, http: isURL ? http : HTTPTileSource.Options())
+        if let hit = opened.withLock({ $0.entries[key] }) { return hit }
+        let source = try TileSources.open(location, httpOptions: http)
+        let fresh = Self.register(source)
+        return opened.withLock { s in
+            if let existing = s.entries[key] { return existing }
+            if s.order.count >= Self.capacity { s.entries[s.order.removeFirst()] = nil }
+            s.entries[key] = fresh
+            s.order.append(key)
+            return fresh
+        }
+    }
+}
