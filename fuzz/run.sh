@@ -9,7 +9,7 @@ seconds="${1:-120}"
 out=.build/fuzz
 mkdir -p "$out/corpus"
 S="$(pwd)/Sources"
-swiftc -sanitize=fuzzer,address -parse-as-library -module-name MapSnap -O \
+swiftc -sanitize=fuzzer,address -parse-as-library -module-name MapSnap -package-name mapsnap -O \
   -I "$S/CPNG" -I "$S/CFreeType" -I "$S/CZlib" -I "$S/CSQLite" -I "$S/CDeflate" -I "$S/CTurboJPEG" -I "$S/CExpat" \
   -Xcc -I/usr/include/freetype2 -Xcc -I/usr/include/libpng16 \
   $(find "$S/MapSnap" -name '*.swift') fuzz/harness.swift \
