@@ -34,6 +34,7 @@ do {
     case "batch": try BatchCommand.run(rest)
     case "info": try InfoCommand.run(rest)
     case "convert": try ConvertCommand.run(rest)
+    case "bench-encode": try BenchEncodeCommand.run(rest)  // hidden: for Benchmarks/ (S3)
     case "--help", "-h", "help": Output.out(usage)
     case "--version", "-V": Output.out("mapsnap \(version)")
     default:
