@@ -71,7 +71,7 @@ public struct DirectorySource: TileSource {
             meta.maxZoom = last
         }
         let metadataPath = "\(path)/metadata.json"
-        if let data = fm.contents(atPath: metadataPath) {
+        if Self.isRegularFile(metadataPath), let data = fm.contents(atPath: metadataPath) {
             guard let object = try? JSONSerialization.jsonObject(with: data), let dictionary = object as? [String: Any] else {
                 throw DirectorySourceError.invalidMetadata(path: metadataPath, reason: "not a JSON object")
             }
@@ -82,9 +82,17 @@ public struct DirectorySource: TileSource {
         metadata = meta
     }
 
+    /// True when `path` (after symbolic links) is a regular file.
+    static func isRegularFile(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFREG
+    }
+
     public func tileData(for tile: TileID) throws -> [UInt8]? {
         let file = "\(path)/\(tile.z)/\(tile.x)/\(tile.y).\(fileExtension)"
         guard FileManager.default.fileExists(atPath: file) else { return nil }
+        // Reading a FIFO would wait for a writer forever, and a device never ends.
+        guard Self.isRegularFile(file) else { throw DirectorySourceError.unreadableTile(path: file, reason: "not a regular file") }
         // The file exists, so failing to open it is a broken source, not an absent tile.
         guard let handle = FileHandle(forReadingAtPath: file) else {
             throw DirectorySourceError.unreadableTile(path: file, reason: "cannot open (permissions?)")
