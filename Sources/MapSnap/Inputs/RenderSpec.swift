@@ -60,20 +60,26 @@ public struct RenderSpec: Sendable {
     /// Largest number of jobs in a JSON Lines batch.
     public static let maximumJobCount = 1_000_000
 
-    /// Reads and parses a spec file; relative paths inside resolve against its directory.
+    /// Reads and parses a spec file; relative paths inside resolve against its directory,
+    /// and `filePaths` says which files it may name.
     public static func load(path: String, resolver: (any PlaceResolving)? = nil,
-                            defaults: MapSnapshotOptions = MapSnapshotOptions()) throws -> RenderSpec {
+                            defaults: MapSnapshotOptions = MapSnapshotOptions(),
+                            filePaths: FilePathPolicy = .unrestricted) throws -> RenderSpec {
         var reader = RenderSpecBuilder(options: defaults, resolver: resolver)
+        reader.filePaths = filePaths
         let data = try reader.readFile(path, origin: "--spec")
         reader.baseDirectory = directory(of: path)
         return try parse(data: data, source: path, builder: reader)
     }
 
-    /// Parses one JSON spec. `source` names it in errors; `baseDirectory` resolves relative paths.
+    /// Parses one JSON spec. `source` names it in errors; `baseDirectory` resolves relative
+    /// paths; `filePaths` says which files it may name (`.refused` for a server).
     public static func parse(data: Data, source: String, baseDirectory: String? = nil,
                              resolver: (any PlaceResolving)? = nil,
-                             defaults: MapSnapshotOptions = MapSnapshotOptions()) throws -> RenderSpec {
-        let builder = RenderSpecBuilder(options: defaults, resolver: resolver, baseDirectory: baseDirectory)
+                             defaults: MapSnapshotOptions = MapSnapshotOptions(),
+                             filePaths: FilePathPolicy = .unrestricted) throws -> RenderSpec {
+        var builder = RenderSpecBuilder(options: defaults, resolver: resolver, baseDirectory: baseDirectory)
+        builder.filePaths = filePaths
         return try parse(data: data, source: source, builder: builder)
     }
 
@@ -81,7 +87,8 @@ public struct RenderSpec: Sendable {
     /// line (`jobs.jsonl:3: …`).
     public static func parseLines(data: Data, source: String, baseDirectory: String? = nil,
                                   resolver: (any PlaceResolving)? = nil,
-                                  defaults: MapSnapshotOptions = MapSnapshotOptions()) throws -> [RenderSpec] {
+                                  defaults: MapSnapshotOptions = MapSnapshotOptions(),
+                                  filePaths: FilePathPolicy = .unrestricted) throws -> [RenderSpec] {
         var specs: [RenderSpec] = []
         var lineNumber = 0
         for line in data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
@@ -90,7 +97,8 @@ public struct RenderSpec: Sendable {
             guard specs.count < maximumJobCount else {
                 throw RenderSpecError.inJob(source: source, line: lineNumber, message: "more than \(maximumJobCount) jobs")
             }
-            let builder = RenderSpecBuilder(options: defaults, resolver: resolver, baseDirectory: baseDirectory)
+            var builder = RenderSpecBuilder(options: defaults, resolver: resolver, baseDirectory: baseDirectory)
+            builder.filePaths = filePaths
             let lineSource = "\(source):\(lineNumber)"
             do {
                 specs.append(try parse(data: Data(line), source: lineSource, builder: builder))
@@ -240,7 +248,7 @@ private struct SpecReader {
         if let v = object["attribution"] { builder.setAttribution(try string(v, "attribution")) }
         if let v = object["scaleBar"] { builder.setShowsScaleBar(try bool(v, "scaleBar")) }
         if let v = object["caption"] { builder.setCaption(try string(v, "caption")) }
-        if let v = object["output"] { builder.setOutput(try string(v, "output")) }
+        if let v = object["output"] { try builder.setOutput(try string(v, "output"), origin: origin("output")) }
     }
 
     // MARK: Overlay objects
@@ -333,7 +341,7 @@ private struct SpecReader {
             throw RenderSpecError.badValue(origin: origin("\(keyPath).diameter"), reason: "diameter needs \"style\": \"dot\"")
         }
         if let v = o["icon"] {
-            let icon = builder.resolvePath(try string(v, "\(keyPath).icon"))
+            let icon = try builder.checkedPath(try string(v, "\(keyPath).icon"), origin: origin("\(keyPath).icon"))
             var anchor: PixelPoint? = nil
             if let a = o["anchor"] {
                 let text: String

@@ -176,7 +176,7 @@ import Testing
         #expect(b.options.attribution == "")
         b.setAttribution("© OpenStreetMap")
         #expect(b.options.attribution == "© OpenStreetMap")
-        b.setOutput("-")
+        try b.setOutput("-")
         #expect(try b.build().output == "-")
     }
 }
