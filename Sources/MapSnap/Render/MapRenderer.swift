@@ -59,9 +59,14 @@ public final class MapRenderer: Sendable {
     private let styleHits = Atomic<Int>(0)
     private let styleMisses = Atomic<Int>(0)
 
-    public init(configuration: Configuration = Configuration()) {
+    public convenience init(configuration: Configuration = Configuration()) {
+        self.init(configuration: configuration, text: .shared)
+    }
+
+    /// A renderer drawing text with `text`'s fonts (tests: a renderer without fonts).
+    init(configuration: Configuration = Configuration(), text: TextEngine) {
         self.configuration = configuration
-        text = TextEngine.shared
+        self.text = text
         tiles = DecodedTileCache(capacityBytes: configuration.decodedTileCacheBytes)
         sources = TileSourceRegistry()
         setups = Mutex(PreparedStyles())

@@ -183,6 +183,7 @@ struct SymbolPlacer {
                 let layout = TextLayout(c.text, face: p.face, fonts: fonts,
                                         options: TextLayoutOptions(sizePixels: p.sizePixels, lineHeight: p.lineHeight,
                                                                    letterSpacing: p.letterSpacing))
+                text.record(layout)
                 guard layout.lines.count == 1, let placed = placeAlongLine(c, layout, bounds: bounds,
                                                                          previous: placedLineAnchors[c.text] ?? []) else { continue }
                 placedLineAnchors[c.text, default: []].append(placed.anchor)
@@ -210,6 +211,7 @@ struct SymbolPlacer {
                                         options: TextLayoutOptions(sizePixels: p.sizePixels, maxWidth: p.maxWidth,
                                                                    lineHeight: p.lineHeight, alignment: .center,
                                                                    letterSpacing: p.letterSpacing))
+                text.record(layout)
                 let at = c.points[0] + p.offset
                 let box = renderer.measure(layout, at: at, anchor: p.anchor, haloWidth: p.haloWidth)
                 let ink = box.inkBounds ?? box.frame
