@@ -22,6 +22,9 @@ public struct RenderSpecBuilder: Sendable {
     public var baseDirectory: String?
     /// Largest input file read (GeoJSON, GPX, specs, job lists).
     public var maximumFileSize: Int = 512 << 20
+    /// Input files that had nothing to draw, in input order: `build()` names the first when
+    /// there is nothing else to show, and warns about each otherwise.
+    private var emptyInputs: [(name: String, lacking: String)] = []
 
     /// Most markers one render may have, from all inputs together: each is drawn with its own
     /// pin, label and title, so more is a mistake that would only exhaust memory and time.
@@ -145,6 +148,13 @@ public struct RenderSpecBuilder: Sendable {
     public mutating func loadGeoJSON(path: String, origin: String) throws {
         let bytes = try readFile(path, origin: origin)
         let document = try GeoJSON(bytes: bytes, source: path)
+        addGeoJSON(document, name: path)
+    }
+
+    /// Adds a parsed GeoJSON document's overlays and warnings; `name` says where it came from
+    /// when it has nothing to draw.
+    mutating func addGeoJSON(_ document: GeoJSON, name: String) {
+        if document.overlays.isEmpty { emptyInputs.append((name, "has no features with a geometry")) }
         options.overlays += document.overlays
         warnings += document.warnings
     }
@@ -152,7 +162,9 @@ public struct RenderSpecBuilder: Sendable {
     /// `--gpx FILE`.
     public mutating func loadGPX(path: String, origin: String) throws {
         let bytes = try readFile(path, origin: origin)
-        options.overlays += try GPX(data: Data(bytes), source: path).overlays
+        let overlays = try GPX(data: Data(bytes), source: path).overlays
+        if overlays.isEmpty { emptyInputs.append((path, "has no track, route or waypoint with a point")) }
+        options.overlays += overlays
     }
 
     /// `--url URL`: applies every parameter of a Static Maps URL.
@@ -214,6 +226,7 @@ public struct RenderSpecBuilder: Sendable {
             throw .imageTooLarge(width: options.width, height: options.height, scale: options.scale, limit: limit)
         }
         guard options.center != nil || !options.overlays.isEmpty || !options.visibleCoordinates.isEmpty else {
+            if let empty = emptyInputs.first { throw .emptyInput(name: empty.name, lacking: empty.lacking) }
             throw .nothingToShow
         }
         var markers = 0
@@ -221,7 +234,8 @@ public struct RenderSpecBuilder: Sendable {
         guard markers <= Self.maximumMarkerCount else {
             throw .tooManyMarkers(origin: "markers from all inputs", limit: Self.maximumMarkerCount)
         }
-        return RenderSpec(options: options, output: output, warnings: warnings)
+        let emptyWarnings = emptyInputs.map { "\($0.name): \($0.lacking), so nothing of it is drawn" }
+        return RenderSpec(options: options, output: output, warnings: warnings + emptyWarnings)
     }
 
     // MARK: Files
