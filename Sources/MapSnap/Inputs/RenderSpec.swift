@@ -12,7 +12,7 @@ import Foundation
 ///   "size": "600x400" | {"width": 600, "height": 400},     points
 ///   "scale": 1…4,  "zoom": 0…22,  "padding": points,  "fractionalZoom": bool,
 ///   "center": "lat,lon" | [lat, lon] | {"lat": …, "lon": …} | "Place name",
-///   "style": "normal" | "terrain" | "hybrid" | "file.json",  "source": "path or URL template",
+///   "style": "normal" | "terrain" | "hybrid" | "satellite" | "file.json",  "source": "path or URL template",
 ///   "dem": "elevation tiles: path or URL template",  "demEncoding": "terrarium" | "mapbox",
 ///   "paths": [ "Static Maps path syntax"
 ///            | {"coordinates": [[lat, lon], …]  or  "polyline": "…", "precision": 5|6,

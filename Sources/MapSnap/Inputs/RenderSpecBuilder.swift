@@ -78,7 +78,7 @@ public struct RenderSpecBuilder: Sendable {
         options.allowsFractionalZoom = enabled
     }
 
-    /// `--style normal|terrain|hybrid|FILE.json`; a file path is resolved against `baseDirectory`.
+    /// `--style normal|terrain|hybrid|satellite|FILE.json`; a file path is resolved against `baseDirectory`.
     public mutating func setStyle(_ text: String, origin: String) throws {
         let name = text.trimmingFieldSpaces()
         guard !name.isEmpty else { throw RenderSpecError.badValue(origin: origin, reason: "empty style name") }
@@ -175,6 +175,8 @@ public struct RenderSpecBuilder: Sendable {
         if let center = url.center { options.center = center }
         if let zoom = url.zoom { options.zoom = zoom }
         if let style = url.style { options.style = style }
+        options.mapStyles += url.mapStyles
+        if let language = url.language { options.language = language }
         options.overlays += url.paths.map(Overlay.path)
         options.overlays += url.markers.map(Overlay.marker)
         options.visibleCoordinates += url.visible
