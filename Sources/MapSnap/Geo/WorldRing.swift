@@ -14,9 +14,11 @@ import Darwin
 /// - A step of more than 180° of longitude between two vertices is taken the short way
 ///   (170° → −170° is 20° east), as for paths: an unsplit ring that crosses the antimeridian
 ///   keeps its shape.
-/// - A step of exactly 360° (−180° → 180°) is literal: it runs along its parallel all the
-///   way round the world. That is how a split band (40…50°N round the globe) or a polar cap
-///   (…, [180, 40], [180, 90], [−180, 90], [−180, 40], …) is written.
+/// - A step of exactly 360° along a parallel (−180° → 180° at one latitude) is literal: it
+///   runs all the way round the world. That is how a split band (40…50°N round the globe) or
+///   a polar cap (…, [180, 40], [180, 90], [−180, 90], [−180, 40], …) is written. Between two
+///   latitudes ([180, 78] → [−180, 81]) it is a crossing written with both names of the
+///   antimeridian, and takes the short way (no longitude at all).
 /// - A ring whose steps add up to a whole turn round the world (Natural Earth's
 ///   Antarctica, a polar cap written without the pole) is closed along the top or bottom
 ///   edge of the world (y = 0 or 1), over the pole whose side is the smaller area on the
@@ -95,10 +97,10 @@ struct WorldRing: Equatable {
     }
 
     /// World x of `c` reached from `previous` (at `previousX`): literal for an exact 360°
-    /// step, otherwise the short way.
+    /// step along a parallel, otherwise the short way.
     private static func step(from previous: LatLng, previousX: Double, to c: LatLng) -> Double {
         let x = WebMercator.project(c).x
-        if abs(c.longitude - previous.longitude) == 360 {
+        if abs(c.longitude - previous.longitude) == 360, c.latitude == previous.latitude {
             return previousX + (x - WebMercator.project(previous).x)
         }
         return x - (x - previousX).rounded()

@@ -59,6 +59,17 @@ import Testing
         #expect(abs(width - 20.0 / 360) < 1e-12)
     }
 
+    @Test func antimeridianNamedBothWaysBetweenTwoLatitudesIsACrossing() {
+        // antimeridian's issues-81: [180, 78] → [−180, 81] crosses, it does not go round.
+        let r = ring([(166, 77), (180, 78), (-180, 81), (162, 81), (166, 77)])
+        #expect(!r.goesRoundTheWorld)
+        let width = xRange(r).upperBound - xRange(r).lowerBound
+        #expect(abs(width - 18.0 / 360) < 1e-12)
+        // Its edge up the antimeridian is the polygon's real east side, so it is outline
+        // (a split polygon's cut names one side of the antimeridian at both ends).
+        #expect(r.hiddenEdges.isEmpty)
+    }
+
     @Test func continuousLongitudesGiveTheSameRingAsTheShortWay() {
         let continuous = ring([(170, 40), (190, 40), (190, 50), (170, 50), (170, 40)])
         let wrapped = ring([(170, 40), (-170, 40), (-170, 50), (170, 50), (170, 40)])
