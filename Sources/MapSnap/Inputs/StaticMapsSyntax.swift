@@ -136,6 +136,12 @@ public enum StaticMapsSyntax {
                     title = String(value)
                 case "icon":
                     guard !value.isEmpty else { throw .badValue(origin: origin, key: key, text: "", reason: "expected a PNG file path") }
+                    let lower = value.lowercased()
+                    guard !lower.hasPrefix("http://"), !lower.hasPrefix("https://") else {
+                        // Read as a path it would fail later as a missing file, or name the wrong thing.
+                        throw .badValue(origin: origin, key: key, text: String(value),
+                                        reason: "icons are not fetched from the web; download the PNG and give its file path")
+                    }
                     do {
                         iconPath = try filePaths.resolve(String(value), against: baseDirectory)
                     } catch {
