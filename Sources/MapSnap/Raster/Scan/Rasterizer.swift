@@ -321,6 +321,11 @@ public final class Rasterizer {
     // MARK: - Edges
 
     private func buildEdges(_ path: Path, width: Double, height: Double) {
+        // Built in a local array: appending to a stored property would check exclusivity
+        // on every edge.
+        var edges = self.edges
+        self.edges = []
+        defer { self.edges = edges }
         edges.removeAll(keepingCapacity: true)
         let lim = Rasterizer.coordinateLimit
         path.points.withUnsafeBufferPointer { pts in
@@ -331,7 +336,7 @@ public final class Rasterizer {
                 for i in s..<(s + contour.count) {
                     prev = pts[i]
                     let x = min(max(prev.x, -lim), lim), y = min(max(prev.y, -lim), lim)
-                    addSegment(px, py, x, y, width, height)
+                    Rasterizer.addSegment(px, py, x, y, width, height, to: &edges)
                     px = x; py = y
                 }
             }
@@ -339,8 +344,8 @@ public final class Rasterizer {
     }
 
     /// Clips one segment to the canvas (see type docs) and stores the pieces that matter.
-    private func addSegment(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double,
-                            _ w: Double, _ h: Double) {
+    private static func addSegment(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double,
+                                   _ w: Double, _ h: Double, to edges: inout [Edge]) {
         if y0 == y1 { return }
         let direction: Double = y1 > y0 ? 1 : -1
         let (ax, ay, bx, by) = y0 < y1 ? (x0, y0, x1, y1) : (x1, y1, x0, y0)
@@ -386,6 +391,13 @@ public final class Rasterizer {
 
     /// Counting sort of edges by their first row: O(edges + rows), deterministic.
     private func bucketEdges(height: Int) {
+        var rowStart = self.rowStart, order = self.order
+        self.rowStart = []
+        self.order = []
+        defer {
+            self.rowStart = rowStart
+            self.order = order
+        }
         rowStart.removeAll(keepingCapacity: true)
         rowStart.append(contentsOf: repeatElement(0, count: height + 2))
         for e in edges {
