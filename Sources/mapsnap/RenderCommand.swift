@@ -21,7 +21,7 @@ enum RenderCommand {
                             (default 67108864 = 8192x8192, at most 268435456 = 16384x16384)
 
     BASE MAP
-      --style NAME|FILE     normal (default), terrain, hybrid, or a MapLibre style JSON file
+      --style NAME|FILE     normal (default), terrain, hybrid, satellite, or a MapLibre style JSON file
       --source SOURCE       tiles for the style: .mbtiles, .pmtiles, a z/x/y directory,
                             or an http(s) URL template with {z}/{x}/{y} ({s}, {r}, {-y});
                             raster tiles with a vector style become the whole base map

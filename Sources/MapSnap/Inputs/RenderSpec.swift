@@ -12,7 +12,7 @@ import Foundation
 ///   "size": "600x400" | {"width": 600, "height": 400},     points
 ///   "scale": 1…4,  "zoom": 0…22,  "padding": points,  "fractionalZoom": bool,
 ///   "center": "lat,lon" | [lat, lon] | {"lat": …, "lon": …} | "Place name",
-///   "style": "normal" | "terrain" | "hybrid" | "file.json",  "source": "path or URL template",
+///   "style": "normal" | "terrain" | "hybrid" | "satellite" | "file.json",  "source": "path or URL template",
 ///   "dem": "elevation tiles: path or URL template",  "demEncoding": "terrarium" | "mapbox",
 ///   "paths": [ "Static Maps path syntax"
 ///            | {"coordinates": [[lat, lon], …]  or  "polyline": "…", "precision": 5|6,
@@ -194,6 +194,8 @@ public enum RenderSpecError: Error, Equatable, Sendable, CustomStringConvertible
     /// More markers than `RenderSpecBuilder.maximumMarkerCount`; `origin` names the flag or key.
     case tooManyMarkers(origin: String, limit: Int)
     case nothingToShow
+    /// Nothing to show, and an input file (`name`) that had nothing to draw says why.
+    case emptyInput(name: String, lacking: String)
     /// A job in a JSON Lines batch failed with an error from another stage.
     case inJob(source: String, line: Int, message: String)
 
@@ -211,6 +213,7 @@ public enum RenderSpecError: Error, Equatable, Sendable, CustomStringConvertible
         case let .textTooLong(origin, limit): return "\(origin): longer than \(limit) characters"
         case let .tooManyMarkers(origin, limit): return "\(origin): more than \(limit) markers"
         case .nothingToShow: return "nothing to show: give a center (and zoom), or overlays to fit"
+        case let .emptyInput(name, lacking): return "\(name): \(lacking): nothing to show (give a center to draw the map alone)"
         case let .inJob(source, line, message): return "\(source):\(line): \(message)"
         }
     }
@@ -264,8 +267,7 @@ private struct SpecReader {
                     var reader = json
                     reader.seek(to: inlineGeoJSON)
                     let document = try GeoJSON(reading: &reader, source: source)
-                    builder.options.overlays += document.overlays
-                    builder.warnings += document.warnings
+                    builder.addGeoJSON(document, name: origin("geojson"))
                 }
             }
         }

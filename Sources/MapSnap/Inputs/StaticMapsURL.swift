@@ -1,16 +1,25 @@
 /// A whole Google Maps Static API URL, parsed into mapsnap's model.
 ///
 /// `https://maps.googleapis.com/maps/api/staticmap?center=…&zoom=…&size=…&scale=…&maptype=…`
-/// `&markers=…&path=…&visible=…&key=…`. `markers`, `path` and `visible` may repeat. Parameters
-/// mapsnap does not use (`key`, `signature`, `format`, `language`, `region`, `style`,
-/// `map_id`, anything unknown) are ignored and reported in `warnings`.
+/// `&markers=…&path=…&visible=…&style=…&language=…&key=…`. `markers`, `path`, `visible` and
+/// `style` may repeat. `style` rules become `mapStyles` (see `StaticMapsSyntax.parseMapStyle`),
+/// `language` the label language. `format` is accepted silently: the output format is the
+/// caller's choice (the CLI writes PNG). Parameters mapsnap does not use (`key`,
+/// `signature`, `region`, `map_id`, anything unknown) are ignored and reported in `warnings`.
 public struct StaticMapsURL: Sendable {
     public var center: LatLng?
     public var zoom: Double?
     public var size: ImageSize?
     public var scale: Double?
-    /// mapsnap style name derived from `maptype` (roadmap → normal, satellite → hybrid).
+    /// mapsnap style name derived from `maptype` (roadmap → normal, terrain, satellite, hybrid).
     public var style: String?
+    /// Google styling rules (`style=`), in URL order.
+    public var mapStyles: [MapStyleRule] = []
+    /// Label language (`language=`), as given.
+    public var language: String?
+    /// The output format asked for (`format=`: `png`, `png8`, `png32`, `jpg`, `gif`…), as
+    /// given, lower-cased.
+    public var format: String?
     public var paths: [PathOverlay] = []
     public var markers: [MarkerOverlay] = []
     public var visible: [LatLng] = []
@@ -54,7 +63,7 @@ public struct StaticMapsURL: Sendable {
             }
             let n = counts[key, default: 0] + 1
             counts[key] = n
-            let here = "\(origin) \(key)" + (["markers", "path", "visible"].contains(key) ? "[\(n)]" : "")
+            let here = "\(origin) \(key)" + (["markers", "path", "visible", "style"].contains(key) ? "[\(n)]" : "")
             switch key {
             case "center": center = try StaticMapsSyntax.parseLocation(value, origin: here, resolver: resolver)
             case "zoom": zoom = try StaticMapsSyntax.parseZoom(value, origin: here)
@@ -70,9 +79,18 @@ public struct StaticMapsURL: Sendable {
                                                              filePaths: filePaths)
             case "path": paths.append(try StaticMapsSyntax.parsePath(value, origin: here, resolver: resolver))
             case "visible": visible += try StaticMapsSyntax.parseLocations(value, origin: here, resolver: resolver)
+            case "style":
+                if let rule = try StaticMapsSyntax.parseMapStyle(value, origin: here, warnings: &warnings) { mapStyles.append(rule) }
+            case "language":
+                let code = value.trimmingFieldSpaces()
+                guard !code.isEmpty, code.count <= 35, code.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }) else {
+                    throw .badValue(origin: here, key: nil, text: value, reason: "expected a language code such as de or zh-CN")
+                }
+                language = code
+            case "format": format = value.trimmingFieldSpaces().lowercased()
             case "key", "signature", "client", "channel", "sensor":
                 warnings.append("\(origin): ignored parameter \"\(key)\" (not needed offline)")
-            case "format", "language", "region", "style", "map_id":
+            case "region", "map_id":
                 warnings.append("\(origin): ignored parameter \"\(key)\" (not supported)")
             default:
                 warnings.append("\(origin): ignored unknown parameter \"\(key)\"")

@@ -16,6 +16,8 @@ struct BaseMapSetup: Sendable {
         var demSource: String?
         var demEncoding: DEMEncoding?
         var http: HTTPTileSource.Options
+        /// Google styling rules and label language applied to the style.
+        var customization = StyleCustomization()
     }
 
     let style: Style
@@ -23,11 +25,11 @@ struct BaseMapSetup: Sendable {
     /// Style warnings and sources that could not be resolved.
     let warnings: [String]
 
-    /// Loads the style (`normal`, `terrain`, `hybrid` from the bundled `Styles/`, or a JSON
+    /// Loads the style (`normal`, `terrain`, `hybrid`, `satellite` from the bundled `Styles/`, or a JSON
     /// file) and resolves its sources through `registry`.
     init(key: Key, sources registry: TileSourceRegistry) throws {
         let styleName = key.style
-        let builtin = ["normal", "terrain", "hybrid"]
+        let builtin = ["normal", "terrain", "hybrid", "satellite"]
         let path: String
         if builtin.contains(styleName) {
             switch ResourceLocator.directory(named: "Styles", probe: "\(styleName).json") {
@@ -36,13 +38,13 @@ struct BaseMapSetup: Sendable {
             }
         } else {
             guard styleName.hasSuffix(".json") || FileManager.default.fileExists(atPath: styleName) else {
-                throw RenderError.style("--style \(styleName): no such style (normal, terrain, hybrid, or a style .json file)")
+                throw RenderError.style("--style \(styleName): no such style (normal, terrain, hybrid, satellite, or a style .json file)")
             }
             path = styleName
         }
         var loaded: Style
         do {
-            loaded = try Style.load(path: path)
+            loaded = try Style.load(path: path, customization: key.customization)
         } catch {
             throw RenderError.style("--style \(error)")
         }

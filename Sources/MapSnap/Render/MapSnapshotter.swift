@@ -94,8 +94,8 @@ public struct MapSnapshotter: Sendable {
         }
         for (i, overlay) in o.overlays.enumerated() {
             let (what, coords) = overlay.describe(index: i)
-            if let bad = coords.first(where: { !$0.isValid }) {
-                throw RenderError.invalidCoordinate(what: what, bad)
+            if let bad = coords.first(where: { !$0.isValidVertex }) {
+                throw RenderError.invalidVertex(what: what, bad)
             }
         }
     }

@@ -46,6 +46,12 @@ public struct Style: Sendable {
 
     /// Reads and parses the style file at `path`; errors name the file's last path component.
     public static func load(path: String) throws(StyleError) -> Style {
+        try load(path: path, customization: StyleCustomization())
+    }
+
+    /// Reads the style file at `path` and parses it with `customization` (Google styling
+    /// rules, a label language) applied to its JSON first.
+    static func load(path: String, customization: StyleCustomization) throws(StyleError) -> Style {
         let origin = (path as NSString).lastPathComponent
         let bytes: [UInt8]
         do {
@@ -55,7 +61,7 @@ public struct Style: Sendable {
         } catch {
             throw .unreadable(origin: origin, reason: error.description)
         }
-        return try parse(bytes: bytes, origin: origin)
+        return try parse(bytes: bytes, origin: origin, customization: customization)
     }
 
     /// Parses style JSON. `origin` names the style in errors and warnings.
@@ -66,8 +72,8 @@ public struct Style: Sendable {
         return try parse(bytes: [UInt8](data), origin: origin)
     }
 
-    static func parse(bytes: [UInt8], origin: String) throws(StyleError) -> Style {
-        let json: JSONValue
+    static func parse(bytes: [UInt8], origin: String, customization: StyleCustomization = StyleCustomization()) throws(StyleError) -> Style {
+        var json: JSONValue
         do {
             json = try JSONValue.parse(bytes, origin: origin, maximumDepth: maximumNestingDepth)
         } catch {
@@ -76,6 +82,7 @@ public struct Style: Sendable {
             }
             throw .invalidJSON(error)
         }
+        customization.apply(to: &json)
         do {
             var parser = StyleParser(origin: origin)
             return try parser.parseStyle(json)

@@ -231,8 +231,8 @@ import Testing
         let spec = try parse(#"{"geojson": {"type": "FeatureCollection", "features": [{"type": "Feature", "properties": {}, "geometry": {"type": "LineString", "coordinates": [[1, 2], [3, 4]]}}]}, "markers": ["5,6"]}"#)
         #expect(spec.options.overlays.count == 2)
         #expect(throws: GeoJSONError.coordinateOutOfRange(source: "spec.json", keyPath: "geojson.features[0].geometry.coordinates[1]",
-                                                          longitude: 300, latitude: 4)) {
-            try parse(#"{"geojson": {"type": "FeatureCollection", "features": [{"type": "Feature", "geometry": {"type": "LineString", "coordinates": [[1, 2], [300, 4]]}}]}}"#)
+                                                          longitude: 600, latitude: 4)) {
+            try parse(#"{"geojson": {"type": "FeatureCollection", "features": [{"type": "Feature", "geometry": {"type": "LineString", "coordinates": [[1, 2], [600, 4]]}}]}}"#)
         }
         // A later "geojson" replaces an earlier one, as for every other key.
         #expect(try parse(#"{"geojson": {"type": "Point", "coordinates": [1, 2]}, "geojson": {"type": "MultiPoint", "coordinates": [[1, 2], [3, 4]]}}"#)
