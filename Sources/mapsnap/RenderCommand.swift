@@ -27,6 +27,9 @@ enum RenderCommand {
                             ~/.cache/mapsnap/tiles)
       --offline             use cached HTTP tiles only; never touch the network
       --timeout SEC         per-request HTTP timeout (default 10; 2 retries on failure)
+      --sprite BASE         a local copy of the style's sprite sheet: BASE.json + BASE.png
+                            (BASE@2x.* used from --scale 2), for a style whose sprite
+                            is a remote URL; icons and fill/line patterns come from it
       --dem SOURCE          elevation tiles (PNG; same kinds of source as --source) for
                             hillshading: the terrain style shades relief from them, and
                             they replace a style file's raster-dem sources
@@ -67,7 +70,7 @@ enum RenderCommand {
     """
 
     static let options = OptionTable(
-        valued: ["--size", "--scale", "--center", "--zoom", "--padding", "--style", "--source", "--dem", "--dem-encoding", "--path",
+        valued: ["--size", "--scale", "--center", "--zoom", "--padding", "--style", "--source", "--sprite", "--dem", "--dem-encoding", "--path",
                  "--marker", "--visible", "--geojson", "--gpx", "--polyline", "--polyline6", "--spec", "--url",
                  "--attribution", "--caption", "--output", "--max-size", "--cache-dir", "--timeout"],
         switches: ["--no-scale-bar", "--fractional-zoom", "--quiet", "--help", "--offline"],
@@ -120,6 +123,7 @@ enum RenderCommand {
                 case "--padding": try b.setPadding(v, origin: name)
                 case "--style": try b.setStyle(v, origin: name)
                 case "--source": try b.setSource(v, origin: name)
+                case "--sprite": try b.setSprite(v, origin: name)
                 case "--dem": try b.setDEM(v, origin: name)
                 case "--dem-encoding": try b.setDEMEncoding(v, origin: name)
                 case "--path": try b.addPath(v, origin: name)

@@ -98,6 +98,14 @@ public struct RenderSpecBuilder: Sendable {
         options.demSource = source.contains("://") ? source : resolvePath(source)
     }
 
+    /// `--sprite BASE`: a local copy of the style's sprite sheet (`BASE.json` + `BASE.png`),
+    /// resolved against the spec file's folder like other paths.
+    public mutating func setSprite(_ text: String, origin: String) throws {
+        let base = text.trimmingFieldSpaces()
+        guard !base.isEmpty else { throw RenderSpecError.badValue(origin: origin, reason: "empty sprite path") }
+        options.sprite = base.contains("://") ? base : resolvePath(base)
+    }
+
     /// `--dem-encoding terrarium|mapbox`.
     public mutating func setDEMEncoding(_ text: String, origin: String) throws {
         let name = text.trimmingFieldSpaces().lowercased()

@@ -81,7 +81,8 @@ public final class MapRenderer: Sendable {
         http.scale = options.scale
         let key = BaseMapSetup.Key(style: options.style, styleFileStamp: Self.fileStamp(options.style),
                                    source: options.source, demSource: options.demSource,
-                                   demEncoding: options.demEncoding, http: http)
+                                   demEncoding: options.demEncoding, sprite: options.sprite,
+                                   pixelRatio: options.scale, http: http)
         if let hit = setups.withLock({ $0.entries[key] }) {
             styleHits.add(1, ordering: .relaxed)
             return hit
