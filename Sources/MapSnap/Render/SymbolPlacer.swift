@@ -59,6 +59,8 @@ struct SymbolPlacer {
     /// How a symbol's icon is drawn. Lengths in device pixels.
     struct IconPaint {
         var sprite: SpriteImage
+        /// What is drawn: the sprite image, or for an SDF image, the image coloured.
+        var image: Canvas
         /// Device pixels per sprite image pixel (`icon-size` × render scale / sprite ratio).
         var scale: Double
         var anchor: TextAnchor
@@ -297,7 +299,7 @@ struct SymbolPlacer {
         // Symbols set along a line repeat only every `symbol-spacing` for the same text and icon.
         var repeatKey: String?
         if p.placement != .point {
-            let key = c.text + "\u{0}" + (c.icon.map { "\($0.sprite.image.width)x\($0.sprite.image.height)" } ?? "")
+            let key = c.text + "\u{0}" + (c.icon.map { "\(ObjectIdentifier($0.sprite.image))" } ?? "")
             if placedAnchors[key, default: []].contains(where: { ($0 - anchor).length < p.spacing }) { return }
             repeatKey = key
         }
@@ -340,7 +342,7 @@ struct SymbolPlacer {
         if placeIcon, let part = iconPart, let icon = c.icon {
             if !icon.ignorePlacement { labels.insert(part.hit) }
             let placement = part.placement
-            draws.append((c.layer, c.sequence, { placement.draw(icon.sprite.image, on: canvas, opacity: icon.opacity) }))
+            draws.append((c.layer, c.sequence, { placement.draw(icon.image, on: canvas, opacity: icon.opacity) }))
         }
         if placeText, let part = textPart {
             if !p.ignorePlacement { labels.insert(part.hit) }
@@ -428,9 +430,17 @@ struct IconProperties {
     let optional: Bool
     let followsLine: Bool
     let isSet: Bool
+    let color: ResolvedProperty
+    let haloColor: ResolvedProperty
+    let haloWidth: ResolvedProperty
+    /// SDF images coloured so far, per image, colours and size.
+    private let colored = SDFImages()
 
     init(_ layer: StyleLayer, zoom: Double, placement: SymbolPlacement) {
         isSet = layer.layout[.iconImage] != nil
+        color = ResolvedProperty(layer, .iconColor, zoom: zoom)
+        haloColor = ResolvedProperty(layer, .iconHaloColor, zoom: zoom)
+        haloWidth = ResolvedProperty(layer, .iconHaloWidth, zoom: zoom)
         image = layer.property(.iconImage).resolved(atZoom: zoom)
         size = ResolvedProperty(layer, .iconSize, zoom: zoom)
         rotate = ResolvedProperty(layer, .iconRotate, zoom: zoom)
@@ -461,8 +471,16 @@ struct IconProperties {
         let pad = fitPadding.dependsOnFeature ? fitPadding.numberArray(atZoom: zoom, feature: f) : fitPadding.numberArray(atZoom: zoom)
         // Offsets are in icon pixels: they grow with icon-size.
         let unit = s * ratio
+        let scale = s * ratio / sprite.pixelRatio
+        var image = sprite.image
+        if sprite.sdf {
+            // Halo width is in CSS pixels; the field counts image pixels.
+            image = colored.image(sprite.image, color: color.color(zoom, f), haloColor: haloColor.color(zoom, f),
+                                  haloWidth: haloWidth.number(zoom, f, default: 0) * sprite.pixelRatio / s,
+                                  gamma: 0.105 / max(scale, 0.01))
+        }
         return SymbolPlacer.IconPaint(
-            sprite: sprite, scale: s * ratio / sprite.pixelRatio,
+            sprite: sprite, image: image, scale: scale,
             anchor: anchor.dependsOnFeature ? anchor.keyword(TextAnchor.self, atZoom: zoom, feature: f) : anchor.keyword(TextAnchor.self, atZoom: zoom),
             offset: PixelPoint(x: (off.first ?? 0) * unit, y: (off.count > 1 ? off[1] : 0) * unit),
             rotation: rotate.number(zoom, f, default: 0) * .pi / 180, opacity: o,
@@ -470,6 +488,27 @@ struct IconProperties {
             allowOverlap: allowOverlap, ignorePlacement: ignorePlacement, optional: optional,
             textFit: textFit, fitPadding: (0..<4).map { (pad.count > $0 ? pad[$0] : 0) * ratio },
             followsLine: followsLine)
+    }
+}
+
+/// SDF sprite images coloured for one layer, kept so that features sharing an image and
+/// colours share the work.
+final class SDFImages {
+    private struct Key: Hashable {
+        let image: ObjectIdentifier
+        let color: Color
+        let haloColor: Color
+        let haloWidth: Double
+        let gamma: Double
+    }
+    private var images: [Key: Canvas] = [:]
+
+    func image(_ field: Canvas, color: Color, haloColor: Color, haloWidth: Double, gamma: Double) -> Canvas {
+        let key = Key(image: ObjectIdentifier(field), color: color, haloColor: haloColor, haloWidth: haloWidth, gamma: gamma)
+        if let hit = images[key] { return hit }
+        let out = SignedDistanceField.colorize(field, color: color, haloColor: haloColor, haloWidth: haloWidth, gamma: gamma)
+        images[key] = out
+        return out
     }
 }
 
@@ -486,8 +525,8 @@ struct IconPlacement {
 
     /// - Parameter textFrame: the text's layout box, for `icon-text-fit`.
     init(_ icon: SymbolPlacer.IconPaint, at anchor: PixelPoint, textFrame: PixelRect?) {
-        var w = Double(icon.sprite.image.width) * icon.scale
-        var h = Double(icon.sprite.image.height) * icon.scale
+        var w = Double(icon.image.width) * icon.scale
+        var h = Double(icon.image.height) * icon.scale
         var r: PixelRect
         if let frame = textFrame, icon.textFit != .none {
             // Stretched around the text (plus padding) along the fitted dimensions, centred

@@ -116,3 +116,34 @@ import Testing
         #expect(clean.pixels == Canvas(width: 4, height: 4, fill: .white).pixels)
     }
 }
+
+@Suite struct SignedDistanceFieldTests {
+    /// A 1×6 field: alpha falling from inside (255) to far outside (0).
+    static let field: Canvas = {
+        let c = Canvas(width: 6, height: 1)
+        for (i, a) in [255, 224, 192, 160, 100, 0].enumerated() { c.pixels[i * 4 + 3] = UInt8(a) }
+        return c
+    }()
+
+    @Test func insideIsTheColourOutsideIsClearTheEdgeIsHalf() {
+        let out = SignedDistanceField.colorize(Self.field, color: Color(rgb: 0x336699), gamma: 0.05)
+        #expect(out.color(atX: 0, y: 0) == Color(rgb: 0x336699))
+        #expect(out.color(atX: 1, y: 0) == Color(rgb: 0x336699))
+        let edge = out.color(atX: 2, y: 0)
+        // 192 is a hair above 0.75: just over half covered.
+        #expect((128...140).contains(Int(edge.alpha)), "\(edge)")
+        #expect(out.color(atX: 3, y: 0).alpha == 0)
+        #expect(out.color(atX: 5, y: 0).alpha == 0)
+    }
+
+    @Test func haloWidensTheShapeInItsOwnColour() {
+        // A halo 2 field pixels wide reaches alpha 0.75 − 2/8 = 0.5 (127.5).
+        let out = SignedDistanceField.colorize(Self.field, color: .black, haloColor: .white, haloWidth: 2, gamma: 0.02)
+        #expect(out.color(atX: 0, y: 0) == .black)
+        #expect(out.color(atX: 3, y: 0) == .white)   // 160: outside the shape, inside the halo
+        #expect(out.color(atX: 4, y: 0).alpha == 0)  // 100: outside both
+        // No halo colour: no halo.
+        let plain = SignedDistanceField.colorize(Self.field, color: .black, haloColor: nil, haloWidth: 2, gamma: 0.02)
+        #expect(plain.color(atX: 3, y: 0).alpha == 0)
+    }
+}

@@ -121,6 +121,18 @@ import Testing
         #expect(Self.count(overlapping.canvas, Self.red) > n)
     }
 
+    @Test func sdfIconsTakeTheIconColour() throws {
+        let layer = ##"{"id": "icons", "type": "symbol", "source": "omt", "source-layer": "poi", "layout": {"icon-image": "square"}, "paint": {"icon-color": "#0000ff"}}"##
+        let style = try Self.style(layer)
+        let dir = (style as NSString).deletingLastPathComponent
+        // The same square, marked as a distance field (alpha 255: all inside the shape).
+        try Data(#"{"square": {"x": 0, "y": 0, "width": 8, "height": 8, "sdf": true}}"#.utf8)
+            .write(to: URL(fileURLWithPath: dir + "/sprites/test.json"))
+        let c = try Self.render(style).canvas
+        #expect(Self.count(c, Self.red) == 0)
+        #expect(Self.count(c, Self.blue) >= 64 * 10)
+    }
+
     @Test func iconImageExpressionsAndSize() throws {
         let layer = ##"{"id": "icons", "type": "symbol", "source": "omt", "source-layer": "poi", "layout": {"icon-image": ["case", ["has", "class"], "square", "arrow"], "icon-size": 2}}"##
         let c = try Self.render(Self.style(layer)).canvas
