@@ -118,6 +118,7 @@ struct SymbolPlacer {
         let transform = layer.property(.textTransform).resolved(atZoom: zoom)
         let anchorProp = layer.property(.textAnchor).resolved(atZoom: zoom)
         let offsetProp = layer.property(.textOffset).resolved(atZoom: zoom)
+        let translateProp = layer.property(.textTranslate).resolved(atZoom: zoom)
         let placement = layer.property(.symbolPlacement).keyword(SymbolPlacement.self, atZoom: zoom)
         let allowOverlap = layer.property(.textAllowOverlap).bool(atZoom: zoom)
         let ignorePlacement = layer.property(.textIgnorePlacement).bool(atZoom: zoom)
@@ -152,10 +153,13 @@ struct SymbolPlacer {
             let hc = haloColor.color(zoom, f).withOpacity(o)
             let hw = min(haloWidth.number(zoom, f) * ratio, px / 4)
             let off = offsetProp.numberArray(atZoom: zoom, feature: f)
+            // text-translate: CSS pixels, not ems.
+            let shift = translateProp.numberArray(atZoom: zoom, feature: f)
             let paint = Paint(
                 face: face, sizePixels: px, color: c, haloColor: hc.alpha > 0 && hw > 0 ? hc : nil, haloWidth: hw,
                 anchor: anchorProp.keyword(TextAnchor.self, atZoom: zoom, feature: f),
-                offset: PixelPoint(x: (off.first ?? 0) * px, y: (off.count > 1 ? off[1] : 0) * px),
+                offset: PixelPoint(x: (off.first ?? 0) * px + (shift.first ?? 0) * ratio,
+                                   y: (off.count > 1 ? off[1] : 0) * px + (shift.count > 1 ? shift[1] : 0) * ratio),
                 maxWidth: maxWidth.number(zoom, f) * px,
                 letterSpacing: letterSpacing.number(zoom, f),
                 lineHeight: lineHeight.number(zoom, f),
@@ -424,6 +428,7 @@ struct IconProperties {
     let anchor: PropertyValue
     let offset: PropertyValue
     let fitPadding: PropertyValue
+    let translate: PropertyValue
     let textFit: IconTextFit
     let allowOverlap: Bool
     let ignorePlacement: Bool
@@ -449,6 +454,7 @@ struct IconProperties {
         anchor = layer.property(.iconAnchor).resolved(atZoom: zoom)
         offset = layer.property(.iconOffset).resolved(atZoom: zoom)
         fitPadding = layer.property(.iconTextFitPadding).resolved(atZoom: zoom)
+        translate = layer.property(.iconTranslate).resolved(atZoom: zoom)
         textFit = layer.property(.iconTextFit).keyword(IconTextFit.self, atZoom: zoom)
         allowOverlap = layer.property(.iconAllowOverlap).bool(atZoom: zoom)
         ignorePlacement = layer.property(.iconIgnorePlacement).bool(atZoom: zoom)
@@ -469,6 +475,8 @@ struct IconProperties {
         guard s > 0, o > 0 else { return nil }
         let off = offset.dependsOnFeature ? offset.numberArray(atZoom: zoom, feature: f) : offset.numberArray(atZoom: zoom)
         let pad = fitPadding.dependsOnFeature ? fitPadding.numberArray(atZoom: zoom, feature: f) : fitPadding.numberArray(atZoom: zoom)
+        // icon-translate: CSS pixels, whatever the icon's size.
+        let shift = translate.dependsOnFeature ? translate.numberArray(atZoom: zoom, feature: f) : translate.numberArray(atZoom: zoom)
         // Offsets are in icon pixels: they grow with icon-size.
         let unit = s * ratio
         let scale = s * ratio / sprite.pixelRatio
@@ -482,7 +490,8 @@ struct IconProperties {
         return SymbolPlacer.IconPaint(
             sprite: sprite, image: image, scale: scale,
             anchor: anchor.dependsOnFeature ? anchor.keyword(TextAnchor.self, atZoom: zoom, feature: f) : anchor.keyword(TextAnchor.self, atZoom: zoom),
-            offset: PixelPoint(x: (off.first ?? 0) * unit, y: (off.count > 1 ? off[1] : 0) * unit),
+            offset: PixelPoint(x: (off.first ?? 0) * unit + (shift.first ?? 0) * ratio,
+                               y: (off.count > 1 ? off[1] : 0) * unit + (shift.count > 1 ? shift[1] : 0) * ratio),
             rotation: rotate.number(zoom, f, default: 0) * .pi / 180, opacity: o,
             padding: padding.number(zoom, f, default: 2) * ratio,
             allowOverlap: allowOverlap, ignorePlacement: ignorePlacement, optional: optional,

@@ -133,6 +133,20 @@ import Testing
         #expect(Self.count(c, Self.blue) >= 64 * 10)
     }
 
+    /// `icon-translate` moves the icon by CSS pixels (× scale), `icon-offset` by icon pixels.
+    @Test func translateAndOffsetMoveTheIcon() throws {
+        func firstRedColumn(_ paint: String, _ layout: String = "") throws -> Int? {
+            let layer = ##"{"id": "icons", "type": "symbol", "source": "omt", "source-layer": "place", "filter": ["==", "name:latin", "Kluuvi"], "layout": {"icon-image": "square", "icon-allow-overlap": true LAYOUT}, "paint": {PAINT}}"##
+            let c = try Self.render(Self.style(layer.replacingOccurrences(of: "PAINT", with: paint)
+                .replacingOccurrences(of: "LAYOUT", with: layout)), scale: 2).canvas
+            for x in 0..<c.width { for y in 0..<c.height where c.color(atX: x, y: y) == Self.red { return x } }
+            return nil
+        }
+        let base = try #require(try firstRedColumn(""))
+        #expect(try firstRedColumn(#""icon-translate": [5, 0]"#) == base + 10)
+        #expect(try firstRedColumn("", #", "icon-offset": [3, 0], "icon-size": 2"#) == base - 8 + 12)  // twice as wide (16 → 32 device px), then 3 × 2 × 2 to the right
+    }
+
     @Test func iconImageExpressionsAndSize() throws {
         let layer = ##"{"id": "icons", "type": "symbol", "source": "omt", "source-layer": "poi", "layout": {"icon-image": ["case", ["has", "class"], "square", "arrow"], "icon-size": 2}}"##
         let c = try Self.render(Self.style(layer)).canvas
