@@ -325,11 +325,17 @@ struct PatternBook {
         originY = whole(o.y)
     }
 
-    /// The pattern named `name` in device pixels, or nil when the sprite has no such image.
+    /// Largest pattern repeat, in device pixels per side: an index entry with a tiny
+    /// `pixelRatio` must not blow a small image up to gigapixels.
+    static let maximumPatternSide = 4096.0
+
+    /// The pattern named `name` in device pixels, or nil when the sprite has no such image
+    /// (or it would be larger than `maximumPatternSide`).
     mutating func pattern(_ name: String) -> Canvas? {
         if let hit = scaled[name] { return hit }
         var out: Canvas?
-        if !name.isEmpty, let sprite = sprites.image(named: name) {
+        if !name.isEmpty, let sprite = sprites.image(named: name),
+           sprite.width * pixelRatio <= Self.maximumPatternSide, sprite.height * pixelRatio <= Self.maximumPatternSide {
             let w = max(1, Int((sprite.width * pixelRatio).rounded())), h = max(1, Int((sprite.height * pixelRatio).rounded()))
             if w == sprite.image.width && h == sprite.image.height {
                 out = sprite.image

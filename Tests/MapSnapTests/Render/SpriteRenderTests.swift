@@ -99,6 +99,17 @@ import Testing
         #expect(throws: RenderError.self) { try Self.render(style) }
     }
 
+    /// An entry claiming 0.001 image pixels per CSS pixel would make an 8×8 image a
+    /// 8000-pixel repeat: it is left out, not allocated.
+    @Test func absurdPixelRatiosAreBounded() throws {
+        let style = try Self.style(##"{"id": "bg2", "type": "background", "paint": {"background-pattern": "square"}}"##)
+        let dir = (style as NSString).deletingLastPathComponent
+        try Data(#"{"square": {"x": 0, "y": 0, "width": 8, "height": 8, "pixelRatio": 0.001}}"#.utf8)
+            .write(to: URL(fileURLWithPath: dir + "/sprites/test.json"))
+        let c = try Self.render(style).canvas
+        #expect(Self.count(c, .white) == c.width * c.height)
+    }
+
     @Test func linePatternAndBackgroundPattern() throws {
         let bg = try Self.render(Self.style(##"{"id": "bg2", "type": "background", "paint": {"background-pattern": "checker"}}"##)).canvas
         #expect(Self.count(bg, .black) == bg.width * bg.height / 2)
@@ -145,6 +156,27 @@ import Testing
         let base = try #require(try firstRedColumn(""))
         #expect(try firstRedColumn(#""icon-translate": [5, 0]"#) == base + 10)
         #expect(try firstRedColumn("", #", "icon-offset": [3, 0], "icon-size": 2"#) == base - 8 + 12)  // twice as wide (16 → 32 device px), then 3 × 2 × 2 to the right
+    }
+
+    /// The arrow (ink 11×6 in its 12×8 image) turned a quarter clockwise stands about 6
+    /// wide and 11 tall, pointing down.
+    @Test func iconRotateTurnsClockwise() throws {
+        func inkBox(_ rotate: Int) throws -> (w: Int, h: Int, tipBelow: Bool) {
+            let layer = ##"{"id": "a", "type": "symbol", "source": "omt", "source-layer": "place", "filter": ["==", "name:latin", "Kluuvi"], "layout": {"icon-image": "arrow", "icon-rotate": ROT}}"##
+            let c = try Self.render(Self.style(layer.replacingOccurrences(of: "ROT", with: "\(rotate)"))).canvas
+            var xs: [Int] = [], ys: [Int] = []
+            for y in 0..<c.height { for x in 0..<c.width where c.color(atX: x, y: y).red < 150 { xs.append(x); ys.append(y) } }
+            let (x0, x1, y0, y1) = (xs.min() ?? 0, xs.max() ?? 0, ys.min() ?? 0, ys.max() ?? 0)
+            // The head is the wide end: count dark pixels in the first and last rows of the box.
+            let top = xs.indices.filter { ys[$0] <= y0 + 1 }.count, bottom = xs.indices.filter { ys[$0] >= y1 - 1 }.count
+            return (x1 - x0 + 1, y1 - y0 + 1, bottom < top)
+        }
+        let flat = try inkBox(0)
+        #expect(flat.w == 11 && flat.h == 6 && !flat.tipBelow)
+        let turned = try inkBox(90)
+        #expect((5...7).contains(turned.w) && (10...12).contains(turned.h), "\(turned)")
+        // Pointing down: the narrow tip is at the bottom.
+        #expect(turned.tipBelow)
     }
 
     @Test func iconImageExpressionsAndSize() throws {
