@@ -29,6 +29,9 @@ enum RenderCommand {
                             ~/.cache/mapsnap/tiles)
       --offline             use cached HTTP tiles only; never touch the network
       --timeout SEC         per-request HTTP timeout (default 10; 2 retries on failure)
+      --sprite BASE         a local copy of the style's sprite sheet: BASE.json + BASE.png
+                            (BASE@2x.* used from --scale 2), for a style whose sprite
+                            is a remote URL; icons and fill/line patterns come from it
       --render-timeout SEC  time allowed for loading the base map's tiles; tiles not read
                             by then are skipped (default 300; 0 = no limit)
       --allow-missing-tiles write the map even when no base-map tile could be read
@@ -77,7 +80,7 @@ enum RenderCommand {
     """
 
     static let options = OptionTable(
-        valued: ["--size", "--scale", "--center", "--zoom", "--padding", "--style", "--source", "--dem", "--dem-encoding", "--path",
+        valued: ["--size", "--scale", "--center", "--zoom", "--padding", "--style", "--source", "--sprite", "--dem", "--dem-encoding", "--path",
                  "--marker", "--visible", "--geojson", "--gpx", "--polyline", "--polyline6", "--spec", "--url",
                  "--attribution", "--caption", "--output", "--max-size", "--max-pixels", "--cache-dir", "--timeout",
                  "--render-timeout"],
@@ -143,6 +146,7 @@ enum RenderCommand {
                 case "--padding": try b.setPadding(v, origin: name)
                 case "--style": try b.setStyle(v, origin: name)
                 case "--source": try b.setSource(v, origin: name)
+                case "--sprite": try b.setSprite(v, origin: name)
                 case "--dem": try b.setDEM(v, origin: name)
                 case "--dem-encoding": try b.setDEMEncoding(v, origin: name)
                 case "--path": try b.addPath(v, origin: name)

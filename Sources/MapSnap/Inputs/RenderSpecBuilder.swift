@@ -104,6 +104,14 @@ public struct RenderSpecBuilder: Sendable {
         options.demSource = try sourceLocation(source, origin: origin)
     }
 
+    /// `--sprite BASE`: a local copy of the style's sprite sheet (`BASE.json` + `BASE.png`),
+    /// resolved against `baseDirectory` and checked against `filePaths` like sources.
+    public mutating func setSprite(_ text: String, origin: String) throws {
+        let base = text.trimmingFieldSpaces()
+        guard !base.isEmpty else { throw RenderSpecError.badValue(origin: origin, reason: "empty sprite path") }
+        options.sprite = try sourceLocation(base, origin: origin)
+    }
+
     /// `--dem-encoding terrarium|mapbox`.
     public mutating func setDEMEncoding(_ text: String, origin: String) throws {
         let name = text.trimmingFieldSpaces().lowercased()

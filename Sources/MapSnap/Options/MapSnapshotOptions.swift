@@ -38,6 +38,11 @@ public struct MapSnapshotOptions: Sendable {
     /// How `demSource` encodes elevation; nil = as the style's `raster-dem` source says
     /// (the bundled terrain style says Terrarium; the style specification's default is Mapbox).
     public var demEncoding: DEMEncoding?
+    /// A local copy of the style's sprite sheet, as the base path of its `.json` index and
+    /// `.png` image (`sprites/osm-liberty` for `sprites/osm-liberty.json` + `.png`, with
+    /// `@2x` files used from scale 2): it replaces the style's `default` sprite, typically a
+    /// remote URL. nil = the sprite the style names (local paths resolve against the style file).
+    public var sprite: String?
     /// nil = from the sources; "" = none; otherwise the text drawn.
     public var attribution: String?
     public var showsScaleBar: Bool

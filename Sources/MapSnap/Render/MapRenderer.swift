@@ -86,7 +86,8 @@ public final class MapRenderer: Sendable {
         http.scale = options.scale
         let key = BaseMapSetup.Key(style: options.style, styleFileStamp: Self.fileStamp(options.style),
                                    source: options.source, demSource: options.demSource,
-                                   demEncoding: options.demEncoding, http: http,
+                                   demEncoding: options.demEncoding, sprite: options.sprite,
+                                   pixelRatio: options.scale, http: http,
                                    customization: StyleCustomization(rules: options.mapStyles, language: options.language))
         if let hit = setups.withLock({ $0.entries[key] }) {
             styleHits.add(1, ordering: .relaxed)

@@ -32,15 +32,19 @@ public struct Style: Sendable {
     public let sources: [String: StyleSource]
     /// Layers in drawing order (first is drawn first, at the bottom).
     public let layers: [StyleLayer]
+    /// The sprite sheets the style names (`sprite`), in order; empty when it names none.
+    public let sprites: [StyleSprite]
     /// Degradations, deduplicated, in order of first occurrence.
     public let warnings: [StyleWarning]
 
-    init(origin: String, version: Int, name: String?, sources: [String: StyleSource], layers: [StyleLayer], warnings: [StyleWarning]) {
+    init(origin: String, version: Int, name: String?, sources: [String: StyleSource], layers: [StyleLayer],
+         sprites: [StyleSprite] = [], warnings: [StyleWarning]) {
         self.origin = origin
         self.version = version
         self.name = name
         self.sources = sources
         self.layers = layers
+        self.sprites = sprites
         self.warnings = warnings
     }
 
@@ -96,6 +100,21 @@ public struct Style: Sendable {
     /// The layer with `id`, if any.
     public func layer(id: String) -> StyleLayer? {
         layers.first { $0.id == id }
+    }
+}
+
+/// A sprite sheet named by a style: `url` is the sheet's base, to which `.json` (the index)
+/// and `.png` (the image) are appended, with `@2x` before them for high-density renders.
+public struct StyleSprite: Sendable, Hashable {
+    /// The id of the sheet whose images are named without a prefix.
+    public static let defaultID = "default"
+    /// `default`, or the prefix of this sheet's image names (`id:name`).
+    public let id: String
+    public let url: String
+
+    public init(id: String, url: String) {
+        self.id = id
+        self.url = url
     }
 }
 
