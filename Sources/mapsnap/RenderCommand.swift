@@ -27,6 +27,13 @@ enum RenderCommand {
                             ~/.cache/mapsnap/tiles)
       --offline             use cached HTTP tiles only; never touch the network
       --timeout SEC         per-request HTTP timeout (default 10; 2 retries on failure)
+      --render-timeout SEC  time all HTTP tile fetches of the render may take (default 60);
+                            tiles still missing then are skipped with a warning
+      --max-connections N   HTTP connections per host at once, shared by all renders of the
+                            process (default 8)
+      --allow-cross-origin-redirects
+                            follow HTTP redirects to other hosts (default: same host only;
+                            https to http never)
       --dem SOURCE          elevation tiles (PNG; same kinds of source as --source) for
                             hillshading: the terrain style shades relief from them, and
                             they replace a style file's raster-dem sources
@@ -69,8 +76,9 @@ enum RenderCommand {
     static let options = OptionTable(
         valued: ["--size", "--scale", "--center", "--zoom", "--padding", "--style", "--source", "--dem", "--dem-encoding", "--path",
                  "--marker", "--visible", "--geojson", "--gpx", "--polyline", "--polyline6", "--spec", "--url",
-                 "--attribution", "--caption", "--output", "--max-size", "--cache-dir", "--timeout"],
-        switches: ["--no-scale-bar", "--fractional-zoom", "--quiet", "--help", "--offline"],
+                 "--attribution", "--caption", "--output", "--max-size", "--cache-dir", "--timeout",
+                 "--render-timeout", "--max-connections"],
+        switches: ["--no-scale-bar", "--fractional-zoom", "--quiet", "--help", "--offline", "--allow-cross-origin-redirects"],
         aliases: ["-o": "--output", "-q": "--quiet", "-h": "--help"])
 
     static func run(_ arguments: ArraySlice<String>) throws(CLIError) {
@@ -108,6 +116,7 @@ enum RenderCommand {
                     case "--no-scale-bar": b.setShowsScaleBar(false)
                     case "--fractional-zoom": b.setFractionalZoom(true)
                     case "--offline": b.options.http.offline = true
+                    case "--allow-cross-origin-redirects": b.options.http.allowsCrossOriginRedirects = true
                     default: break
                     }
                     continue
@@ -139,6 +148,16 @@ enum RenderCommand {
                         throw CLIError.usage("--timeout \(v): expected seconds, more than 0 and at most 600")
                     }
                     b.options.http.timeout = t
+                case "--render-timeout":
+                    guard let t = Double(v), t.isFinite, t > 0, t <= 3600 else {
+                        throw CLIError.usage("--render-timeout \(v): expected seconds, more than 0 and at most 3600")
+                    }
+                    b.options.http.renderTimeout = t
+                case "--max-connections":
+                    guard let n = Int(v), n >= 1, n <= 64 else {
+                        throw CLIError.usage("--max-connections \(v): expected a whole number 1-64")
+                    }
+                    b.options.http.maxConcurrentRequests = n
                 case "--max-size":
                     guard let n = Int(v), n >= 1, n <= 65_536 else {
                         throw CLIError.usage("--max-size \(v): expected a whole number of pixels 1-65536")

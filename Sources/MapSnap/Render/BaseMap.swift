@@ -51,7 +51,7 @@ struct BaseMapSetup: Sendable {
             do {
                 override = try registry.open(o, http: key.http)
             } catch {
-                throw RenderError.source("--source \(o): \(error)")
+                throw RenderError.source("--source \(URLRedaction.redact(o)): \(error)")
             }
         }
         // Raster tiles given to a style without raster layers become the whole base map:
@@ -89,6 +89,8 @@ final class BaseMap {
     let tileCache: DecodedTileCache?
     var maxThreads: Int?
     var loadOrder: (@Sendable (Int) -> [Int])?
+    /// When network tile fetches of this render give up (nil: only their own limits).
+    var fetchDeadline: ContinuousClock.Instant?
 
     init(setup: BaseMapSetup, tileCache: DecodedTileCache?) {
         style = setup.style
@@ -161,7 +163,7 @@ final class BaseMap {
         guard let s = sources[id] else { return nil }
         let z = s.isVector ? Self.vectorDataZoom(camera) : Self.rasterDataZoom(camera, tileSize: s.tileSize)
         let l = LoadedSource(source: s, camera: camera, dataZoom: z, maxThreads: maxThreads, loadOrder: loadOrder,
-                             cache: tileCache)
+                             cache: tileCache, deadline: fetchDeadline)
         loaded[id] = l
         return l
     }

@@ -23,6 +23,7 @@ public struct MapSnapshotter: Sendable {
     /// recoverable problems (a skipped tile, an unsupported style property) become warnings
     /// on the snapshot.
     public func render() throws -> MapSnapshot {
+        let started = ContinuousClock.now
         try validate()
         let text = renderer.text
         let camera = makeCamera(text: text)
@@ -31,6 +32,7 @@ public struct MapSnapshotter: Sendable {
         var warnings: [String] = []
         base.maxThreads = options.maximumThreads
         base.loadOrder = options.tileLoadOrder
+        base.fetchDeadline = FetchClock.instant(after: options.http.renderTimeout, from: started)
         base.prepare(camera: camera)
         let labels = LabelCollisionIndex(width: canvas.width, height: canvas.height)
         var painter = OverlayPainter(camera: camera, canvas: canvas, text: text, icons: IconStore())
