@@ -5,7 +5,7 @@ import XCTest
 
 /// XCTest assertion: fails the test (`XCTFail`) when `canvas` does not match its golden.
 /// See `verifySnapshot` for where goldens live and what a failure writes.
-public func assertSnapshot(of canvas: Canvas, named name: String, threshold: Double = 0.1,
+public func assertSnapshot(of canvas: Canvas, named name: String, threshold: Double = ImageComparator.defaultThreshold,
                            maxDiff: DiffTolerance = .pixels(0), includeAntiAliasing: Bool = false,
                            goldenDirectory: String? = nil,
                            file: StaticString = #filePath, line: UInt = #line) {
@@ -17,7 +17,7 @@ public func assertSnapshot(of canvas: Canvas, named name: String, threshold: Dou
 }
 
 /// XCTest assertion for encoded PNG bytes.
-public func assertSnapshot(ofPNG png: [UInt8], named name: String, threshold: Double = 0.1,
+public func assertSnapshot(ofPNG png: [UInt8], named name: String, threshold: Double = ImageComparator.defaultThreshold,
                            maxDiff: DiffTolerance = .pixels(0), includeAntiAliasing: Bool = false,
                            goldenDirectory: String? = nil,
                            file: StaticString = #filePath, line: UInt = #line) {
@@ -34,7 +34,7 @@ import Testing
 
 /// Swift Testing expectation: records an issue at the call site when `canvas` does not match
 /// its golden. See `verifySnapshot` for where goldens live and what a failure writes.
-public func expectSnapshot(of canvas: Canvas, named name: String, threshold: Double = 0.1,
+public func expectSnapshot(of canvas: Canvas, named name: String, threshold: Double = ImageComparator.defaultThreshold,
                            maxDiff: DiffTolerance = .pixels(0), includeAntiAliasing: Bool = false,
                            goldenDirectory: String? = nil,
                            sourceLocation: SourceLocation = #_sourceLocation) {
@@ -46,7 +46,7 @@ public func expectSnapshot(of canvas: Canvas, named name: String, threshold: Dou
 }
 
 /// Swift Testing expectation for encoded PNG bytes.
-public func expectSnapshot(ofPNG png: [UInt8], named name: String, threshold: Double = 0.1,
+public func expectSnapshot(ofPNG png: [UInt8], named name: String, threshold: Double = ImageComparator.defaultThreshold,
                            maxDiff: DiffTolerance = .pixels(0), includeAntiAliasing: Bool = false,
                            goldenDirectory: String? = nil,
                            sourceLocation: SourceLocation = #_sourceLocation) {

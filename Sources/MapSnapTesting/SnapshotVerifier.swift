@@ -28,20 +28,23 @@ public enum SnapshotRecordMode: Sendable, Equatable {
 ///   - threshold: per-pixel YIQ tolerance (see `ImageComparator`).
 ///   - maxDiff: differing pixels allowed; exact match by default.
 ///   - filePath: the test file, `#filePath`; locates goldens and the package root.
-public func verifySnapshot(of canvas: Canvas, named name: String, threshold: Double = 0.1,
+public func verifySnapshot(of canvas: Canvas, named name: String, threshold: Double = ImageComparator.defaultThreshold,
                            maxDiff: DiffTolerance = .pixels(0), includeAntiAliasing: Bool = false,
                            goldenDirectory: String? = nil, failureDirectory: String? = nil,
                            record: SnapshotRecordMode = .fromEnvironment, filePath: String) -> String? {
     let png: [UInt8]
     do { png = try canvas.pngData() } catch { return "snapshot '\(name)': cannot encode the canvas: \(error)" }
-    return SnapshotVerifier(name: name, filePath: filePath, goldenDirectory: goldenDirectory,
-                            failureDirectory: failureDirectory)
-        .verify(actual: canvas, actualPNG: png, threshold: threshold, maxDiff: maxDiff,
-                includeAntiAliasing: includeAntiAliasing, record: record)
+    return verifySnapshot(ofPNG: png, named: name, threshold: threshold, maxDiff: maxDiff,
+                          includeAntiAliasing: includeAntiAliasing, goldenDirectory: goldenDirectory,
+                          failureDirectory: failureDirectory, record: record, filePath: filePath)
 }
 
 /// `verifySnapshot` for PNG bytes (recorded as given, compared after decoding).
-public func verifySnapshot(ofPNG png: [UInt8], named name: String, threshold: Double = 0.1,
+///
+/// The canvas variant goes through here too: what is compared is exactly what a recording
+/// would write, so a golden always matches the render it was recorded from, translucent
+/// pixels included (premultiplied → PNG → premultiplied may re-round them).
+public func verifySnapshot(ofPNG png: [UInt8], named name: String, threshold: Double = ImageComparator.defaultThreshold,
                            maxDiff: DiffTolerance = .pixels(0), includeAntiAliasing: Bool = false,
                            goldenDirectory: String? = nil, failureDirectory: String? = nil,
                            record: SnapshotRecordMode = .fromEnvironment, filePath: String) -> String? {

@@ -27,14 +27,11 @@ enum BatchCommand {
             guard let n = Int(j), n >= 1, n <= 256 else { throw .usage("--jobs \(j): expected 1-256") }
             parallelism = n
         }
-        guard let data = FileManager.default.contents(atPath: jobsPath) else {
-            throw .input("\(jobsPath): cannot read file")
-        }
         var isDir: ObjCBool = false
         guard FileManager.default.fileExists(atPath: outDir, isDirectory: &isDir), isDir.boolValue else {
             throw .runtime("--out-dir \(outDir): no such directory")
         }
-        let jobs = try parseJobs(data, path: jobsPath)
+        let jobs = try loadJobs(jobsPath)
         let quiet = args.has("--quiet")
         if !quiet {
             for job in jobs {
@@ -89,39 +86,36 @@ enum BatchCommand {
         var message: String
     }
 
-    /// Parses each line on its own, so one bad line fails only its job (the others still
-    /// render, as the help promises) and every job keeps its line number for messages and
-    /// default file names.
-    static func parseJobs(_ data: Data, path: String) throws(CLIError) -> [Job] {
-        let baseDirectory = (path as NSString).deletingLastPathComponent
+    /// Reads the jobs file; each line is parsed on its own (`RenderSpec.loadJobs`), so one bad
+    /// line fails only its job (the others still render, as the help promises) and every job
+    /// keeps its line number for messages and default file names.
+    static func loadJobs(_ path: String) throws(CLIError) -> [Job] {
+        let specs: [RenderSpec.Job]
+        do {
+            specs = try RenderSpec.loadJobs(path: path, resolver: BundledPlaces())
+        } catch {
+            throw .input(error.description)
+        }
         var jobs: [Job] = []
         // Output name → line that claimed it first: two jobs writing one file would race, and
         // which one wins would depend on the worker count.
         var claimed: [String: Int] = [:]
-        var lineNumber = 0
-        for line in data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
-            lineNumber += 1
-            guard line.contains(where: { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") && $0 != UInt8(ascii: "\r") }) else { continue }
-            guard jobs.count < RenderSpec.maximumJobCount else {
-                throw .input("\(path):\(lineNumber): more than \(RenderSpec.maximumJobCount) jobs")
-            }
-            let source = "\(path):\(lineNumber)"
-            do {
-                let spec = try RenderSpec.parse(data: Data(line), source: source,
-                                                baseDirectory: baseDirectory.isEmpty ? nil : baseDirectory,
-                                                resolver: BundledPlaces())
-                let name = spec.output.map { ($0 as NSString).lastPathComponent } ?? String(format: "%04d.png", lineNumber)
+        for job in specs {
+            let source = "\(path):\(job.line)"
+            switch job.result {
+            case .success(let spec):
+                let name = spec.output.map { ($0 as NSString).lastPathComponent } ?? String(format: "%04d.png", job.line)
                 if let first = claimed[name] {
                     let message = "\(source): output \"\(name)\" is already written by line \(first)"
-                    jobs.append(Job(line: lineNumber, spec: .failure(JobError(message: message)), outputName: name))
+                    jobs.append(Job(line: job.line, spec: .failure(JobError(message: message)), outputName: name))
                 } else {
-                    claimed[name] = lineNumber
-                    jobs.append(Job(line: lineNumber, spec: .success(spec), outputName: name))
+                    claimed[name] = job.line
+                    jobs.append(Job(line: job.line, spec: .success(spec), outputName: name))
                 }
-            } catch {
+            case .failure(let error):
                 // Library messages start with the origin they were given ("jobs.jsonl:3: …").
-                let text = "\(error)"
-                jobs.append(Job(line: lineNumber, spec: .failure(JobError(message: text.hasPrefix(source) ? text : "\(source): \(text)")),
+                let text = error.description
+                jobs.append(Job(line: job.line, spec: .failure(JobError(message: text.hasPrefix(source) ? text : "\(source): \(text)")),
                                 outputName: ""))
             }
         }

@@ -55,9 +55,9 @@ enum RenderCommand {
                             flags given as well are applied on top of it
 
     DECORATIONS
-      --attribution TEXT|none   replace (or remove) the data attribution
+      --attribution TEXT|none   replace (or remove) the data attribution (≤ 1000 characters)
       --no-scale-bar        hide the scale bar
-      --caption TEXT        a caption box at the top left
+      --caption TEXT        a caption box at the top left (≤ 1000 characters)
 
     OUTPUT
       -o, --output FILE     PNG to write ('-' for stdout); written atomically
@@ -139,8 +139,8 @@ enum RenderCommand {
                 case "--polyline": try b.addPolyline(v, precision: 5, origin: name)
                 case "--polyline6": try b.addPolyline(v, precision: 6, origin: name)
                 case "--url": try b.applyStaticMapsURL(v, origin: name)
-                case "--attribution": b.setAttribution(v)
-                case "--caption": b.setCaption(v)
+                case "--attribution": try b.setAttribution(v, origin: name)
+                case "--caption": try b.setCaption(v, origin: name)
                 case "--output": b.setOutput(v)
                 case "--cache-dir": b.options.http.cacheDirectory = v
                 case "--timeout":

@@ -30,7 +30,7 @@ let rest = arguments.dropFirst(2)
 do {
     switch command {
     case "render": try RenderCommand.run(rest)
-    case "compare": exit(CompareCommand.run(Array(rest)))
+    case "compare": exit(CompareCommand.run(rest))
     case "batch": try BatchCommand.run(rest)
     case "info": try InfoCommand.run(rest)
     case "convert": try ConvertCommand.run(rest)

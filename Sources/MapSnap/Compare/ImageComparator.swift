@@ -18,7 +18,9 @@
 /// Cost: one pass with no allocation per pixel; the 3×3 neighbourhood tests run only for
 /// pixels already above the threshold.
 public struct ImageComparator: Sendable {
-    /// Per-pixel tolerance, 0 (exact) … 1 (anything matches), on pixelmatch's scale.
+    /// Per-pixel tolerance, 0 … 1 (anything matches), on pixelmatch's scale. At 0 a pixel
+    /// differs when any of its premultiplied RGBA bytes does; with `includeAntiAliasing` that
+    /// makes the comparison byte-exact.
     public var threshold: Double
     /// Count anti-aliased pixels as differences instead of forgiving them.
     public var includeAntiAliasing: Bool
@@ -28,9 +30,17 @@ public struct ImageComparator: Sendable {
     /// pixelmatch's normalising constant: the largest weighted YIQ distance between sRGB colours.
     public static let maximumYIQDelta = 35215.0
 
-    /// - Parameter threshold: clamped to 0…1; NaN means the default 0.1.
-    public init(threshold: Double = 0.1, includeAntiAliasing: Bool = false, diffBackgroundOpacity: Double = 0.1) {
-        self.threshold = threshold.isNaN ? 0.1 : min(max(threshold, 0), 1)
+    /// The default `threshold`, shared by `mapsnap compare` and `MapSnapTesting`: a pixel
+    /// differs when it moves by more than about 13 levels of grey (0.05² · 35215 ≈ 0.5053 · 13.2²),
+    /// or by a colour change of similar weight. Invisible re-rounding passes; darkening
+    /// buildings by 20 levels or greying text from #444 to #777 fails. (pixelmatch uses 0.1,
+    /// which lets a 25-level shift of every pixel through.)
+    public static let defaultThreshold = 0.05
+
+    /// - Parameter threshold: clamped to 0…1; NaN means `defaultThreshold`.
+    public init(threshold: Double = ImageComparator.defaultThreshold, includeAntiAliasing: Bool = false,
+                diffBackgroundOpacity: Double = 0.1) {
+        self.threshold = threshold.isNaN ? ImageComparator.defaultThreshold : min(max(threshold, 0), 1)
         self.includeAntiAliasing = includeAntiAliasing
         self.diffBackgroundOpacity = diffBackgroundOpacity.isNaN ? 0.1 : min(max(diffBackgroundOpacity, 0), 1)
     }
@@ -64,7 +74,10 @@ public struct ImageComparator: Sendable {
                             let i = y * width + x
                             let delta = identical ? 0 : ImageComparator.colorDelta(img1, i, img2, i)
                             maxDelta = max(maxDelta, delta)
-                            if delta > limit {
+                            // Threshold 0 is exact: any differing byte counts, even between
+                            // colours that look alike over white (transparent black and white).
+                            let exceeds = limit == 0 ? !identical && img1.word(i) != img2.word(i) : delta > limit
+                            if exceeds {
                                 if !includeAntiAliasing
                                     && (ImageComparator.isAntiAliased(img1, x, y, other: img2)
                                         || ImageComparator.isAntiAliased(img2, x, y, other: img1)) {

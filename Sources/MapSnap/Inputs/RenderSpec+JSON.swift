@@ -7,33 +7,33 @@ extension RenderSpec {
     /// (polygons, circles, paths, markers) and `maximumFitZoom`/`maximumPixelSize`, which the
     /// schema does not carry, return to the defaults given to the parser.
     public func jsonData() throws -> Data {
-        try JSONSerialization.data(withJSONObject: jsonObject(), options: [.sortedKeys, .prettyPrinted])
+        Data(JSONWriter.bytes(jsonValue(), pretty: true, sortedKeys: true))
     }
 
-    /// The spec as `JSONSerialization` values; see `jsonData()`.
-    public func jsonObject() -> [String: Any] {
+    /// The spec as a JSON tree; see `jsonData()`.
+    func jsonValue() -> JSONValue {
         let o = options
-        var json: [String: Any] = [
-            "size": ["width": o.width, "height": o.height],
-            "scale": o.scale,
-            "padding": o.padding,
-            "fractionalZoom": o.allowsFractionalZoom,
-            "style": o.style,
-            "scaleBar": o.showsScaleBar,
+        var json: JSONObject = [
+            "size": .object(["width": .number(Double(o.width)), "height": .number(Double(o.height))]),
+            "scale": .number(o.scale),
+            "padding": .number(o.padding),
+            "fractionalZoom": .bool(o.allowsFractionalZoom),
+            "style": .string(o.style),
+            "scaleBar": .bool(o.showsScaleBar),
         ]
         if let center = o.center { json["center"] = Self.location(center) }
-        if let zoom = o.zoom { json["zoom"] = zoom }
-        if let source = o.source { json["source"] = source }
-        if let dem = o.demSource { json["dem"] = dem }
-        if let encoding = o.demEncoding { json["demEncoding"] = encoding.rawValue }
-        if let attribution = o.attribution { json["attribution"] = attribution.isEmpty ? "none" : attribution }
-        if let caption = o.caption { json["caption"] = caption }
-        if let output { json["output"] = output }
-        if !o.visibleCoordinates.isEmpty { json["visible"] = o.visibleCoordinates.map(Self.location) }
-        var paths: [Any] = []
-        var markers: [Any] = []
-        var polygons: [Any] = []
-        var circles: [Any] = []
+        if let zoom = o.zoom { json["zoom"] = .number(zoom) }
+        if let source = o.source { json["source"] = .string(source) }
+        if let dem = o.demSource { json["dem"] = .string(dem) }
+        if let encoding = o.demEncoding { json["demEncoding"] = .string(encoding.rawValue) }
+        if let attribution = o.attribution { json["attribution"] = .string(attribution.isEmpty ? "none" : attribution) }
+        if let caption = o.caption { json["caption"] = .string(caption) }
+        if let output { json["output"] = .string(output) }
+        if !o.visibleCoordinates.isEmpty { json["visible"] = .array(o.visibleCoordinates.map(Self.location)) }
+        var paths: [JSONValue] = []
+        var markers: [JSONValue] = []
+        var polygons: [JSONValue] = []
+        var circles: [JSONValue] = []
         for overlay in o.overlays {
             switch overlay {
             case let .path(p): paths.append(Self.path(p))
@@ -42,52 +42,53 @@ extension RenderSpec {
             case let .circle(c): circles.append(Self.circle(c))
             }
         }
-        if !paths.isEmpty { json["paths"] = paths }
-        if !markers.isEmpty { json["markers"] = markers }
-        if !polygons.isEmpty { json["polygons"] = polygons }
-        if !circles.isEmpty { json["circles"] = circles }
-        return json
+        if !paths.isEmpty { json["paths"] = .array(paths) }
+        if !markers.isEmpty { json["markers"] = .array(markers) }
+        if !polygons.isEmpty { json["polygons"] = .array(polygons) }
+        if !circles.isEmpty { json["circles"] = .array(circles) }
+        return .object(json)
     }
 
-    private static func location(_ c: LatLng) -> [Double] { [c.latitude, c.longitude] }
+    private static func location(_ c: LatLng) -> JSONValue { .array([.number(c.latitude), .number(c.longitude)]) }
 
     /// `"none"` for an absent fill or stroke, `#rrggbbaa` otherwise.
-    private static func color(_ c: Color?) -> String { c.map(\.description) ?? "none" }
+    private static func color(_ c: Color?) -> JSONValue { .string(c.map(\.description) ?? "none") }
 
-    private static func path(_ p: PathOverlay) -> [String: Any] {
-        var json: [String: Any] = [
-            "coordinates": p.coordinates.map(location), "color": color(p.color), "width": p.width,
-            "casingColor": color(p.casingColor), "casingWidth": p.casingWidth, "dash": p.dash,
-            "cap": p.cap.rawValue, "join": p.join.rawValue, "geodesic": p.geodesic, "level": p.level.rawValue,
+    private static func path(_ p: PathOverlay) -> JSONValue {
+        var json: JSONObject = [
+            "coordinates": .array(p.coordinates.map(location)), "color": color(p.color), "width": .number(p.width),
+            "casingColor": color(p.casingColor), "casingWidth": .number(p.casingWidth), "dash": .array(p.dash.map(JSONValue.number)),
+            "cap": .string(p.cap.rawValue), "join": .string(p.join.rawValue), "geodesic": .bool(p.geodesic),
+            "level": .string(p.level.rawValue),
         ]
         if let fill = p.fillColor { json["fillColor"] = color(fill) }
-        return json
+        return .object(json)
     }
 
-    private static func marker(_ m: MarkerOverlay) -> [String: Any] {
-        var json: [String: Any] = ["location": location(m.coordinate), "color": color(m.color), "level": m.level.rawValue]
+    private static func marker(_ m: MarkerOverlay) -> JSONValue {
+        var json: JSONObject = ["location": location(m.coordinate), "color": color(m.color), "level": .string(m.level.rawValue)]
         switch m.style {
         case let .pin(size):
-            json["size"] = size.rawValue
+            json["size"] = .string(size.rawValue)
         case let .dot(diameter):
-            json["style"] = "dot"
-            json["diameter"] = diameter
+            json["style"] = .string("dot")
+            json["diameter"] = .number(diameter)
         case let .icon(path, anchor):
-            json["icon"] = path
-            if let anchor { json["anchor"] = [anchor.x, anchor.y] }
+            json["icon"] = .string(path)
+            if let anchor { json["anchor"] = .array([.number(anchor.x), .number(anchor.y)]) }
         }
-        if let label = m.label { json["label"] = label }
-        if let title = m.title { json["title"] = title }
-        return json
+        if let label = m.label { json["label"] = .string(label) }
+        if let title = m.title { json["title"] = .string(title) }
+        return .object(json)
     }
 
-    private static func polygon(_ p: PolygonOverlay) -> [String: Any] {
-        ["rings": p.rings.map { $0.map(location) }, "fillColor": color(p.fillColor), "strokeColor": color(p.strokeColor),
-         "strokeWidth": p.strokeWidth, "level": p.level.rawValue]
+    private static func polygon(_ p: PolygonOverlay) -> JSONValue {
+        .object(["rings": .array(p.rings.map { .array($0.map(location)) }), "fillColor": color(p.fillColor),
+                 "strokeColor": color(p.strokeColor), "strokeWidth": .number(p.strokeWidth), "level": .string(p.level.rawValue)])
     }
 
-    private static func circle(_ c: CircleOverlay) -> [String: Any] {
-        ["center": location(c.center), "radiusMeters": c.radiusMeters, "fillColor": color(c.fillColor),
-         "strokeColor": color(c.strokeColor), "strokeWidth": c.strokeWidth, "level": c.level.rawValue]
+    private static func circle(_ c: CircleOverlay) -> JSONValue {
+        .object(["center": location(c.center), "radiusMeters": .number(c.radiusMeters), "fillColor": color(c.fillColor),
+                 "strokeColor": color(c.strokeColor), "strokeWidth": .number(c.strokeWidth), "level": .string(c.level.rawValue)])
     }
 }

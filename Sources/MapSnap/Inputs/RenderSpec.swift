@@ -64,9 +64,9 @@ public struct RenderSpec: Sendable {
     public static func load(path: String, resolver: (any PlaceResolving)? = nil,
                             defaults: MapSnapshotOptions = MapSnapshotOptions()) throws -> RenderSpec {
         var reader = RenderSpecBuilder(options: defaults, resolver: resolver)
-        let data = try reader.readFile(path, origin: "--spec")
+        let bytes = try reader.readFile(path, origin: "--spec")
         reader.baseDirectory = directory(of: path)
-        return try parse(data: data, source: path, builder: reader)
+        return try parse(bytes: bytes, range: nil, file: path, line: nil, builder: reader)
     }
 
     /// Parses one JSON spec. `source` names it in errors; `baseDirectory` resolves relative paths.
@@ -74,36 +74,63 @@ public struct RenderSpec: Sendable {
                              resolver: (any PlaceResolving)? = nil,
                              defaults: MapSnapshotOptions = MapSnapshotOptions()) throws -> RenderSpec {
         let builder = RenderSpecBuilder(options: defaults, resolver: resolver, baseDirectory: baseDirectory)
-        return try parse(data: data, source: source, builder: builder)
+        return try parse(bytes: [UInt8](data), range: nil, file: source, line: nil, builder: builder)
     }
 
-    /// Parses JSON Lines: one spec object per line; blank lines are skipped. Errors name the
-    /// line (`jobs.jsonl:3: …`).
+    /// One line of a JSON Lines batch: its 1-based line number and its spec, or why the line
+    /// was rejected (the error's message starts with `file:line`).
+    public struct Job: Sendable {
+        public var line: Int
+        public var result: Result<RenderSpec, RenderSpecError>
+    }
+
+    /// Parses JSON Lines: one spec object per line; blank lines are skipped. Each line is
+    /// parsed on its own, so one bad line fails only its job. Throws only when the file as a
+    /// whole is unusable (more than `maximumJobCount` jobs). `source` names the file; errors
+    /// give its line numbers (`jobs.jsonl:3: …`) and byte offsets.
+    public static func parseJobs(data: Data, source: String, baseDirectory: String? = nil,
+                                 resolver: (any PlaceResolving)? = nil,
+                                 defaults: MapSnapshotOptions = MapSnapshotOptions()) throws(RenderSpecError) -> [Job] {
+        let bytes = [UInt8](data)
+        var jobs: [Job] = []
+        for line in JSONLines(bytes) {
+            guard jobs.count < maximumJobCount else {
+                throw .inJob(source: source, line: line.number, message: "more than \(maximumJobCount) jobs")
+            }
+            let builder = RenderSpecBuilder(options: defaults, resolver: resolver, baseDirectory: baseDirectory)
+            let lineSource = "\(source):\(line.number)"
+            do {
+                let spec = try parse(bytes: bytes, range: line.range, file: source, line: line.number, builder: builder)
+                jobs.append(Job(line: line.number, result: .success(spec)))
+            } catch let error as RenderSpecError {
+                jobs.append(Job(line: line.number, result: .failure(error)))
+            } catch {
+                // Messages of other stages start with the origin they were given ("jobs.jsonl:3: …")
+                // or name another file (a GeoJSON's own errors); either way the line is said once.
+                let text = "\(error)"
+                let prefix = lineSource + ": "
+                let message = text.hasPrefix(prefix) ? String(text.dropFirst(prefix.count)) : text
+                jobs.append(Job(line: line.number, result: .failure(.inJob(source: source, line: line.number, message: message))))
+            }
+        }
+        return jobs
+    }
+
+    /// Reads and parses a JSON Lines file (see `parseJobs`); relative paths inside resolve
+    /// against its directory.
+    public static func loadJobs(path: String, resolver: (any PlaceResolving)? = nil,
+                                defaults: MapSnapshotOptions = MapSnapshotOptions()) throws(RenderSpecError) -> [Job] {
+        let builder = RenderSpecBuilder(options: defaults, resolver: resolver)
+        let bytes = try builder.readFile(path, origin: "batch")
+        return try parseJobs(data: Data(bytes), source: path, baseDirectory: directory(of: path), resolver: resolver, defaults: defaults)
+    }
+
+    /// Parses JSON Lines (see `parseJobs`) and fails on the first bad line.
     public static func parseLines(data: Data, source: String, baseDirectory: String? = nil,
                                   resolver: (any PlaceResolving)? = nil,
                                   defaults: MapSnapshotOptions = MapSnapshotOptions()) throws -> [RenderSpec] {
-        var specs: [RenderSpec] = []
-        var lineNumber = 0
-        for line in data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
-            lineNumber += 1
-            guard line.contains(where: { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") && $0 != UInt8(ascii: "\r") }) else { continue }
-            guard specs.count < maximumJobCount else {
-                throw RenderSpecError.inJob(source: source, line: lineNumber, message: "more than \(maximumJobCount) jobs")
-            }
-            let builder = RenderSpecBuilder(options: defaults, resolver: resolver, baseDirectory: baseDirectory)
-            let lineSource = "\(source):\(lineNumber)"
-            do {
-                specs.append(try parse(data: Data(line), source: lineSource, builder: builder))
-            } catch let error as RenderSpecError {
-                throw error
-            } catch let error as StaticMapsSyntaxError {
-                // Origins already start with "file:line".
-                throw error
-            } catch {
-                throw RenderSpecError.inJob(source: source, line: lineNumber, message: "\(error)")
-            }
-        }
-        return specs
+        try parseJobs(data: data, source: source, baseDirectory: baseDirectory, resolver: resolver, defaults: defaults)
+            .map { try $0.result.get() }
     }
 
     static func directory(of path: String) -> String? {
@@ -111,35 +138,67 @@ public struct RenderSpec: Sendable {
         return slash == path.startIndex ? "/" : String(path[..<slash])
     }
 
-    private static func parse(data: Data, source: String, builder: RenderSpecBuilder) throws -> RenderSpec {
-        let object: Any
+    /// Reads the spec in `bytes[range]`, line `line` of `file` for JSON Lines (its errors then
+    /// start with `file:line`). Every member becomes a tree except an inline `geojson` object,
+    /// which is only marked: the GeoJSON reader streams it later, when its turn comes in the
+    /// schema order, straight into overlays.
+    private static func parse(bytes: [UInt8], range: Range<Int>?, file: String, line: Int?,
+                              builder: RenderSpecBuilder) throws -> RenderSpec {
+        let source = line.map { "\(file):\($0)" } ?? file
+        var json: JSONReader
+        var root = JSONObject()
+        var inlineGeoJSON: JSONReader.Mark?
         do {
-            object = try JSONSerialization.jsonObject(with: data, options: [])
-        } catch {
-            throw RenderSpecError.invalidJSON(source: source, reason: GeoJSON.reason(error))
+            json = try JSONReader(bytes: bytes, range: range, source: file, firstLine: line ?? 1)
+            let kind = try json.peek()
+            guard kind == .object else {
+                // Syntax errors first, as for any other document.
+                _ = try json.readValue()
+                try json.finish()
+                throw RenderSpecError.wrongType(source: source, keyPath: "(root)", expected: "an object", found: kind.withArticle)
+            }
+            try json.beginObject()
+            while let key = try json.nextKey() {
+                if key == "geojson", try json.peek() == .object {
+                    inlineGeoJSON = json.mark
+                    try json.skipValue()
+                    root[key] = .object(JSONObject())
+                } else {
+                    if key == "geojson" { inlineGeoJSON = nil }
+                    root[key] = try json.readValue()
+                }
+            }
+            try json.finish()
+        } catch let error as JSONError {
+            throw RenderSpecError.invalidJSON(error)
         }
-        var reader = SpecReader(source: source, builder: builder)
-        try reader.read(object)
+        var reader = SpecReader(source: source, builder: builder, json: json, inlineGeoJSON: inlineGeoJSON)
+        try reader.read(root)
         return try reader.builder.build()
     }
 }
 
 /// Why a spec was rejected. `origin`/`keyPath` say where (`spec.json: paths[2].color`).
 public enum RenderSpecError: Error, Equatable, Sendable, CustomStringConvertible {
-    case invalidJSON(source: String, reason: String)
+    /// Not JSON; the error names the byte offset, line, column and key path.
+    case invalidJSON(JSONError)
     case unknownKey(source: String, keyPath: String, allowed: [String])
     case wrongType(source: String, keyPath: String, expected: String, found: String)
     case badValue(origin: String, reason: String)
     case unreadableFile(origin: String, path: String, reason: String)
     case fileTooLarge(origin: String, path: String, limit: Int)
     case imageTooLarge(width: Int, height: Int, scale: Double, limit: Int)
+    /// A caption or attribution longer than `RenderSpecBuilder.maximumTextLength` characters.
+    case textTooLong(origin: String, limit: Int)
+    /// More markers than `RenderSpecBuilder.maximumMarkerCount`; `origin` names the flag or key.
+    case tooManyMarkers(origin: String, limit: Int)
     case nothingToShow
     /// A job in a JSON Lines batch failed with an error from another stage.
     case inJob(source: String, line: Int, message: String)
 
     public var description: String {
         switch self {
-        case let .invalidJSON(source, reason): return "\(source): invalid JSON: \(reason)"
+        case let .invalidJSON(error): return error.description
         case let .unknownKey(source, keyPath, allowed):
             return "\(source): unknown key \"\(keyPath)\" (allowed here: \(allowed.joined(separator: ", ")))"
         case let .wrongType(source, keyPath, expected, found): return "\(source): \(keyPath): expected \(expected), found \(found)"
@@ -148,6 +207,8 @@ public enum RenderSpecError: Error, Equatable, Sendable, CustomStringConvertible
         case let .fileTooLarge(origin, path, limit): return "\(origin): \"\(path)\" is larger than \(limit) bytes"
         case let .imageTooLarge(width, height, scale, limit):
             return "size \(width)x\(height) at scale \(StaticMapsSyntax.format(scale)) exceeds \(limit) pixels per side"
+        case let .textTooLong(origin, limit): return "\(origin): longer than \(limit) characters"
+        case let .tooManyMarkers(origin, limit): return "\(origin): more than \(limit) markers"
         case .nothingToShow: return "nothing to show: give a center (and zoom), or overlays to fit"
         case let .inJob(source, line, message): return "\(source):\(line): \(message)"
         }
@@ -158,18 +219,23 @@ public enum RenderSpecError: Error, Equatable, Sendable, CustomStringConvertible
 private struct SpecReader {
     let source: String
     var builder: RenderSpecBuilder
+    /// The spec's reader, for an inline GeoJSON object marked at `inlineGeoJSON`.
+    let json: JSONReader
+    let inlineGeoJSON: JSONReader.Mark?
 
-    init(source: String, builder: RenderSpecBuilder) {
+    init(source: String, builder: RenderSpecBuilder, json: JSONReader, inlineGeoJSON: JSONReader.Mark?) {
         self.source = source
         self.builder = builder
+        self.json = json
+        self.inlineGeoJSON = inlineGeoJSON
     }
 
     private func origin(_ keyPath: String) -> String { "\(source): \(keyPath)" }
 
-    mutating func read(_ value: Any) throws {
-        let object = try dictionary(value, "(root)", allowed: RenderSpec.keys)
+    mutating func read(_ object: JSONObject) throws {
+        try checkKeys(object, "(root)", allowed: RenderSpec.keys)
         if let v = object["size"] {
-            if let text = v as? String {
+            if case .string(let text) = v {
                 try builder.setSize(text, origin: origin("size"))
             } else {
                 let o = try dictionary(v, "size", allowed: ["width", "height"])
@@ -189,13 +255,17 @@ private struct SpecReader {
         if let v = object["demEncoding"] { try builder.setDEMEncoding(try string(v, "demEncoding"), origin: origin("demEncoding")) }
         if let v = object["url"] { try builder.applyStaticMapsURL(try string(v, "url"), origin: origin("url")) }
         if let v = object["geojson"] {
-            if let path = v as? String {
+            if case .string(let path) = v {
                 try builder.loadGeoJSON(path: path, origin: origin("geojson"))
             } else {
                 _ = try dictionary(v, "geojson", allowed: nil)
-                let document = try GeoJSON(object: v, source: source, keyPath: "geojson")
-                builder.options.overlays += document.overlays
-                builder.warnings += document.warnings
+                if let inlineGeoJSON {
+                    var reader = json
+                    reader.seek(to: inlineGeoJSON)
+                    let document = try GeoJSON(reading: &reader, source: source)
+                    builder.options.overlays += document.overlays
+                    builder.warnings += document.warnings
+                }
             }
         }
         if let v = object["gpx"] { try builder.loadGPX(path: try string(v, "gpx"), origin: origin("gpx")) }
@@ -209,27 +279,31 @@ private struct SpecReader {
         }
         for (i, item) in try array(object["paths"], "paths").enumerated() {
             let keyPath = "paths[\(i)]"
-            if let text = item as? String {
+            if case .string(let text) = item {
                 try builder.addPath(text, origin: origin(keyPath))
             } else {
                 builder.addOverlay(.path(try path(item, keyPath)))
             }
         }
-        for (i, item) in try array(object["markers"], "markers").enumerated() {
+        let markers = try array(object["markers"], "markers")
+        guard markers.count <= RenderSpecBuilder.maximumMarkerCount else {
+            throw RenderSpecError.tooManyMarkers(origin: origin("markers"), limit: RenderSpecBuilder.maximumMarkerCount)
+        }
+        for (i, item) in markers.enumerated() {
             let keyPath = "markers[\(i)]"
-            if let text = item as? String {
+            if case .string(let text) = item {
                 try builder.addMarkers(text, origin: origin(keyPath))
             } else {
                 builder.addOverlay(.marker(try marker(item, keyPath)))
             }
         }
         if let v = object["visible"] {
-            if let text = v as? String {
+            if case .string(let text) = v {
                 try builder.addVisible(text, origin: origin("visible"))
             } else {
                 for (i, item) in try array(v, "visible").enumerated() {
                     let keyPath = "visible[\(i)]"
-                    if let text = item as? String {
+                    if case .string(let text) = item {
                         try builder.addVisible(text, origin: origin(keyPath))
                     } else {
                         builder.options.visibleCoordinates.append(try location(item, keyPath))
@@ -237,9 +311,9 @@ private struct SpecReader {
                 }
             }
         }
-        if let v = object["attribution"] { builder.setAttribution(try string(v, "attribution")) }
+        if let v = object["attribution"] { try builder.setAttribution(try string(v, "attribution"), origin: origin("attribution")) }
         if let v = object["scaleBar"] { builder.setShowsScaleBar(try bool(v, "scaleBar")) }
-        if let v = object["caption"] { builder.setCaption(try string(v, "caption")) }
+        if let v = object["caption"] { try builder.setCaption(try string(v, "caption"), origin: origin("caption")) }
         if let v = object["output"] { builder.setOutput(try string(v, "output")) }
     }
 
@@ -248,7 +322,7 @@ private struct SpecReader {
     static let pathKeys = ["coordinates", "polyline", "precision", "color", "width", "casingColor", "casingWidth",
                            "dash", "cap", "join", "geodesic", "fillColor", "level"]
 
-    func path(_ value: Any, _ keyPath: String) throws -> PathOverlay {
+    func path(_ value: JSONValue, _ keyPath: String) throws -> PathOverlay {
         let o = try dictionary(value, keyPath, allowed: Self.pathKeys)
         var path = PathOverlay(coordinates: [])
         switch (o["coordinates"], o["polyline"]) {
@@ -294,12 +368,12 @@ private struct SpecReader {
 
     static let markerKeys = ["lat", "lon", "location", "color", "size", "style", "diameter", "label", "title", "icon", "anchor", "level"]
 
-    func marker(_ value: Any, _ keyPath: String) throws -> MarkerOverlay {
+    func marker(_ value: JSONValue, _ keyPath: String) throws -> MarkerOverlay {
         let o = try dictionary(value, keyPath, allowed: Self.markerKeys)
         let coordinate: LatLng
         switch (o["location"], o["lat"], o["lon"]) {
         case let (location?, nil, nil): coordinate = try self.location(location, "\(keyPath).location")
-        case let (nil, lat?, lon?): coordinate = try self.location(["lat": lat, "lon": lon], keyPath)
+        case let (nil, lat?, lon?): coordinate = try self.location(.object(["lat": lat, "lon": lon]), keyPath)
         default: throw RenderSpecError.badValue(origin: origin(keyPath), reason: "give \"lat\" and \"lon\", or \"location\"")
         }
         var marker = MarkerOverlay(coordinate: coordinate)
@@ -337,7 +411,7 @@ private struct SpecReader {
             var anchor: PixelPoint? = nil
             if let a = o["anchor"] {
                 let text: String
-                if let s = a as? String {
+                if case .string(let s) = a {
                     text = s
                 } else {
                     let items = try array(a, "\(keyPath).anchor")
@@ -356,7 +430,7 @@ private struct SpecReader {
         return marker
     }
 
-    func polygon(_ value: Any, _ keyPath: String) throws -> PolygonOverlay {
+    func polygon(_ value: JSONValue, _ keyPath: String) throws -> PolygonOverlay {
         let o = try dictionary(value, keyPath, allowed: ["rings", "fillColor", "strokeColor", "strokeWidth", "level"])
         guard let ringsValue = o["rings"] else {
             throw RenderSpecError.badValue(origin: origin(keyPath), reason: "missing \"rings\"")
@@ -382,7 +456,7 @@ private struct SpecReader {
         return polygon
     }
 
-    func circle(_ value: Any, _ keyPath: String) throws -> CircleOverlay {
+    func circle(_ value: JSONValue, _ keyPath: String) throws -> CircleOverlay {
         let o = try dictionary(value, keyPath, allowed: ["center", "radiusMeters", "fillColor", "strokeColor", "strokeWidth", "level"])
         guard let c = o["center"], let r = o["radiusMeters"] else {
             throw RenderSpecError.badValue(origin: origin(keyPath), reason: "needs \"center\" and \"radiusMeters\"")
@@ -399,79 +473,89 @@ private struct SpecReader {
 
     // MARK: Values
 
+    /// "a number", "an object", "null": how messages name a value's type.
+    func typeName(_ value: JSONValue) -> String {
+        value.kind.withArticle
+    }
+
     /// `"lat,lon"` or place name, `[lat, lon]`, or `{"lat", "lon"}`.
-    func location(_ value: Any, _ keyPath: String) throws -> LatLng {
-        if let text = value as? String {
-            return try StaticMapsSyntax.parseLocation(text, origin: origin(keyPath), resolver: builder.resolver)
-        }
+    func location(_ value: JSONValue, _ keyPath: String) throws -> LatLng {
         let lat: Double
         let lon: Double
-        if let items = value as? [Any] {
-            guard items.count == 2, let a = InputJSON.number(items[0]), let b = InputJSON.number(items[1]) else {
-                throw RenderSpecError.wrongType(source: source, keyPath: keyPath, expected: "[lat, lon] numbers", found: InputJSON.typeName(value))
+        switch value {
+        case .string(let text):
+            return try StaticMapsSyntax.parseLocation(text, origin: origin(keyPath), resolver: builder.resolver)
+        case .array(let items):
+            guard items.count == 2, case .number(let a) = items[0], case .number(let b) = items[1] else {
+                throw RenderSpecError.wrongType(source: source, keyPath: keyPath, expected: "[lat, lon] numbers", found: typeName(value))
             }
             (lat, lon) = (a, b)
-        } else if let o = value as? [String: Any] {
-            _ = try dictionary(o, keyPath, allowed: ["lat", "lon"])
-            guard let a = o["lat"].flatMap(InputJSON.number), let b = o["lon"].flatMap(InputJSON.number) else {
+        case .object(let o):
+            try checkKeys(o, keyPath, allowed: ["lat", "lon"])
+            guard case .number(let a)? = o["lat"], case .number(let b)? = o["lon"] else {
                 throw RenderSpecError.wrongType(source: source, keyPath: keyPath, expected: "{\"lat\": number, \"lon\": number}", found: "an object")
             }
             (lat, lon) = (a, b)
-        } else {
-            throw RenderSpecError.wrongType(source: source, keyPath: keyPath, expected: "\"lat,lon\", [lat, lon] or {\"lat\", \"lon\"}", found: InputJSON.typeName(value))
+        default:
+            throw RenderSpecError.wrongType(source: source, keyPath: keyPath, expected: "\"lat,lon\", [lat, lon] or {\"lat\", \"lon\"}", found: typeName(value))
         }
         guard abs(lat) <= 90 else { throw RenderSpecError.badValue(origin: origin(keyPath), reason: "latitude \(lat) out of range -90…90") }
         guard abs(lon) <= 180 else { throw RenderSpecError.badValue(origin: origin(keyPath), reason: "longitude \(lon) out of range -180…180") }
         return LatLng(latitude: lat, longitude: lon)
     }
 
-    /// Unknown keys are errors (sorted, so the same typo is reported whatever JSON order).
-    /// `allowed` nil skips the check (inline GeoJSON has its own rules).
-    func dictionary(_ value: Any, _ keyPath: String, allowed: [String]?) throws -> [String: Any] {
-        guard let o = value as? [String: Any] else {
-            throw RenderSpecError.wrongType(source: source, keyPath: keyPath, expected: "an object", found: InputJSON.typeName(value))
+    /// The object; unknown keys are errors (see `checkKeys`). `allowed` nil skips the check
+    /// (inline GeoJSON has its own rules).
+    func dictionary(_ value: JSONValue, _ keyPath: String, allowed: [String]?) throws -> JSONObject {
+        guard case .object(let o) = value else {
+            throw RenderSpecError.wrongType(source: source, keyPath: keyPath, expected: "an object", found: typeName(value))
         }
-        if let allowed, let unknown = o.keys.sorted().first(where: { !allowed.contains($0) }) {
-            let path = keyPath == "(root)" ? unknown : "\(keyPath).\(unknown)"
-            throw RenderSpecError.unknownKey(source: source, keyPath: path, allowed: allowed)
-        }
+        if let allowed { try checkKeys(o, keyPath, allowed: allowed) }
         return o
     }
 
-    func array(_ value: Any?, _ keyPath: String) throws -> [Any] {
+    /// Unknown keys are errors (sorted, so the same typo is reported whatever JSON order).
+    func checkKeys(_ o: JSONObject, _ keyPath: String, allowed: [String]) throws {
+        if let unknown = o.keys.sorted().first(where: { !allowed.contains($0) }) {
+            let path = keyPath == "(root)" ? unknown : "\(keyPath).\(unknown)"
+            throw RenderSpecError.unknownKey(source: source, keyPath: path, allowed: allowed)
+        }
+    }
+
+    func array(_ value: JSONValue?, _ keyPath: String) throws -> [JSONValue] {
         guard let value else { return [] }
-        guard let a = value as? [Any] else {
-            throw RenderSpecError.wrongType(source: source, keyPath: keyPath, expected: "an array", found: InputJSON.typeName(value))
+        guard case .array(let a) = value else {
+            throw RenderSpecError.wrongType(source: source, keyPath: keyPath, expected: "an array", found: typeName(value))
         }
         return a
     }
 
-    func string(_ value: Any, _ keyPath: String) throws -> String {
-        guard let s = value as? String else {
-            throw RenderSpecError.wrongType(source: source, keyPath: keyPath, expected: "a string", found: InputJSON.typeName(value))
+    func string(_ value: JSONValue, _ keyPath: String) throws -> String {
+        guard case .string(let s) = value else {
+            throw RenderSpecError.wrongType(source: source, keyPath: keyPath, expected: "a string", found: typeName(value))
         }
         return s
     }
 
-    func bool(_ value: Any, _ keyPath: String) throws -> Bool {
-        guard let b = InputJSON.bool(value) else {
-            throw RenderSpecError.wrongType(source: source, keyPath: keyPath, expected: "true or false", found: InputJSON.typeName(value))
+    func bool(_ value: JSONValue, _ keyPath: String) throws -> Bool {
+        guard case .bool(let b) = value else {
+            throw RenderSpecError.wrongType(source: source, keyPath: keyPath, expected: "true or false", found: typeName(value))
         }
         return b
     }
 
     /// A number, or a string holding one; returned as text so the flag parser validates it.
-    func numberText(_ value: Any, _ keyPath: String) throws -> String {
-        if let s = value as? String { return s }
-        guard let n = InputJSON.number(value) else {
-            throw RenderSpecError.wrongType(source: source, keyPath: keyPath, expected: "a number", found: InputJSON.typeName(value))
+    func numberText(_ value: JSONValue, _ keyPath: String) throws -> String {
+        switch value {
+        case .string(let s): return s
+        case .number(let n): return String(n)
+        default: throw RenderSpecError.wrongType(source: source, keyPath: keyPath, expected: "a number", found: typeName(value))
         }
-        return String(n)
     }
 
-    func number(_ value: Any, _ keyPath: String, in range: ClosedRange<Double>) throws -> Double {
-        guard let n = InputJSON.number(value) else {
-            throw RenderSpecError.wrongType(source: source, keyPath: keyPath, expected: "a number", found: InputJSON.typeName(value))
+    func number(_ value: JSONValue, _ keyPath: String, in range: ClosedRange<Double>) throws -> Double {
+        guard case .number(let n) = value else {
+            throw RenderSpecError.wrongType(source: source, keyPath: keyPath, expected: "a number", found: typeName(value))
         }
         guard n.isFinite, range.contains(n) else {
             throw RenderSpecError.badValue(origin: origin(keyPath),
@@ -480,14 +564,14 @@ private struct SpecReader {
         return n
     }
 
-    func integer(_ value: Any?, _ keyPath: String, in range: ClosedRange<Int>) throws -> Int {
+    func integer(_ value: JSONValue?, _ keyPath: String, in range: ClosedRange<Int>) throws -> Int {
         guard let value else { throw RenderSpecError.badValue(origin: origin(keyPath), reason: "missing") }
         let n = try number(value, keyPath, in: Double(range.lowerBound)...Double(range.upperBound))
         guard n == n.rounded() else { throw RenderSpecError.badValue(origin: origin(keyPath), reason: "\(n) is not a whole number") }
         return Int(n)
     }
 
-    func color(_ value: Any, _ keyPath: String) throws -> Color {
+    func color(_ value: JSONValue, _ keyPath: String) throws -> Color {
         let text = try string(value, keyPath)
         do {
             return try ColorSyntax.parse(text)
@@ -497,17 +581,17 @@ private struct SpecReader {
     }
 
     /// `null` or `"none"` → nil (no fill / no stroke).
-    func optionalColor(_ value: Any, _ keyPath: String) throws -> Color? {
-        if value is NSNull { return nil }
-        if let s = value as? String, s.lowercased() == "none" { return nil }
+    func optionalColor(_ value: JSONValue, _ keyPath: String) throws -> Color? {
+        if case .null = value { return nil }
+        if case .string(let s) = value, s.lowercased() == "none" { return nil }
         return try color(value, keyPath)
     }
 
-    func level(_ value: Any, _ keyPath: String) throws -> Overlay.Level {
+    func level(_ value: JSONValue, _ keyPath: String) throws -> Overlay.Level {
         try choice(value, keyPath, Overlay.Level.init(rawValue:), "aboveRoads or aboveLabels")
     }
 
-    func choice<T>(_ value: Any, _ keyPath: String, _ make: (String) -> T?, _ expected: String) throws -> T {
+    func choice<T>(_ value: JSONValue, _ keyPath: String, _ make: (String) -> T?, _ expected: String) throws -> T {
         let text = try string(value, keyPath)
         guard let result = make(text) else { throw RenderSpecError.badValue(origin: origin(keyPath), reason: "\"\(text)\": expected \(expected)") }
         return result

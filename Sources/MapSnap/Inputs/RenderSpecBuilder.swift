@@ -20,8 +20,14 @@ public struct RenderSpecBuilder: Sendable {
     /// Directory against which relative file paths (GeoJSON, GPX, icons, styles, sources,
     /// output) are resolved; nil leaves them relative to the working directory.
     public var baseDirectory: String?
-    /// Largest input file read (GeoJSON, GPX, specs).
+    /// Largest input file read (GeoJSON, GPX, specs, job lists).
     public var maximumFileSize: Int = 512 << 20
+
+    /// Most markers one render may have, from all inputs together: each is drawn with its own
+    /// pin, label and title, so more is a mistake that would only exhaust memory and time.
+    public static let maximumMarkerCount = 100_000
+    /// Longest caption or attribution, in characters (a 10M-character caption took 1.9 GB).
+    public static let maximumTextLength = 1_000
 
     /// A builder starting from `options` (e.g. a batch file's shared defaults).
     public init(options: MapSnapshotOptions = MapSnapshotOptions(), resolver: (any PlaceResolving)? = nil,
@@ -137,16 +143,16 @@ public struct RenderSpecBuilder: Sendable {
 
     /// `--geojson FILE`.
     public mutating func loadGeoJSON(path: String, origin: String) throws {
-        let data = try readFile(path, origin: origin)
-        let document = try GeoJSON(data: data, source: path)
+        let bytes = try readFile(path, origin: origin)
+        let document = try GeoJSON(bytes: bytes, source: path)
         options.overlays += document.overlays
         warnings += document.warnings
     }
 
     /// `--gpx FILE`.
     public mutating func loadGPX(path: String, origin: String) throws {
-        let data = try readFile(path, origin: origin)
-        options.overlays += try GPX(data: data, source: path).overlays
+        let bytes = try readFile(path, origin: origin)
+        options.overlays += try GPX(data: Data(bytes), source: path).overlays
     }
 
     /// `--url URL`: applies every parameter of a Static Maps URL.
@@ -165,14 +171,28 @@ public struct RenderSpecBuilder: Sendable {
 
     // MARK: Decorations and output
 
-    /// `--attribution TEXT|none`: "none" removes the attribution line.
-    public mutating func setAttribution(_ text: String) {
+    /// `--attribution TEXT|none`: "none" removes the attribution line. At most
+    /// `maximumTextLength` characters.
+    public mutating func setAttribution(_ text: String, origin: String) throws(RenderSpecError) {
+        try Self.checkLength(text, origin: origin)
         options.attribution = text.trimmingFieldSpaces().lowercased() == "none" ? "" : text
     }
 
-    /// `--caption TEXT`.
-    public mutating func setCaption(_ text: String) {
+    /// `--caption TEXT`, at most `maximumTextLength` characters.
+    public mutating func setCaption(_ text: String, origin: String) throws(RenderSpecError) {
+        try Self.checkLength(text, origin: origin)
         options.caption = text
+    }
+
+    private static func checkLength(_ text: String, origin: String) throws(RenderSpecError) {
+        // A character is at least one byte, so short texts need no counting; long ones are
+        // counted only up to the limit.
+        guard text.utf8.count > maximumTextLength else { return }
+        var count = 0
+        for _ in text {
+            count += 1
+            guard count <= maximumTextLength else { throw .textTooLong(origin: origin, limit: maximumTextLength) }
+        }
     }
 
     /// `--no-scale-bar` sets false.
@@ -196,6 +216,11 @@ public struct RenderSpecBuilder: Sendable {
         guard options.center != nil || !options.overlays.isEmpty || !options.visibleCoordinates.isEmpty else {
             throw .nothingToShow
         }
+        var markers = 0
+        for case .marker in options.overlays { markers += 1 }
+        guard markers <= Self.maximumMarkerCount else {
+            throw .tooManyMarkers(origin: "markers from all inputs", limit: Self.maximumMarkerCount)
+        }
         return RenderSpec(options: options, output: output, warnings: warnings)
     }
 
@@ -206,25 +231,15 @@ public struct RenderSpecBuilder: Sendable {
         StaticMapsSyntax.resolvePath(path, against: baseDirectory)
     }
 
-    /// Reads a whole input file, refusing files over `maximumFileSize`. Errors name the path
-    /// as the user wrote it.
-    public func readFile(_ path: String, origin: String) throws(RenderSpecError) -> Data {
-        let resolved = resolvePath(path)
-        guard let handle = FileHandle(forReadingAtPath: resolved) else {
-            let exists = FileManager.default.fileExists(atPath: resolved)
-            throw .unreadableFile(origin: origin, path: path, reason: exists ? "permission denied or not a file" : "no such file")
-        }
-        defer { try? handle.close() }
-        let data: Data
+    /// Reads a whole input file (a regular file of at most `maximumFileSize` bytes, see
+    /// `InputFile`). Errors name the path as the user wrote it.
+    public func readFile(_ path: String, origin: String) throws(RenderSpecError) -> [UInt8] {
         do {
-            // One byte more than the cap tells "too large" apart from "exactly the cap".
-            data = try handle.read(upToCount: Swift.min(Swift.max(maximumFileSize, 0), Int.max - 1) + 1) ?? Data()
-        } catch {
-            throw .unreadableFile(origin: origin, path: path, reason: (error as NSError).localizedDescription)
-        }
-        guard data.count <= maximumFileSize else {
+            return try InputFile.read(resolvePath(path), limit: Swift.max(maximumFileSize, 0))
+        } catch .tooLarge {
             throw .fileTooLarge(origin: origin, path: path, limit: maximumFileSize)
+        } catch {
+            throw .unreadableFile(origin: origin, path: path, reason: error.reason)
         }
-        return data
     }
 }

@@ -13,7 +13,8 @@ public enum Overlay: Sendable, Hashable {
     public enum Level: String, Sendable, Hashable, Codable {
         /// Above roads, below base-map labels.
         case aboveRoads
-        /// Above everything in the base map (the default).
+        /// Above everything in the base map (the default). Base-map labels keep clear of
+        /// the paths (routes) drawn at this level rather than show half covered.
         case aboveLabels
     }
 }

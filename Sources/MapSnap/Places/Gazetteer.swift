@@ -32,15 +32,16 @@ public final class Gazetteer: PlaceResolving, @unchecked Sendable {
         return try? Gazetteer(placesPath: dir + "/places.tsv.gz", countriesPath: dir + "/countries.tsv")
     }()
 
+    /// Largest table file read (the bundled places table is a few MB).
+    static let maximumFileBytes = 256 << 20
+
     /// Loads the tables (gzip or plain TSV with a header line).
     public init(placesPath: String, countriesPath: String?) throws {
-        let raw = try Data(contentsOf: URL(fileURLWithPath: placesPath))
-        var bytes = [UInt8](raw)
+        var bytes = try InputFile.read(placesPath, limit: Self.maximumFileBytes)
         if Gzip.isGzip(bytes) { bytes = try Gzip.decompress(bytes, maxOutputBytes: 256 << 20) }
         try loadPlaces(String(decoding: bytes, as: UTF8.self), origin: placesPath)
         if let countriesPath {
-            let text = try String(contentsOfFile: countriesPath, encoding: .utf8)
-            loadCountries(text)
+            loadCountries(String(decoding: try InputFile.read(countriesPath, limit: Self.maximumFileBytes), as: UTF8.self))
         }
         sortedKeys = index.keys.sorted()
         for key in index.keys {

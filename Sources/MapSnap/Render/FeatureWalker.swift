@@ -1,11 +1,12 @@
 /// Walks the features of one style layer across the loaded tiles.
 ///
-/// Each source tile is read once per layer: its features are filtered, their properties
-/// evaluated (`evaluate`) and their geometry decoded and projected to image pixels once,
-/// however many covering tiles the source tile supplies (over-zooming a z14 tile to z16
-/// makes it supply 16). Then `emit` is called per covering tile, in tile order and then
-/// feature order — exactly the order a tile-by-tile walk would give, so output does not
-/// depend on this sharing — for the features whose pixel bounds touch the tile's clips.
+/// Each source tile is read once per layer: its features are filtered, their geometry
+/// decoded and projected to image pixels, and — for those that reach the part of the
+/// image the tile supplies — their properties evaluated (`evaluate`), once, however many
+/// covering tiles the source tile supplies (over-zooming a z14 tile to z16 makes it supply
+/// 16). Then `emit` is called per covering tile, in tile order and then feature order —
+/// exactly the order a tile-by-tile walk would give, so output does not depend on this
+/// sharing — for the features whose pixel bounds touch the tile's clips.
 enum FeatureWalker {
     static func walk<Value>(_ layer: StyleLayer, _ source: LoadedSource, zoom: Double, types: Set<GeometryType>,
                             evaluate: (VectorTileFeature, GeometryType) -> Value?,
@@ -16,8 +17,8 @@ enum FeatureWalker {
         for (i, tile) in source.drawTiles.enumerated() {
             let g = source.sourceTileGroupIndex[i]
             if prepared[g] == nil {
-                prepared[g] = project(layer, sourceLayer, source, tile, zoom: zoom, types: types,
-                                      geometry: &geometry, evaluate: evaluate)
+                prepared[g] = project(layer, sourceLayer, source, tile, within: source.sourceTileGroupBounds[g],
+                                      zoom: zoom, types: types, geometry: &geometry, evaluate: evaluate)
             }
             guard let features = prepared[g], !features.items.isEmpty else { continue }
             for item in features.items {
@@ -32,7 +33,8 @@ enum FeatureWalker {
 
     /// Filters, evaluates, decodes and projects one source tile's features for a layer.
     private static func project<Value>(_ layer: StyleLayer, _ sourceLayer: String, _ source: LoadedSource, _ tile: DrawTile,
-                                       zoom: Double, types: Set<GeometryType>, geometry: inout TileGeometry,
+                                       within visible: PixelRect, zoom: Double, types: Set<GeometryType>,
+                                       geometry: inout TileGeometry,
                                        evaluate: (VectorTileFeature, GeometryType) -> Value?) -> ProjectedTileLayer<Value> {
         var out = ProjectedTileLayer<Value>()
         guard case .vector(let vt) = source.payloads[tile.payload] else { return out }
@@ -45,8 +47,9 @@ enum FeatureWalker {
         }
         guard let l = found else { return out }
         let t = TileTransform(rect: tile.sourceRect, extent: l.extent)
+        let filter = CompiledFilter(layer, tileLayer: TileLayerIndex(l), zoom: zoom, geometryTypes: types)
         for feature in l.features {
-            guard types.contains(feature.geometryType), layer.matches(feature, zoom: zoom) else { continue }
+            guard filter.matches(feature) else { continue }
             geometry.removeAll()
             do {
                 try feature.decodeGeometry(into: &geometry)
@@ -55,8 +58,7 @@ enum FeatureWalker {
                 source.report(tile.sourceTile, "\(error)")
                 continue
             }
-            guard let value = evaluate(feature, geometry.type) else { continue }
-            let firstPart = out.partEnds.count
+            let firstPoint = out.points.count, firstPart = out.partEnds.count
             var lo = PixelPoint(x: .infinity, y: .infinity), hi = PixelPoint(x: -.infinity, y: -.infinity)
             for part in 0..<geometry.partCount {
                 for p in geometry.part(part) {
@@ -66,6 +68,12 @@ enum FeatureWalker {
                     hi = PixelPoint(x: max(hi.x, q.x), y: max(hi.y, q.y))
                 }
                 out.partEnds.append(out.points.count)
+            }
+            let reaches = hi.x >= visible.minX && lo.x <= visible.maxX && hi.y >= visible.minY && lo.y <= visible.maxY
+            guard reaches, let value = evaluate(feature, geometry.type) else {
+                out.points.removeLast(out.points.count - firstPoint)
+                out.partEnds.removeLast(out.partEnds.count - firstPart)
+                continue
             }
             out.items.append(.init(type: geometry.type, parts: firstPart..<out.partEnds.count,
                                    bounds: PixelRect(minX: lo.x, minY: lo.y, maxX: hi.x, maxY: hi.y), value: value))
@@ -174,6 +182,12 @@ struct ResolvedProperty {
 
     func color(_ zoom: Double, _ f: VectorTileFeature) -> Color {
         value.dependsOnFeature ? value.color(atZoom: zoom, feature: f) : value.color(atZoom: zoom)
+    }
+
+    /// A number, the property's style-spec default (from the property table) when the value
+    /// is not one; 0 for the properties without a default (`symbol-sort-key`).
+    func number(_ zoom: Double, _ f: VectorTileFeature) -> Double {
+        number(zoom, f, default: 0)
     }
 
     func number(_ zoom: Double, _ f: VectorTileFeature, default d: Double) -> Double {

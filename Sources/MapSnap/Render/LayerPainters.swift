@@ -27,31 +27,32 @@ enum FillPainter {
         var outlines: [Path] = []
         var clipped: [PixelPoint] = []
         var scratch: [PixelPoint] = []
-        FeatureWalker.walk(layer, src, zoom: zoom, types: [.polygon], evaluate: { f, _ -> (slot: Int, outlined: Bool)? in
+        FeatureWalker.walk(layer, src, zoom: zoom, types: [.polygon], evaluate: { f, _ -> Key? in
             let o = opacity.number(zoom, f, default: 1)
             let c = color.color(zoom, f).withOpacity(o)
             let oc = outlineSet ? outline.color(zoom, f).withOpacity(o) : nil
             guard c.alpha > 0 || (oc?.alpha ?? 0) > 0 else { return nil }
-            let slot = groups.slot(Key(fill: c, outline: oc))
+            return Key(fill: c, outline: oc)
+        }, emit: { g, key, tile in
+            // Paints are filled in the order they are first drawn.
+            let slot = groups.slot(key)
             if outlines.count <= slot { outlines.append(Path()) }
-            return (slot, oc != nil)
-        }, emit: { g, value, tile in
             for part in 0..<g.partCount {
                 let ring = g.part(part)
                 for clip in tile.clips {
                     ring.withUnsafeBufferPointer { PolygonClipper.clip($0, to: clip, output: &clipped, scratch: &scratch) }
                     guard clipped.count >= 3 else { continue }
-                    groups.append(slot: value.slot) { path in
+                    groups.append(slot: slot) { path in
                         path.move(to: clipped[0])
                         for q in clipped.dropFirst() { path.line(to: q) }
                         path.close()
                     }
-                    if value.outlined, let first = ring.first {
+                    if key.outline != nil, let first = ring.first {
                         var line = Path()
                         line.move(to: first)
                         for q in ring.dropFirst() { line.line(to: q) }
                         line.line(to: first)
-                        outlines[value.slot].append(LineClipper.clip(line, to: clip).path)
+                        outlines[slot].append(LineClipper.clip(line, to: clip).path)
                     }
                 }
             }

@@ -8,7 +8,8 @@
 /// ```
 ///
 /// Pipeline: validate → camera (given or fitted) → base map → overlays (above roads) →
-/// base-map labels → overlays (above labels) → decorations (scale bar, attribution, caption).
+/// base-map labels (clear of markers, titles and the routes drawn above them) → overlays
+/// (above labels) → decorations (scale bar, attribution, caption).
 public struct MapSnapshotter: Sendable {
     public var options: MapSnapshotOptions
     /// Keeps styles, sources, decoded tiles and glyphs between renders.
@@ -26,7 +27,9 @@ public struct MapSnapshotter: Sendable {
         let started = ContinuousClock.now
         try validate()
         let text = renderer.text
-        let camera = makeCamera(text: text)
+        let icons = IconStore()
+        let projected = options.overlays.map(ProjectedOverlay.init)
+        let camera = makeCamera(projected, text: text, icons: icons)
         let base = BaseMap(setup: try renderer.preparedStyle(for: options), tileCache: renderer.tiles)
         let canvas = Canvas(width: camera.pixelWidth, height: camera.pixelHeight, fill: .white)
         var warnings: [String] = []
@@ -35,20 +38,24 @@ public struct MapSnapshotter: Sendable {
         base.fetchDeadline = FetchClock.instant(after: options.http.renderTimeout, from: started)
         base.prepare(camera: camera)
         let labels = LabelCollisionIndex(width: canvas.width, height: canvas.height)
-        var painter = OverlayPainter(camera: camera, canvas: canvas, text: text, icons: IconStore())
+        var painter = OverlayPainter(camera: camera, canvas: canvas, text: text, icons: icons, overlays: projected)
         let decorations = Decorations(camera: camera, canvas: canvas, text: text)
         // Decorations reserve their space first so base-map labels keep clear of them.
         let reserved = decorations.reservedRects(attribution: attributionText(base), caption: options.caption,
                                                  scaleBar: options.showsScaleBar)
         for r in reserved { labels.insert(r) }
-        try painter.planMarkers(options.overlays, labels: labels)
-
-        base.drawLayers(camera: camera, canvas: canvas, labels: labels, pass: .belowLabels, text: text)
-        try painter.draw(options.overlays, level: .aboveRoads)
-        base.drawLayers(camera: camera, canvas: canvas, labels: labels, pass: .labels, text: text)
-        try painter.draw(options.overlays, level: .aboveLabels)
+        do {
+            try painter.planMarkers(labels: labels)
+            // Routes drawn over the labels would hide them: base-map labels keep clear.
+            painter.reserveRoutes(level: .aboveLabels, labels: labels)
+            base.drawLayers(camera: camera, canvas: canvas, labels: labels, pass: .belowLabels, text: text)
+            try painter.draw(level: .aboveRoads)
+            base.drawLayers(camera: camera, canvas: canvas, labels: labels, pass: .labels, text: text)
+            try painter.draw(level: .aboveLabels)
+        } catch {
+            throw RenderError.overlay(error)
+        }
         warnings.append(contentsOf: base.allWarnings)
-        warnings.append(contentsOf: painter.warnings)
 
         let attribution = attributionText(base)
         decorations.draw(attribution: attribution, caption: options.caption, scaleBar: options.showsScaleBar)
@@ -77,7 +84,7 @@ public struct MapSnapshotter: Sendable {
             throw RenderError.invalidCoordinate(what: "visible #\(i + 1)", c)
         }
         for (i, overlay) in o.overlays.enumerated() {
-            let (what, coords) = OverlayGeometry.describe(overlay, index: i)
+            let (what, coords) = overlay.describe(index: i)
             if let bad = coords.first(where: { !$0.isValid }) {
                 throw RenderError.invalidCoordinate(what: what, bad)
             }
@@ -85,68 +92,18 @@ public struct MapSnapshotter: Sendable {
     }
 
     /// The camera: as given, or fitted to overlays and visible points with their pixel margins.
-    func makeCamera(text: TextEngine) -> Camera {
+    func makeCamera(_ overlays: [ProjectedOverlay], text: TextEngine, icons: IconStore) -> Camera {
         let o = options
         if let c = o.center, let z = o.zoom {
             return Camera(center: c, zoom: z, width: o.width, height: o.height, scale: o.scale)
         }
-        var items: [FitItem] = []
-        items.reserveCapacity(o.overlays.count + 1)
-        for overlay in o.overlays {
-            items.append(fitItem(for: overlay, text: text))
-        }
+        var items = overlays.map { $0.fitItem(scale: o.scale, text: text, icons: icons) }
         if !o.visibleCoordinates.isEmpty {
             items.append(contentsOf: o.visibleCoordinates.map { FitItem(points: [WebMercator.project($0)]) })
         }
         return CameraFit.camera(fitting: items, width: o.width, height: o.height, scale: o.scale,
                                 padding: o.padding, center: o.center, zoom: o.zoom,
                                 fractional: o.allowsFractionalZoom, maximumZoom: o.maximumFitZoom)
-    }
-
-    func fitItem(for overlay: Overlay, text: TextEngine) -> FitItem {
-        let s = options.scale
-        switch overlay {
-        case .path(let p):
-            var coords = p.coordinates
-            if p.geodesic, coords.count > 1 {
-                var dense = [coords[0]]
-                for i in 1..<coords.count {
-                    dense.append(contentsOf: Geodesy.greatCircle(from: coords[i - 1], to: coords[i]).dropFirst())
-                }
-                coords = dense
-            }
-            let m = (p.width / 2 + (p.casingColor == nil ? 0 : p.casingWidth)) * s
-            return FitItem(points: CameraFit.unwrappedWorldPoints(coords), marginLeft: m, marginTop: m, marginRight: m, marginBottom: m)
-        case .polygon(let p):
-            let m = p.strokeWidth / 2 * s
-            return FitItem(points: CameraFit.unwrappedWorldPoints(p.rings.first ?? []), marginLeft: m, marginTop: m, marginRight: m, marginBottom: m)
-        case .circle(let c):
-            let ring = Geodesy.circle(center: c.center, radiusMeters: c.radiusMeters, segments: 64)
-            let m = c.strokeWidth / 2 * s
-            return FitItem(points: CameraFit.unwrappedWorldPoints(ring), marginLeft: m, marginTop: m, marginRight: m, marginBottom: m)
-        case .marker(let mk):
-            var l = 0.0, t = 0.0, r = 0.0, b = 0.0
-            switch mk.style {
-            case .pin(let size):
-                let m = PinShape(size: size).margins(scale: s)
-                (l, t, r, b) = (m.left, m.top, m.right, m.bottom)
-            case .dot(let d):
-                let m = (d / 2 + 1.5) * s
-                (l, t, r, b) = (m, m, m, m)
-            case .icon(let path, let anchor):
-                if let img = try? IconStore.sharedDecode(path) {
-                    let a = anchor ?? PixelPoint(x: Double(img.width) / 2, y: Double(img.height))
-                    l = a.x * s; t = a.y * s
-                    r = (Double(img.width) - a.x) * s; b = (Double(img.height) - a.y) * s
-                }
-            }
-            if let title = mk.title, !title.isEmpty {
-                // Titles go to the right of the marker by default.
-                let m = text.measure(title, sizePoints: 13, bold: false, scale: s, haloPoints: 2)
-                r += m.width + 3 * s
-            }
-            return FitItem(points: [WebMercator.project(mk.coordinate)], marginLeft: l, marginTop: t, marginRight: r, marginBottom: b)
-        }
     }
 }
 
@@ -176,10 +133,10 @@ public struct MapSnapshot: @unchecked Sendable {
     }
 }
 
-extension OverlayGeometry {
-    /// A human name for an overlay in error messages and its coordinates.
-    static func describe(_ overlay: Overlay, index: Int) -> (String, [LatLng]) {
-        switch overlay {
+extension Overlay {
+    /// A human name for an overlay in error messages, and its coordinates.
+    func describe(index: Int) -> (String, [LatLng]) {
+        switch self {
         case .path(let p): return ("overlay #\(index + 1) (path)", p.coordinates)
         case .polygon(let p): return ("overlay #\(index + 1) (polygon)", p.rings.flatMap { $0 })
         case .circle(let c): return ("overlay #\(index + 1) (circle)", [c.center])

@@ -9,8 +9,8 @@ public enum RenderError: Error, Sendable, Equatable, CustomStringConvertible {
     case imageTooLarge(pixelWidth: Int, pixelHeight: Int, limit: Int)
     /// A coordinate that is not a valid latitude/longitude; `what` says which overlay.
     case invalidCoordinate(what: String, LatLng)
-    /// A marker icon file that could not be read or decoded.
-    case unreadableIcon(path: String, reason: String)
+    /// An overlay could not be drawn (an unreadable marker icon).
+    case overlay(OverlayError)
     /// The style could not be loaded.
     case style(String)
     /// A tile source could not be opened.
@@ -34,7 +34,7 @@ public enum RenderError: Error, Sendable, Equatable, CustomStringConvertible {
             return "image \(w)x\(h) px exceeds the limit of \(limit)x\(limit) px (lower --size or --scale)"
         case .invalidCoordinate(let what, let c):
             return "\(what): coordinate \(c.latitude),\(c.longitude) is out of range (latitude −90…90, longitude −180…180)"
-        case .unreadableIcon(let path, let reason): return "\(path): cannot use as marker icon: \(reason)"
+        case .overlay(let e): return e.description
         case .style(let m): return m
         case .source(let m): return m
         }

@@ -95,27 +95,27 @@ struct SymbolPlacer {
                 face = fonts.face(forStyleFontStack: stack)
                 faceCache[stack] = face
             }
-            let px = size.number(zoom, f, default: 16) * ratio
+            let px = size.number(zoom, f) * ratio
             guard px >= 1 else { return nil }
-            let o = opacity.number(zoom, f, default: 1)
+            let o = opacity.number(zoom, f)
             let c = color.color(zoom, f).withOpacity(o)
             guard c.alpha > 0 else { return nil }
             let hc = haloColor.color(zoom, f).withOpacity(o)
-            let hw = min(haloWidth.number(zoom, f, default: 0) * ratio, px / 4)
+            let hw = min(haloWidth.number(zoom, f) * ratio, px / 4)
             let off = offsetProp.numberArray(atZoom: zoom, feature: f)
             let paint = Paint(
                 face: face, sizePixels: px, color: c, haloColor: hc.alpha > 0 && hw > 0 ? hc : nil, haloWidth: hw,
                 anchor: anchorProp.keyword(TextAnchor.self, atZoom: zoom, feature: f),
                 offset: PixelPoint(x: (off.first ?? 0) * px, y: (off.count > 1 ? off[1] : 0) * px),
-                maxWidth: maxWidth.number(zoom, f, default: 10) * px,
-                letterSpacing: letterSpacing.number(zoom, f, default: 0),
-                lineHeight: lineHeight.number(zoom, f, default: 1.2),
-                padding: padding.number(zoom, f, default: 2) * ratio,
+                maxWidth: maxWidth.number(zoom, f) * px,
+                letterSpacing: letterSpacing.number(zoom, f),
+                lineHeight: lineHeight.number(zoom, f),
+                padding: padding.number(zoom, f) * ratio,
                 allowOverlap: allowOverlap,
-                maxAngle: maxAngle.number(zoom, f, default: 45) * .pi / 180,
-                spacing: max(spacing.number(zoom, f, default: 250), 1) * ratio,
+                maxAngle: maxAngle.number(zoom, f) * .pi / 180,
+                spacing: max(spacing.number(zoom, f), 1) * ratio,
                 placement: placement)
-            return (label, paint, sortKeySet ? sortKey.number(zoom, f, default: 0) : 0)
+            return (label, paint, sortKeySet ? sortKey.number(zoom, f) : 0)
         }, emit: { g, value, tile in
             guard g.partCount > 0 else { return }
             let (label, paint, key) = value

@@ -35,6 +35,9 @@ final class LoadedSource: @unchecked Sendable {
     /// `drawTiles[i]`; groups are numbered in order of first appearance.
     private(set) var sourceTileGroupIndex: [Int] = []
     private(set) var sourceTileGroupCount = 0
+    /// Per group, the bounding box of every clip of its draw tiles: features outside it
+    /// are never drawn, so painters need not even evaluate them.
+    private(set) var sourceTileGroupBounds: [PixelRect] = []
     private(set) var payloads: [Payload] = []
     private(set) var warnings: [String] = []
     /// Candidates that supplied at least one tile, ascending: only they are credited.
@@ -85,12 +88,20 @@ final class LoadedSource: @unchecked Sendable {
         var groups: [GroupKey: Int] = [:]
         for tile in drawTiles {
             let key = GroupKey(payload: tile.payload, worldCopy: tile.covering.worldCopy)
-            if let g = groups[key] {
-                sourceTileGroupIndex.append(g)
+            let g: Int
+            if let found = groups[key] {
+                g = found
             } else {
-                groups[key] = sourceTileGroupCount
-                sourceTileGroupIndex.append(sourceTileGroupCount)
+                g = sourceTileGroupCount
+                groups[key] = g
                 sourceTileGroupCount += 1
+                sourceTileGroupBounds.append(PixelRect(minX: .infinity, minY: .infinity, maxX: -.infinity, maxY: -.infinity))
+            }
+            sourceTileGroupIndex.append(g)
+            for c in tile.clips {
+                let b = sourceTileGroupBounds[g]
+                sourceTileGroupBounds[g] = PixelRect(minX: min(b.minX, c.minX), minY: min(b.minY, c.minY),
+                                                     maxX: max(b.maxX, c.maxX), maxY: max(b.maxY, c.maxY))
             }
         }
         var results = [Result<Payload, TileLoadFailure>](repeating: .success(.missing), count: keys.count)

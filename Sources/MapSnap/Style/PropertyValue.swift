@@ -13,11 +13,22 @@ public struct PropertyValue: Sendable {
     /// The compiled value.
     public let expression: StyleExpression
     private let defaultValue: StyleValue
+    /// Set by `bound(to:zoom:)`: `expression` holds only for features of that layer at
+    /// that zoom; anything else evaluates `unbound`.
+    private let binding: (storage: VectorTileLayerStorage, zoom: Double, unbound: StyleExpression)?
 
     init(property: StyleProperty, expression: StyleExpression) {
         self.property = property
         self.expression = expression
         self.defaultValue = property.defaultValue
+        self.binding = nil
+    }
+
+    private init(property: StyleProperty, bound expression: StyleExpression, unbound: StyleExpression, to layer: TileLayerIndex, zoom: Double) {
+        self.property = property
+        self.expression = expression
+        defaultValue = property.defaultValue
+        binding = (layer.storage, zoom, unbound)
     }
 
     /// A constant value for `property`.
@@ -44,16 +55,31 @@ public struct PropertyValue: Sendable {
         return PropertyValue(property: property, expression: StyleExpression(constant: expression.evaluate(zoom: zoom)))
     }
 
+    /// This value for the features of one vector-tile layer at `zoom`: property reads are
+    /// key/value-index lookups and comparisons and `match` on properties are decided per
+    /// distinct value now (see `CompiledFilter`). Same results as `self`; a feature of
+    /// another layer, or another zoom, is evaluated unbound.
+    public func bound(to layer: TileLayerIndex, zoom: Double) -> PropertyValue {
+        let unbound = binding?.unbound ?? expression
+        guard unbound.dependsOnFeature else { return resolved(atZoom: zoom) }
+        let node = ExpressionBinder(layer: layer, zoom: zoom).bind(unbound.root)
+        let expression = StyleExpression(root: node.node, dependencies: node.dependencies.isEmpty ? [] : .feature)
+        return PropertyValue(property: property, bound: expression, unbound: unbound, to: layer, zoom: zoom)
+    }
+
     // MARK: Raw values
 
     /// The evaluated value, or the property default when evaluation yields null.
     public func value<F: StyleFeature>(atZoom zoom: Double, feature: F) -> StyleValue {
-        orDefault(expression.evaluate(zoom: zoom, feature: feature))
+        if let binding, zoom != binding.zoom || (feature as? VectorTileFeature)?.storage !== binding.storage {
+            return orDefault(binding.unbound.evaluate(zoom: zoom, feature: feature))
+        }
+        return orDefault(expression.evaluate(zoom: zoom, feature: feature))
     }
 
     /// The evaluated value without a feature (property lookups are null).
     public func value(atZoom zoom: Double) -> StyleValue {
-        orDefault(expression.evaluate(zoom: zoom))
+        orDefault((binding?.unbound ?? expression).evaluate(zoom: zoom))
     }
 
     func orDefault(_ v: StyleValue) -> StyleValue {
@@ -166,8 +192,14 @@ public struct PropertyValue: Sendable {
 
     /// The label text of `text-field`: `{token}` substitution and `format` sections already
     /// reduced to plain text. Empty means no label.
+    ///
+    /// Labels longer than `Style.maximumLabelCharacters` characters are cut to that length
+    /// (a label that long is data gone wrong; cutting keeps layout and collision cheap).
     public func textField<F: StyleFeature>(atZoom zoom: Double, feature: F) -> String {
-        string(atZoom: zoom, feature: feature)
+        let text = string(atZoom: zoom, feature: feature)
+        let limit = Style.maximumLabelCharacters
+        guard text.utf8.count > limit, text.count > limit else { return text }
+        return String(text.prefix(limit))
     }
 
     /// A keyword property (`line-cap`, `symbol-placement`, …) as its enum; the default

@@ -11,6 +11,17 @@ public struct Style: Sendable {
     public static let maximumInputBytes = 16 << 20
     /// Deepest JSON nesting accepted; bounds recursion in the parser and compiler.
     public static let maximumNestingDepth = 64
+    /// Most layers accepted (real styles have up to a few hundred); more is an error.
+    public static let maximumLayerCount = 2_000
+    /// Most nodes in one compiled expression or filter (real ones have under a thousand),
+    /// which bounds the work of evaluating it; more is an error.
+    public static let maximumExpressionNodes = 100_000
+    /// Longest string (UTF-8 bytes) a style may write or an expression may build. A longer
+    /// literal, or a constant expression building one, is an error; an expression building
+    /// one from feature data fails at evaluation (the property takes its default).
+    public static let maximumStringBytes = 10_000
+    /// Longest label (characters) `text-field` yields; longer labels are cut to this.
+    public static let maximumLabelCharacters = 256
 
     /// Where the style came from (file name or caller label), used in errors.
     public let origin: String
@@ -36,22 +47,15 @@ public struct Style: Sendable {
     /// Reads and parses the style file at `path`; errors name the file's last path component.
     public static func load(path: String) throws(StyleError) -> Style {
         let origin = (path as NSString).lastPathComponent
-        let url = URL(fileURLWithPath: path)
-        let size: Int
+        let bytes: [UInt8]
         do {
-            let attributes = try FileManager.default.attributesOfItem(atPath: path)
-            size = (attributes[.size] as? NSNumber)?.intValue ?? 0
+            bytes = try InputFile.read(path, limit: maximumInputBytes)
+        } catch .tooLarge(_, let count, let limit) {
+            throw .tooLarge(origin: origin, byteCount: count ?? limit + 1, limit: limit)
         } catch {
-            throw .unreadable(origin: origin, reason: "\(path): no such file or not readable")
+            throw .unreadable(origin: origin, reason: error.description)
         }
-        guard size <= maximumInputBytes else { throw .tooLarge(origin: origin, byteCount: size, limit: maximumInputBytes) }
-        let data: Data
-        do {
-            data = try Data(contentsOf: url)
-        } catch {
-            throw .unreadable(origin: origin, reason: "\(path): \(error.localizedDescription)")
-        }
-        return try parse(data: data, origin: origin)
+        return try parse(bytes: bytes, origin: origin)
     }
 
     /// Parses style JSON. `origin` names the style in errors and warnings.
@@ -59,14 +63,26 @@ public struct Style: Sendable {
         guard data.count <= maximumInputBytes else {
             throw .tooLarge(origin: origin, byteCount: data.count, limit: maximumInputBytes)
         }
+        return try parse(bytes: [UInt8](data), origin: origin)
+    }
+
+    static func parse(bytes: [UInt8], origin: String) throws(StyleError) -> Style {
+        let json: JSONValue
         do {
-            let json = try JSONValue.parse(data, origin: origin, maximumDepth: maximumNestingDepth)
+            json = try JSONValue.parse(bytes, origin: origin, maximumDepth: maximumNestingDepth)
+        } catch {
+            if case .tooDeep(let limit) = error.reason {
+                throw .nestingTooDeep(origin: origin, keyPath: error.keyPath.isEmpty ? "(root)" : error.keyPath, limit: limit)
+            }
+            throw .invalidJSON(error)
+        }
+        do {
             var parser = StyleParser(origin: origin)
             return try parser.parseStyle(json)
         } catch let error as StyleError {
             throw error
         } catch {
-            throw .invalidJSON(origin: origin, byteOffset: nil, line: nil, reason: "\(error)")
+            throw .invalidValue(origin: origin, keyPath: "(root)", reason: "\(error)")
         }
     }
 

@@ -6,9 +6,8 @@ public enum StyleError: Error, Equatable, Sendable, CustomStringConvertible {
     case unreadable(origin: String, reason: String)
     /// The input is larger than `Style.maximumInputBytes`.
     case tooLarge(origin: String, byteCount: Int, limit: Int)
-    /// The bytes are not JSON. `byteOffset`/`line` (1-based) come from the JSON reader when
-    /// it reports a position.
-    case invalidJSON(origin: String, byteOffset: Int?, line: Int?, reason: String)
+    /// The bytes are not JSON; the error names the byte offset, line, column and key path.
+    case invalidJSON(JSONError)
     /// A value has the wrong JSON type.
     case wrongType(origin: String, keyPath: String, expected: String, found: String)
     /// A required key is absent.
@@ -23,6 +22,9 @@ public enum StyleError: Error, Equatable, Sendable, CustomStringConvertible {
     case unknownSource(origin: String, keyPath: String, source: String)
     /// The style nests arrays/objects deeper than `Style.maximumNestingDepth`.
     case nestingTooDeep(origin: String, keyPath: String, limit: Int)
+    /// The style exceeds a resource limit (`Style.maximumLayerCount`,
+    /// `Style.maximumExpressionNodes`, `Style.maximumStringBytes`); `reason` says which.
+    case limitExceeded(origin: String, keyPath: String, reason: String)
 
     public var description: String {
         switch self {
@@ -30,11 +32,8 @@ public enum StyleError: Error, Equatable, Sendable, CustomStringConvertible {
             return "\(origin): cannot read style: \(reason)"
         case .tooLarge(let origin, let count, let limit):
             return "\(origin): style is \(count) bytes, more than the limit of \(limit)"
-        case .invalidJSON(let origin, let offset, let line, let reason):
-            var position = ""
-            if let line { position += " line \(line)" }
-            if let offset { position += (position.isEmpty ? " " : ", ") + "byte \(offset)" }
-            return "\(origin):\(position.isEmpty ? "" : position + ":") invalid JSON: \(reason)"
+        case .invalidJSON(let error):
+            return error.description
         case .wrongType(let origin, let path, let expected, let found):
             return "\(origin): \(path): expected \(expected), found \(found)"
         case .missingKey(let origin, let path):
@@ -49,6 +48,8 @@ public enum StyleError: Error, Equatable, Sendable, CustomStringConvertible {
             return "\(origin): \(path): unknown source \"\(source)\""
         case .nestingTooDeep(let origin, let path, let limit):
             return "\(origin): \(path): nested deeper than \(limit) levels"
+        case .limitExceeded(let origin, let path, let reason):
+            return "\(origin): \(path): \(reason)"
         }
     }
 }

@@ -23,18 +23,18 @@ struct StyleParser {
         .wrongType(origin: origin, keyPath: path, expected: expected, found: "\(found.typeName) \(found.excerpt)")
     }
 
-    private func object(_ json: JSONValue, _ path: String) throws -> [String: JSONValue] {
+    private func object(_ json: JSONValue, _ path: String) throws -> JSONObject {
         guard case .object(let o) = json else { throw wrongType(path, "object", json) }
         return o
     }
 
-    private func optionalString(_ o: [String: JSONValue], _ key: String, _ path: String) throws -> String? {
+    private func optionalString(_ o: JSONObject, _ key: String, _ path: String) throws -> String? {
         guard let v = o[key], v != .null else { return nil }
         guard case .string(let s) = v else { throw wrongType(path + "." + key, "string", v) }
         return s
     }
 
-    private func optionalNumber(_ o: [String: JSONValue], _ key: String, _ path: String, range: ClosedRange<Double>? = nil) throws -> Double? {
+    private func optionalNumber(_ o: JSONObject, _ key: String, _ path: String, range: ClosedRange<Double>? = nil) throws -> Double? {
         guard let v = o[key], v != .null else { return nil }
         guard case .number(let n) = v, n.isFinite else { throw wrongType(path + "." + key, "number", v) }
         if let range, !range.contains(n) {
@@ -73,6 +73,10 @@ struct StyleParser {
 
         guard let layersJSON = root["layers"] else { throw StyleError.missingKey(origin: origin, keyPath: "layers") }
         guard case .array(let layerItems) = layersJSON else { throw wrongType("layers", "array", layersJSON) }
+        guard layerItems.count <= Style.maximumLayerCount else {
+            throw StyleError.limitExceeded(origin: origin, keyPath: "layers",
+                                           reason: "\(layerItems.count) layers; at most \(Style.maximumLayerCount) are accepted")
+        }
         var layers: [StyleLayer] = []
         layers.reserveCapacity(layerItems.count)
         var seenIDs: Set<String> = []
@@ -125,7 +129,7 @@ struct StyleParser {
         var inlineData: Data?
         switch o["data"] {
         case .string(let s)?: dataURL = s
-        case .object?, .array?: inlineData = o["data"].map { Data(JSONWriter.text($0).utf8) }
+        case .object?, .array?: inlineData = o["data"].map { Data(JSONWriter.bytes($0, sortedKeys: true)) }
         case nil, .null?: break
         case let other?: throw wrongType(path + ".data", "URL string or GeoJSON object", other)
         }
@@ -230,13 +234,13 @@ struct StyleParser {
             return PropertyValue(property: property, expression: expression)
         case .array(let items):
             let arrayKind = kind == .numberArray || kind == .stringArray || kind == .padding
-            if case .string(let op)? = items.first, ExpressionCompiler.operatorNames.contains(op) || !arrayKind {
+            if case .string(let op)? = items.first, ExpressionCompiler.isOperator(op) || !arrayKind {
                 let expression = try compiler.compileValue(json, kind: kind, at: path)
                 return PropertyValue(property: property, expression: expression)
             }
             return PropertyValue(property: property, constant: try constant(json, kind: kind, path: path))
         case .string(let text) where kind == .formatted || kind == .image:
-            let compiled = tokenExpression(text)
+            let compiled = tokenExpression(try compiler.checkedString(text, path))
             return PropertyValue(property: property, expression: compiled)
         default:
             return PropertyValue(property: property, constant: try constant(json, kind: kind, path: path))
@@ -285,7 +289,7 @@ struct StyleParser {
             return .bool(b)
         case .string, .formatted, .image:
             guard case .string(let s) = json else { throw wrongType(path, "string", json) }
-            return .string(s)
+            return .string(try compiler.checkedString(s, path))
         case .enumeration(let allowed):
             guard case .string(let s) = json else { throw wrongType(path, "string", json) }
             guard allowed.contains(s) else {
@@ -315,7 +319,7 @@ struct StyleParser {
     /// Legacy functions: `{"stops": [[z, v], …], "base": b}` (zoom), with `"property"`
     /// (data-driven) and `"type"` exponential / interval / categorical / identity.
     /// Returns nil (with a warning) for zoom-and-property functions.
-    private mutating func compileFunction(_ o: [String: JSONValue], property: StyleProperty, path: String) throws -> StyleExpression? {
+    private mutating func compileFunction(_ o: JSONObject, property: StyleProperty, path: String) throws -> StyleExpression? {
         let kind = property.kind
         let propertyKey = try optionalString(o, "property", path)
         let base = try optionalNumber(o, "base", path) ?? 1
@@ -332,7 +336,7 @@ struct StyleParser {
         let explicitType = try optionalString(o, "type", path)
         if explicitType == "identity" {
             guard let propertyKey else { throw StyleError.missingKey(origin: origin, keyPath: path + ".property") }
-            let node: ExpressionNode = kind == .color ? .toColor([.get(propertyKey)]) : .get(propertyKey)
+            let node: ExpressionNode = kind == .color ? .coerce(.toColor, [.get(propertyKey)]) : .get(propertyKey)
             return finish(node)
         }
         guard let stopsJSON = o["stops"] else { throw StyleError.missingKey(origin: origin, keyPath: path + ".stops") }
@@ -389,43 +393,5 @@ struct StyleParser {
             throw StyleError.invalidValue(origin: origin, keyPath: path + ".type",
                                           reason: "unknown function type \"\(type)\"; expected exponential, interval, categorical or identity")
         }
-    }
-}
-
-/// Serialises a `JSONValue` with sorted keys (deterministic bytes for inline GeoJSON).
-enum JSONWriter {
-    static func text(_ value: JSONValue) -> String {
-        var out = ""
-        write(value, to: &out)
-        return out
-    }
-
-    private static func write(_ value: JSONValue, to out: inout String) {
-        switch value {
-        case .null: out += "null"
-        case .bool(let b): out += b ? "true" : "false"
-        case .number(let n): out += StyleValue.formatNumber(n)
-        case .string(let s): writeString(s, to: &out)
-        case .array(let items):
-            out += "["
-            for (i, item) in items.enumerated() {
-                if i > 0 { out += "," }
-                write(item, to: &out)
-            }
-            out += "]"
-        case .object(let o):
-            out += "{"
-            for (i, key) in o.keys.sorted().enumerated() {
-                if i > 0 { out += "," }
-                writeString(key, to: &out)
-                out += ":"
-                if let v = o[key] { write(v, to: &out) }
-            }
-            out += "}"
-        }
-    }
-
-    private static func writeString(_ s: String, to out: inout String) {
-        JSONString.append(s, to: &out)
     }
 }

@@ -55,28 +55,15 @@ public final class FreeTypeFace: @unchecked Sendable {
 
     /// Loads the face at `path` (face index 0).
     public convenience init(path: String) throws(FontError) {
-        let size: Int
+        let bytes: [UInt8]
         do {
-            let attributes = try FileManager.default.attributesOfItem(atPath: path)
-            guard (attributes[.type] as? FileAttributeType) != .typeDirectory else {
-                throw FontError.unreadableFile(path: path, reason: "is a directory")
-            }
-            size = (attributes[.size] as? NSNumber)?.intValue ?? 0
-        } catch let error as FontError {
-            throw error
+            bytes = try InputFile.read(path, limit: FreeTypeFace.maxFileBytes)
+        } catch .tooLarge(_, let size, let limit) {
+            throw FontError.fileTooLarge(path: path, bytes: size ?? limit + 1, limit: limit)
         } catch {
-            throw FontError.unreadableFile(path: path, reason: error.localizedDescription)
+            throw FontError.unreadableFile(path: path, reason: error.reason)
         }
-        guard size <= FreeTypeFace.maxFileBytes else {
-            throw FontError.fileTooLarge(path: path, bytes: size, limit: FreeTypeFace.maxFileBytes)
-        }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw FontError.unreadableFile(path: path, reason: "no such file or not readable")
-        }
-        guard data.count <= FreeTypeFace.maxFileBytes else {
-            throw FontError.fileTooLarge(path: path, bytes: data.count, limit: FreeTypeFace.maxFileBytes)
-        }
-        try self.init(bytes: [UInt8](data), path: path)
+        try self.init(bytes: bytes, path: path)
     }
 
     /// Loads a face from font file bytes (TrueType/OpenType/CFF; face index 0). `path` only

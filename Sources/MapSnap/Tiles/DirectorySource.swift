@@ -34,6 +34,8 @@ public struct DirectorySource: TileSource {
     public static let extensions = ["pbf", "mvt", "png", "jpg", "jpeg", "webp"]
     /// Largest tile file read; anything bigger is not a tile.
     public static let maxTileBytes = 32 << 20
+    /// Largest `metadata.json` read.
+    static let maxMetadataBytes = 16 << 20
 
     public let path: String
     /// The tile file extension, without the dot.
@@ -71,8 +73,16 @@ public struct DirectorySource: TileSource {
             meta.maxZoom = last
         }
         let metadataPath = "\(path)/metadata.json"
-        if let data = fm.contents(atPath: metadataPath) {
-            guard let object = try? JSONSerialization.jsonObject(with: data), let dictionary = object as? [String: Any] else {
+        if fm.fileExists(atPath: metadataPath) {
+            let object: JSONValue
+            do {
+                object = try JSONValue.parse(try InputFile.read(metadataPath, limit: Self.maxMetadataBytes), origin: metadataPath)
+            } catch let error as JSONError {
+                throw DirectorySourceError.invalidMetadata(path: metadataPath, reason: "\(error.reason) at line \(error.line), column \(error.column)")
+            } catch {
+                throw DirectorySourceError.invalidMetadata(path: metadataPath, reason: "\(error)")
+            }
+            guard case .object(let dictionary) = object else {
                 throw DirectorySourceError.invalidMetadata(path: metadataPath, reason: "not a JSON object")
             }
             meta.apply(json: dictionary)
@@ -84,21 +94,17 @@ public struct DirectorySource: TileSource {
 
     public func tileData(for tile: TileID) throws -> [UInt8]? {
         let file = "\(path)/\(tile.z)/\(tile.x)/\(tile.y).\(fileExtension)"
-        guard FileManager.default.fileExists(atPath: file) else { return nil }
-        // The file exists, so failing to open it is a broken source, not an absent tile.
-        guard let handle = FileHandle(forReadingAtPath: file) else {
-            throw DirectorySourceError.unreadableTile(path: file, reason: "cannot open (permissions?)")
-        }
-        defer { try? handle.close() }
-        let data: Data
+        let bytes: [UInt8]
         do {
-            // Read one byte past the cap so an oversized file is detected without reading it all.
-            data = try handle.read(upToCount: Self.maxTileBytes + 1) ?? Data()
+            bytes = try InputFile.read(file, limit: Self.maxTileBytes)
+        } catch .notFound {
+            return nil
+        } catch .tooLarge(_, let size, _) {
+            throw DirectorySourceError.tileTooLarge(path: file, size: size ?? Self.maxTileBytes + 1)
         } catch {
-            throw DirectorySourceError.unreadableTile(path: file, reason: "\(error)")
+            // The file exists, so failing to read it is a broken source, not an absent tile.
+            throw DirectorySourceError.unreadableTile(path: file, reason: error.reason)
         }
-        guard data.count <= Self.maxTileBytes else { throw DirectorySourceError.tileTooLarge(path: file, size: data.count) }
-        let bytes = [UInt8](data)
         guard metadata.format == .mvt else { return bytes }
         do {
             return try Gzip.decompressIfNeeded(bytes)

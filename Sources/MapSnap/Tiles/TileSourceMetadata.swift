@@ -103,41 +103,59 @@ extension TileSourceMetadata {
         if let v = entries["description"] { description = v }
         if let v = entries["scheme"] { scheme = v.lowercased() == "tms" ? .tms : .xyz }
         if let v = entries["tilesize"].flatMap({ Int($0) }), (1...4096).contains(v) { tileSize = v }
-        if let json = entries["json"], let data = json.data(using: .utf8),
-           let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] {
+        if let text = entries["json"], case .object(let object)? = try? JSONValue.parse(Array(text.utf8), origin: "metadata json") {
             apply(json: object)
         }
     }
 
     /// Applies TileJSON / PMTiles-style JSON keys (`vector_layers`, and the string keys above
     /// when present as JSON values).
-    mutating func apply(json: [String: Any]) {
+    mutating func apply(json: JSONObject) {
         var strings: [String: String] = [:]
         for key in ["format", "name", "attribution", "description", "scheme"] {
-            if let v = json[key] as? String { strings[key] = v }
+            if case .string(let v)? = json[key] { strings[key] = v }
         }
         for key in ["minzoom", "maxzoom", "tilesize", "tile_size"] {
-            if let v = json[key] as? NSNumber { strings[key == "tile_size" ? "tilesize" : key] = "\(v.intValue)" }
-            else if let v = json[key] as? String { strings[key] = v }
+            let name = key == "tile_size" ? "tilesize" : key
+            switch json[key] {
+            case .number(let v)?: if let n = Self.integer(v) { strings[name] = "\(n)" }
+            case .string(let v)?: strings[name] = v
+            default: break
+            }
         }
-        if let b = json["bounds"] as? [NSNumber] { strings["bounds"] = b.map { "\($0.doubleValue)" }.joined(separator: ",") }
-        else if let b = json["bounds"] as? String { strings["bounds"] = b }
-        if let c = json["center"] as? [NSNumber] { strings["center"] = c.map { "\($0.doubleValue)" }.joined(separator: ",") }
-        else if let c = json["center"] as? String { strings["center"] = c }
+        if let b = Self.numbers(json["bounds"]) { strings["bounds"] = b } else if case .string(let b)? = json["bounds"] { strings["bounds"] = b }
+        if let c = Self.numbers(json["center"]) { strings["center"] = c } else if case .string(let c)? = json["center"] { strings["center"] = c }
         if !strings.isEmpty { apply(entries: strings) }
-        if let layers = json["vector_layers"] as? [[String: Any]] {
-            vectorLayers = layers.compactMap { layer in
-                guard let id = layer["id"] as? String else { return nil }
-                let rawFields = layer["fields"] as? [String: Any] ?? [:]
-                let fields = rawFields.map { Field(name: $0.key, type: ($0.value as? String) ?? "\($0.value)") }
+        if case .array(let layers)? = json["vector_layers"] {
+            vectorLayers = layers.compactMap { item in
+                guard case .object(let layer) = item, case .string(let id)? = layer["id"] else { return nil }
+                let fields = (layer["fields"]?.objectValue ?? JSONObject())
+                    .map { Field(name: $0.key, type: $0.value.stringValue ?? JSONWriter.text($0.value)) }
                     .sorted { $0.name < $1.name }
                 return VectorLayer(
                     id: id, fields: fields,
-                    minZoom: (layer["minzoom"] as? NSNumber)?.intValue,
-                    maxZoom: (layer["maxzoom"] as? NSNumber)?.intValue,
-                    description: layer["description"] as? String)
+                    minZoom: layer["minzoom"]?.numberValue.flatMap(Self.integer),
+                    maxZoom: layer["maxzoom"]?.numberValue.flatMap(Self.integer),
+                    description: layer["description"]?.stringValue)
             }
         }
+    }
+
+    /// A JSON number as a whole number (truncated, as TileJSON writers mean), when it is one.
+    private static func integer(_ value: Double) -> Int? {
+        guard value.isFinite, abs(value) < 1e9 else { return nil }
+        return Int(value)
+    }
+
+    /// A JSON array of numbers as "a,b,c" for `parseNumbers`; nil for anything else.
+    private static func numbers(_ value: JSONValue?) -> String? {
+        guard case .array(let items)? = value else { return nil }
+        var parts: [String] = []
+        for item in items {
+            guard case .number(let n) = item else { return nil }
+            parts.append("\(n)")
+        }
+        return parts.joined(separator: ",")
     }
 
     static func parseNumbers(_ text: String) -> [Double]? {

@@ -36,7 +36,7 @@ import MapSnap
     /// A line that does not parse (bad JSON, unknown key) fails only its own job; blank lines
     /// are skipped but still counted, so messages and default names keep the file's line numbers.
     @Test(arguments: [
-        ("malformed JSON", #"{"size": "120x80", "markers": ["#, ["jobs.jsonl:3: ", "invalid JSON"]),
+        ("malformed JSON", #"{"size": "120x80", "markers": ["#, ["jobs.jsonl:3:32: ", "invalid JSON at markers", "(byte "]),
         ("unknown key", Self.job(#""markerz": ["60,24"]"#), ["jobs.jsonl:3: ", "\"markerz\""]),
         ("unknown style", Self.job(#""style": "nosuch", "markers": ["60,24"]"#), ["jobs.jsonl:3: ", "nosuch"]),
     ])
@@ -55,6 +55,11 @@ import MapSnap
         #expect(CLIRunner.listing(dir) == ["0001.png", "0005.png", "jobs.jsonl"], "\(name)")
         let first = r.stderrLines.first ?? ""
         for m in mentions { #expect(first.contains(m), "\(name): \(first) should mention \(m)") }
+        if name == "malformed JSON" {
+            // The byte offset counts from the start of the file (lines 1 and 2 come first).
+            let offset = (Self.job(#""markers": ["60.17,24.94"]"#) + "\n\n").utf8.count + badLine.utf8.count
+            #expect(first.contains("(byte \(offset))"), "\(first)")
+        }
         #expect(r.stderrLines.last?.contains("1 of 3 jobs failed") == true, "\(r.stderr)")
     }
 

@@ -68,7 +68,7 @@ struct BadRenderCase: Sendable, CustomTestStringConvertible {
         BadRenderCase(
             name: "style JSON syntax error", arguments: marker + ["--style", "broken-style.json"],
             files: ["broken-style.json": #"{"version": 8, "sources": {}, "layers": [ {"id": "bg" "type": "background"} ]}"#],
-            mentions: ["broken-style.json", "line 1", "byte 54"]),
+            mentions: ["broken-style.json:1:55:", "layers[0]", "byte 54"]),
         BadRenderCase(
             name: "style with an unknown layer type", arguments: marker + ["--style", "bad-type.json"],
             files: ["bad-type.json": #"{"version": 8, "sources": {}, "layers": [ {"id": "bg", "type": "backgroundx"} ]}"#],
@@ -101,6 +101,21 @@ struct BadRenderCase: Sendable, CustomTestStringConvertible {
         }
         #expect(r.stdout.isEmpty)
         #expect(CLIRunner.listing(dir + "/out").isEmpty, "nothing may be written on bad input")
+    }
+
+    /// A FIFO given as an input file fails at once with a clean error instead of waiting for a
+    /// writer that never comes (the runner kills a hang after its timeout).
+    @Test func fifoAsInputFileIsRefusedWithoutHanging() throws {
+        let dir = TestPaths.temporaryDirectory()
+        defer { CLIRunner.cleanUp(dir) }
+        try #require(mkfifo(dir + "/route.geojson", 0o600) == 0)
+        for flag in ["--geojson", "--gpx", "--spec", "--style"] {
+            let r = try CLIRunner.run(RenderCommandTests.renderArgs(Self.marker + [flag, "./route.geojson", "-o", "map.png"]), in: dir)
+            #expect(!r.timedOut && r.exitCode == 2, "\(flag): \(r)")
+            #expect(r.stderr.contains("route.geojson") && r.stderr.contains("FIFO"), "\(flag): \(r.stderr)")
+        }
+        let batch = try CLIRunner.run(["batch", "route.geojson", "--out-dir", "."], in: dir)
+        #expect(!batch.timedOut && batch.exitCode == 2 && batch.stderr.contains("FIFO"), "\(batch)")
     }
 
     /// With `-o -`, bad input must not put a single byte on stdout.

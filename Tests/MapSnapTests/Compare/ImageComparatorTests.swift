@@ -37,8 +37,9 @@ func solid(_ w: Int, _ h: Int, _ c: Color) -> Canvas { Canvas(width: w, height: 
         #expect(lenient.differingPixelCount == 0)
     }
 
-    /// A small, uniform colour shift: forgiven at the default threshold, counted at 0.
-    @Test(arguments: [(0.1, 0), (0.0, 64), (0.01, 64)] as [(Double, Int)])
+    /// A small, uniform colour shift (3 levels): forgiven at the default threshold and at
+    /// pixelmatch's 0.1, counted at 0.
+    @Test(arguments: [(ImageComparator.defaultThreshold, 0), (0.1, 0), (0.0, 64), (0.01, 64)] as [(Double, Int)])
     func colourShiftAgainstThreshold(threshold: Double, expected: Int) throws {
         let d = try ImageComparator(threshold: threshold)
             .compare(actual: solid(8, 8, Color(rgb: 0x2040C0)), expected: solid(8, 8, Color(rgb: 0x2343C3)))
@@ -46,10 +47,23 @@ func solid(_ w: Int, _ h: Int, _ c: Color) -> Canvas { Canvas(width: w, height: 
         #expect(d.maxDelta > 0.01 && d.maxDelta < 0.1)
     }
 
-    /// Transparent pixels are compared blended over white: transparent black equals white.
+    /// Transparent pixels are compared blended over white: transparent black equals white
+    /// at any threshold above 0, and its colour distance is 0.
     @Test func alphaIsBlendedOverWhite() throws {
-        let d = try ImageComparator(threshold: 0).compare(actual: solid(4, 4, .clear), expected: solid(4, 4, .white))
+        let d = try ImageComparator(threshold: 0.001).compare(actual: solid(4, 4, .clear), expected: solid(4, 4, .white))
         #expect(d.differingPixelCount == 0 && d.maxDelta == 0)
+    }
+
+    /// Threshold 0 is byte-exact: pixels that only look alike over white still differ, and a
+    /// one-level change of one channel counts (with anti-aliasing not forgiven).
+    @Test func thresholdZeroComparesBytes() throws {
+        let d = try ImageComparator(threshold: 0).compare(actual: solid(4, 4, .clear), expected: solid(4, 4, .white))
+        #expect(d.differingPixelCount == 16 && d.maxDelta == 0)
+        let e = solid(8, 8, Color(rgb: 0x808080)), a = solid(8, 8, Color(rgb: 0x808080))
+        a.pixels[(2 * 8 + 5) * 4 + 2] = 0x81
+        let exact = ImageComparator(threshold: 0, includeAntiAliasing: true)
+        #expect(try exact.compare(actual: a, expected: e).differingPixelCount == 1)
+        #expect(try exact.compare(actual: e, expected: e).differingPixelCount == 0)
     }
 
     @Test func sizeMismatchIsAnError() {
@@ -100,7 +114,7 @@ func solid(_ w: Int, _ h: Int, _ c: Color) -> Canvas { Canvas(width: w, height: 
     @Test func thresholdIsClamped() {
         #expect(ImageComparator(threshold: 7).threshold == 1)
         #expect(ImageComparator(threshold: -1).threshold == 0)
-        #expect(ImageComparator(threshold: .nan).threshold == 0.1)
+        #expect(ImageComparator(threshold: .nan).threshold == ImageComparator.defaultThreshold)
     }
 }
 

@@ -145,4 +145,150 @@ import Testing
         let deep = String(repeating: #"{"type": "GeometryCollection", "geometries": ["#, count: 40) + String(repeating: "]}", count: 40)
         #expect(throws: GeoJSONError.self) { try parse(deep) }
     }
+
+    // MARK: Streaming
+
+    @Test func membersBeforeTheirTypeAreReadOnceTheTypeIsKnown() throws {
+        let json = """
+        {"features": [{"geometry": {"coordinates": [[1, 2], [3, 4]], "type": "LineString"},
+                       "properties": {"stroke": "#ff0000"}, "type": "Feature"},
+                      {"properties": null, "type": "Feature", "geometry": {"type": "Point", "coordinates": [5, 6]}}],
+         "type": "FeatureCollection"}
+        """
+        let overlays = try parse(json).overlays
+        #expect(overlays.count == 2)
+        guard case let .path(path) = overlays.first, case let .marker(marker) = overlays.last else {
+            Issue.record("expected a path then a marker, got \(overlays)")
+            return
+        }
+        #expect(path.coordinates == [LatLng(2, 1), LatLng(4, 3)])
+        #expect(path.color == Color(rgb: 0xFF0000))
+        #expect(marker.coordinate == LatLng(6, 5))
+        // An error in a member read late still names its place.
+        #expect(throws: GeoJSONError.unexpected(source: "test.geojson", keyPath: "coordinates[1]", expected: "[lon, lat] numbers")) {
+            try parse(#"{"coordinates": [[1, 2], [3]], "type": "LineString"}"#)
+        }
+    }
+
+    /// Sorted keys put "type" last at every level: every shape of coordinates read before it
+    /// gives what the same geometry gives with "type" first.
+    @Test(arguments: [
+        #"{"coordinates": [1, 2], "type": "Point"}"#,
+        #"{"coordinates": [[1, 2], [3, 4]], "type": "MultiPoint"}"#,
+        #"{"coordinates": [], "type": "MultiPoint"}"#,
+        #"{"coordinates": [[1, 2], [3, 4, 5]], "type": "LineString"}"#,
+        #"{"coordinates": [[[1, 2], [3, 4]], [], [[5, 6], [7, 8]]], "type": "MultiLineString"}"#,
+        #"{"coordinates": [[[0, 0], [1, 0], [1, 1], [0, 0]], [], [[0.2, 0.2], [0.3, 0.2], [0.3, 0.3], [0.2, 0.2]]], "type": "Polygon"}"#,
+        #"{"coordinates": [[], [[0, 0], [1, 0], [1, 1], [0, 0]]], "type": "Polygon"}"#,
+        #"{"coordinates": [[[[0, 0], [1, 0], [1, 1], [0, 0]]], [[[5, 5], [6, 5], [6, 6], [5, 5]]]], "type": "MultiPolygon"}"#,
+        #"{"geometries": [{"coordinates": [1, 2], "type": "Point"}, {"type": "LineString", "coordinates": [[1, 2], [3, 4]]}], "type": "GeometryCollection"}"#,
+        #"{"features": [{"geometry": {"coordinates": [1, 2], "type": "Point"}, "properties": {"title": "x"}, "type": "Feature"}], "type": "FeatureCollection"}"#,
+        #"{"features": [{"type": "Feature", "geometry": null}], "geometry": {"type": "Point", "coordinates": [1, 2]}, "type": "Feature"}"#,
+        #"{"coordinates": [[1, 2], [3, 4]], "geometry": {"coordinates": [9, 9], "type": "Point"}, "type": "LineString"}"#,
+    ])
+    func typeLastReadsLikeTypeFirst(json: String) throws {
+        let sorted = try parse(json)
+        // The same document with each object's "type" moved to the front.
+        let object = try #require(try JSONValue.parse(Array(json.utf8), origin: "t").objectValue)
+        func typeFirst(_ value: JSONValue) -> JSONValue {
+            switch value {
+            case .array(let items): return .array(items.map(typeFirst))
+            case .object(let o):
+                var out = JSONObject()
+                if let type = o["type"] { out["type"] = type }
+                for (key, member) in o where key != "type" { out[key] = typeFirst(member) }
+                return .object(out)
+            default: return value
+            }
+        }
+        let reference = try parse(JSONWriter.text(typeFirst(.object(object))))
+        #expect(sorted.overlays == reference.overlays)
+        #expect(sorted.warnings == reference.warnings)
+    }
+
+    @Test(arguments: [
+        (#"{"features": [{"geometry": {"type": "Point", "coordinates": [1, 2]}, "type": "Point"}], "type": "FeatureCollection"}"#,
+         GeoJSONError.unexpected(source: "test.geojson", keyPath: "features[0].type", expected: "\"Feature\", found \"Point\"")),
+        (#"{"coordinates": [[[0, 0], [1, 1], [0, 0]]], "type": "Polygon"}"#,
+         GeoJSONError.unexpected(source: "test.geojson", keyPath: "coordinates[0]", expected: "at least 4 positions, found 3")),
+        (#"{"coordinates": [[1, 2]], "type": "Point"}"#,
+         GeoJSONError.unexpected(source: "test.geojson", keyPath: "coordinates", expected: "[lon, lat] numbers")),
+        (##"{"geometry": {"coordinates": [1, 2], "type": "Point"}, "properties": {"stroke": "#12"}, "type": "Feature"}"##,
+         GeoJSONError.badProperty(source: "test.geojson", keyPath: "properties.stroke", reason: ColorSyntaxError.invalid(text: "#12").description)),
+        (#"{"features": [{"type": "Feature", "geometry": {"type": "Point", "coordinates": [1, 2, 3, 4, 5]}}], "type": "FeatureCollection"}"#,
+         GeoJSONError.unexpected(source: "test.geojson", keyPath: "features[0].geometry.coordinates", expected: "[lon, lat] numbers")),
+    ])
+    func typeLastReportsTheSameErrors(json: String, expected: GeoJSONError) {
+        #expect(throws: expected) { try parse(json) }
+    }
+
+    @Test func propertiesAfterTheGeometryStillStyleIt() throws {
+        let json = ##"{"type": "Feature", "geometry": {"type": "Point", "coordinates": [1, 2]}, "properties": {"marker-color": "#00ff00", "title": "T"}}"##
+        guard case let .marker(marker) = try parse(json).overlays.first else {
+            Issue.record("expected a marker")
+            return
+        }
+        #expect(marker.color == Color(rgb: 0x00FF00) && marker.title == "T")
+    }
+
+    @Test func ignoredMembersAndExtraPositionValuesAreSkipped() throws {
+        let json = """
+        {"type": "Feature", "id": 7, "bbox": [0, 0, 1, 1], "foreign": {"deep": [[[{"x": "y"}]]]},
+         "geometry": {"type": "LineString", "coordinates": [[1, 2, 100, {"m": 1}], [3, 4, null]]}, "properties": {"other": [1, {"a": null}]}}
+        """
+        guard case let .path(path) = try parse(json).overlays.first else {
+            Issue.record("expected a path")
+            return
+        }
+        #expect(path.coordinates == [LatLng(2, 1), LatLng(4, 3)])
+    }
+
+    @Test(arguments: [
+        (#"{"type": "Point", "type": "LineString", "coordinates": [1, 2]}"#, "type"),
+        (#"{"type": "Point", "coordinates": [1, 2], "coordinates": [3, 4]}"#, "coordinates"),
+        (#"{"type": "Feature", "geometry": null, "geometry": null}"#, "geometry"),
+    ])
+    func structuralKeysMustBeUnique(json: String, keyPath: String) {
+        #expect(throws: GeoJSONError.duplicateKey(source: "test.geojson", keyPath: keyPath)) { try parse(json) }
+    }
+
+    @Test func invalidJSONNamesOffsetLineAndKeyPath() {
+        let json = "{\"type\": \"LineString\",\n \"coordinates\": [[1, 2], [3, 4 5]]}"
+        #expect(throws: GeoJSONError.invalidJSON(JSONError(source: "test.geojson", byteOffset: 54, line: 2, column: 32,
+                                                           keyPath: "coordinates[1]", reason: .unexpected(found: "'5'", expected: "',' or ']'")))) {
+            try parse(json)
+        }
+    }
+
+    @Test func markersAreCapped() throws {
+        let limit = GeoJSON.maximumMarkerCount
+        func multiPoint(_ count: Int) -> String {
+            #"{"type": "MultiPoint", "coordinates": ["# + Array(repeating: "[1,2]", count: count).joined(separator: ",") + "]}"
+        }
+        #expect(try parse(multiPoint(limit)).overlays.count == limit)
+        #expect(throws: GeoJSONError.tooManyMarkers(source: "test.geojson", keyPath: "coordinates[\(limit)]", limit: limit)) {
+            try parse(multiPoint(limit + 1))
+        }
+    }
+
+    /// The route of the performance issue: a million positions decode straight into one path
+    /// (no timing here; the count and the ends show nothing was lost or reordered).
+    @Test func millionPointLineStringDecodes() throws {
+        let count = 1_000_000
+        var text = ##"{"type": "Feature", "properties": {"stroke": "#1a73e8"}, "geometry": {"type": "LineString", "coordinates": ["##
+        text.reserveCapacity(count * 24 + 200)
+        for i in 0..<count {
+            if i > 0 { text += "," }
+            text += "[24.\(1_000_000 + i),60.\(5_000_000 + i % 1000)]"
+        }
+        text += "]}}"
+        let doc = try GeoJSON(bytes: Array(text.utf8), source: "big.geojson")
+        guard doc.overlays.count == 1, case let .path(path) = doc.overlays[0] else {
+            Issue.record("expected one path, got \(doc.overlays.count) overlays")
+            return
+        }
+        #expect(path.coordinates.count == count)
+        #expect(path.coordinates.first == LatLng(60.5, 24.1))
+        #expect(path.coordinates.last == LatLng(Double("60.5000999")!, Double("24.1999999")!))
+    }
 }

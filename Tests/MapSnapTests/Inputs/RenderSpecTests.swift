@@ -72,7 +72,7 @@ import Testing
         try flags.addPath("color:blue|1,1|2,2", origin: "--path")
         try flags.addMarkers("label:S|1,1", origin: "--marker")
         try flags.setZoom("5", origin: "--zoom")
-        flags.setAttribution("© me")
+        try flags.setAttribution("© me", origin: "--attribution")
         let fromFlags = try flags.build()
         let fromSpec = try parse(#"{"size": "300x200", "paths": ["color:blue|1,1|2,2"], "markers": ["label:S|1,1"], "zoom": 5, "attribution": "© me"}"#)
         #expect(fromFlags.options.overlays == fromSpec.options.overlays)
@@ -172,9 +172,9 @@ import Testing
         #expect(throws: StaticMapsSyntaxError.badPolyline(origin: "--polyline", error: .invalidCharacter(offset: 2, byte: 32))) {
             try b.addPolyline("__ _", precision: 5, origin: "--polyline")
         }
-        b.setAttribution("NONE")
+        try b.setAttribution("NONE", origin: "--attribution")
         #expect(b.options.attribution == "")
-        b.setAttribution("© OpenStreetMap")
+        try b.setAttribution("© OpenStreetMap", origin: "--attribution")
         #expect(b.options.attribution == "© OpenStreetMap")
         b.setOutput("-")
         #expect(try b.build().output == "-")
@@ -219,5 +219,66 @@ import Testing
         #expect(throws: RenderSpecError.badValue(origin: "spec.json: markers[0].diameter", reason: "diameter needs \"style\": \"dot\"")) {
             try RenderSpec.parse(data: Data(#"{"markers": [{"lat": 1, "lon": 1, "diameter": 5}]}"#.utf8), source: "spec.json")
         }
+    }
+}
+
+@Suite struct RenderSpecReadingTests {
+    private func parse(_ json: String) throws -> RenderSpec {
+        try RenderSpec.parse(data: Data(json.utf8), source: "spec.json")
+    }
+
+    @Test func inlineGeoJSONIsStreamedWithTheSpecsKeyPaths() throws {
+        let spec = try parse(#"{"geojson": {"type": "FeatureCollection", "features": [{"type": "Feature", "properties": {}, "geometry": {"type": "LineString", "coordinates": [[1, 2], [3, 4]]}}]}, "markers": ["5,6"]}"#)
+        #expect(spec.options.overlays.count == 2)
+        #expect(throws: GeoJSONError.coordinateOutOfRange(source: "spec.json", keyPath: "geojson.features[0].geometry.coordinates[1]",
+                                                          longitude: 300, latitude: 4)) {
+            try parse(#"{"geojson": {"type": "FeatureCollection", "features": [{"type": "Feature", "geometry": {"type": "LineString", "coordinates": [[1, 2], [300, 4]]}}]}}"#)
+        }
+        // A later "geojson" replaces an earlier one, as for every other key.
+        #expect(try parse(#"{"geojson": {"type": "Point", "coordinates": [1, 2]}, "geojson": {"type": "MultiPoint", "coordinates": [[1, 2], [3, 4]]}}"#)
+            .options.overlays.count == 2)
+    }
+
+    @Test func syntaxErrorsNameLineColumnAndKeyPath() {
+        #expect(throws: RenderSpecError.invalidJSON(JSONError(source: "spec.json", byteOffset: 36, line: 2, column: 19, keyPath: "markers",
+                                                              reason: .unexpected(found: "'}'", expected: "',' or ']'")))) {
+            try parse("{\"center\": \"1,1\",\n \"markers\": [\"1,1\"}")
+        }
+    }
+
+    @Test func jsonLinesErrorsGiveTheFilesLineAndByte() throws {
+        let file = "{\"center\": \"1,1\", \"output\": \"a.png\"}\n\n{\"center\": \"1,1\", \"zoom\": 3,}\n{\"zom\": 1}\n"
+        let jobs = try RenderSpec.parseJobs(data: Data(file.utf8), source: "jobs.jsonl")
+        #expect(jobs.map(\.line) == [1, 3, 4])
+        #expect(try jobs[0].result.get().output == "a.png")
+        guard case .failure(let syntax) = jobs[1].result, case .failure(let unknown) = jobs[2].result else {
+            Issue.record("lines 3 and 4 should fail")
+            return
+        }
+        #expect(syntax.description == "jobs.jsonl:3:29: invalid JSON: expected a key in double quotes, found '}' (byte 66)")
+        #expect(unknown == .unknownKey(source: "jobs.jsonl:4", keyPath: "zom", allowed: RenderSpec.keys))
+    }
+
+    @Test func captionAttributionAndMarkersAreCapped() throws {
+        let limit = RenderSpecBuilder.maximumTextLength
+        let long = String(repeating: "é", count: limit + 1)
+        #expect(try parse(#"{"center": "1,1", "caption": "\#(String(repeating: "é", count: limit))"}"#).options.caption?.count == limit)
+        #expect(throws: RenderSpecError.textTooLong(origin: "spec.json: caption", limit: limit)) {
+            try parse(#"{"center": "1,1", "caption": "\#(long)"}"#)
+        }
+        var builder = RenderSpecBuilder()
+        #expect(throws: RenderSpecError.textTooLong(origin: "--attribution", limit: limit)) {
+            try builder.setAttribution(long, origin: "--attribution")
+        }
+        #expect(throws: RenderSpecError.textTooLong(origin: "--caption", limit: limit)) {
+            try builder.setCaption(String(repeating: "x", count: 10_000_000), origin: "--caption")
+        }
+
+        let markerLimit = RenderSpecBuilder.maximumMarkerCount
+        let many = #"{"markers": ["# + Array(repeating: #"{"lat": 1, "lon": 2}"#, count: markerLimit + 1).joined(separator: ",") + "]}"
+        #expect(throws: RenderSpecError.tooManyMarkers(origin: "spec.json: markers", limit: markerLimit)) { try parse(many) }
+        builder.options.center = LatLng(1, 2)
+        builder.options.overlays = Array(repeating: .marker(MarkerOverlay(coordinate: LatLng(1, 2))), count: markerLimit + 1)
+        #expect(throws: RenderSpecError.tooManyMarkers(origin: "markers from all inputs", limit: markerLimit)) { try builder.build() }
     }
 }

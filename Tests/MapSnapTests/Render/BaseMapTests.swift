@@ -1,6 +1,5 @@
 import Foundation
 import Testing
-import MapSnapTesting
 @testable import MapSnap
 
 /// The bundled styles on the bundled Helsinki tiles, and the same data through each source
@@ -22,8 +21,7 @@ import MapSnapTesting
     func bundledStyleGolden(style: String) throws {
         let snap = try MapSnapshotter(options: options(style: style)).render()
         #expect(snap.warnings.isEmpty, "\(snap.warnings)")
-        expectSnapshot(of: snap.canvas, named: "helsinki-\(style)-z16", maxDiff: .percent(0.5),
-                       goldenDirectory: TestPaths.goldens("BaseMap"))
+        Golden.expect(snap.canvas, named: "helsinki-\(style)-z16", in: "BaseMap")
     }
 
     @Test func stylesAreClearlyDifferentPalettes() throws {

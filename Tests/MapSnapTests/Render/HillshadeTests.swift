@@ -1,6 +1,5 @@
 import Foundation
 import Testing
-import MapSnapTesting
 @testable import MapSnap
 
 /// `raster-dem` decoding, the hillshade painter, and `--dem` through the library, the spec
@@ -149,8 +148,7 @@ import MapSnapTesting
     @Test func terrainStyleWithDEMGolden() throws {
         let snap = try MapSnapshotter(options: options(dem: Self.terrarium)).render()
         #expect(snap.warnings.isEmpty, "\(snap.warnings)")
-        expectSnapshot(of: snap.canvas, named: "helsinki-terrain-dem-z12", maxDiff: .percent(0.5),
-                       goldenDirectory: TestPaths.goldens("BaseMap"))
+        Golden.expect(snap.canvas, named: "helsinki-terrain-dem-z12", in: "BaseMap")
         // Without --dem the DEM slot is skipped silently and the hill is gone.
         let plain = try MapSnapshotter(options: options(dem: nil)).render()
         #expect(plain.warnings.isEmpty, "\(plain.warnings)")

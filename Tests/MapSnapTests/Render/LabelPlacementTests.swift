@@ -16,6 +16,28 @@ import Testing
         // Non-finite boxes always collide and are never inserted.
         #expect(index.collides(PixelRect(x: .nan, y: 0, width: 1, height: 1)))
     }
+
+    /// A blocked stroke is taken where it is drawn, dashes included, and free a few pixels
+    /// beside it (within one obstacle cell of its edge).
+    @Test func blockedStrokesCollideWhereTheyAreDrawn() {
+        let index = LabelCollisionIndex(width: 200, height: 100)
+        var line = Path()
+        line.move(to: PixelPoint(x: 20, y: 50))
+        line.line(to: PixelPoint(x: 180, y: 50))
+        #expect(!index.collides(PixelRect(x: 100, y: 49, width: 2, height: 2)))
+        index.block(stroke: line, style: StrokeStyle(width: 8, dash: [4, 20]))
+        #expect(index.collides(PixelRect(x: 100, y: 49, width: 2, height: 2)))
+        #expect(index.collides(PixelRect(x: 35, y: 45, width: 2, height: 2)))   // a dash gap
+        #expect(index.collides(PixelRect(x: 60, y: 30, width: 4, height: 17)))  // reaches the edge
+        #expect(!index.collides(PixelRect(x: 100, y: 58, width: 10, height: 10)))
+        #expect(!index.collides(PixelRect(x: 0, y: 40, width: 14, height: 20)))  // butt cap at x 20
+        #expect(!index.collides(PixelRect(x: 1e300, y: -1e300, width: 5, height: 5)))
+        // Nothing to draw, nothing blocked.
+        let empty = LabelCollisionIndex(width: 200, height: 100)
+        empty.block(stroke: line, style: StrokeStyle(width: 0))
+        empty.block(stroke: line, style: StrokeStyle(width: .nan))
+        #expect(!empty.collides(PixelRect(x: 100, y: 49, width: 2, height: 2)))
+    }
 }
 
 /// Base-map labels are placed once for the whole image: no two overlap, none is cut at
@@ -87,5 +109,53 @@ import Testing
         }
         #expect(overlaps.isEmpty, "\(overlaps.prefix(5))")
         for b in boxes { #expect(b.minX >= -3 && b.maxX <= 503 && b.minY >= -3 && b.maxY <= 353) }
+    }
+
+    /// A route drawn above the labels (the default level) would hide the base-map labels
+    /// under it — Kluuvikatu showed as "uuvikatu" in the Helsinki golden — so they keep
+    /// clear of it; a route drawn above roads only, below the labels, leaves them alone, and
+    /// so do area outlines, which only cross labels.
+    @Test func baseMapLabelsKeepClearOfRoutesDrawnAboveThem() throws {
+        let options = BaseMapTests().options(style: "normal")
+        let camera = Camera(center: try #require(options.center), zoom: try #require(options.zoom),
+                            width: options.width, height: options.height, scale: 1)
+        let canvas = Canvas(width: camera.pixelWidth, height: camera.pixelHeight, fill: .white)
+        func painter(_ overlays: [Overlay]) -> OverlayPainter {
+            OverlayPainter(camera: camera, canvas: canvas, text: .shared, icons: IconStore(),
+                           overlays: overlays.map(ProjectedOverlay.init))
+        }
+        func placedBoxes(_ overlays: [Overlay]) throws -> [PixelRect] {
+            let base = BaseMap(setup: try MapRenderer().preparedStyle(for: MapSnapshotOptions(style: "normal")), tileCache: nil)
+            base.prepare(camera: camera)
+            let labels = LabelCollisionIndex(width: canvas.width, height: canvas.height)
+            painter(overlays).reserveRoutes(level: .aboveLabels, labels: labels)
+            base.drawLayers(camera: camera, canvas: canvas, labels: labels, pass: .labels, text: .shared)
+            return labels.boxes
+        }
+        let route = options.overlays.filter { if case .path = $0 { return true } else { return false } }
+        let routeArea = LabelCollisionIndex(width: canvas.width, height: canvas.height)
+        painter(route).reserveRoutes(level: .aboveLabels, labels: routeArea)
+
+        let unaware = try placedBoxes([])
+        #expect(unaware.contains(where: routeArea.collides), "a label under the route is what this test is about")
+        let placed = try placedBoxes(route)
+        #expect(!placed.contains(where: routeArea.collides))
+        #expect(placed.count < unaware.count && placed.count > 20)
+
+        let belowLabels = route.map { overlay -> Overlay in
+            guard case .path(var p) = overlay else { return overlay }
+            p.level = .aboveRoads
+            return .path(p)
+        }
+        #expect(try placedBoxes(belowLabels) == unaware)
+        let center = try #require(options.center)
+        let areas: [Overlay] = [
+            .circle(CircleOverlay(center: center, radiusMeters: 80, strokeWidth: 6)),
+            .polygon(PolygonOverlay(rings: [[center, LatLng(center.latitude + 0.001, center.longitude),
+                                             LatLng(center.latitude, center.longitude + 0.002)]], strokeWidth: 6)),
+            .path(PathOverlay(coordinates: [center, LatLng(center.latitude + 0.001, center.longitude + 0.002)],
+                              width: 6, fillColor: Color(rgba: 0x4285F433))),
+        ]
+        #expect(try placedBoxes(areas) == unaware)
     }
 }

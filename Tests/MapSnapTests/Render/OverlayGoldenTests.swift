@@ -1,10 +1,9 @@
 import Foundation
 import Testing
-import MapSnapTesting
 @testable import MapSnap
 
 /// Golden images of every overlay kind on a plain background, at scale 1 and 2.
-/// Text is FreeType output from the bundled fonts; compared with a small tolerance.
+/// Text is FreeType output from the bundled fonts; compared exactly, like every golden.
 @Suite struct OverlayGoldenTests {
     static let center = LatLng(60.1699, 24.9450)
 
@@ -35,8 +34,7 @@ import MapSnapTesting
         }
         overlays.append(.marker(MarkerOverlay(coordinate: at(-0.0026, -0.0040), style: .dot(diameter: 10), color: Color(rgb: 0x4285F4))))
         overlays.append(.marker(MarkerOverlay(coordinate: at(-0.0026, -0.0020), style: .dot(diameter: 16), color: Color(rgb: 0xEA4335), label: "7")))
-        expectSnapshot(of: try render(options(scale: scale, overlays)), named: "markers@\(Int(scale))x",
-                       maxDiff: .percent(0.2), goldenDirectory: TestPaths.goldens("Overlays"))
+        Golden.expect(try render(options(scale: scale, overlays)), named: "markers@\(Int(scale))x", in: "Overlays")
     }
 
     @Test(arguments: [1.0, 2.0])
@@ -47,8 +45,7 @@ import MapSnapTesting
             .marker(MarkerOverlay(coordinate: at(-0.0005, 0.0005), style: .pin(.mid), color: Color(rgb: 0x4285F4), label: "12", title: "Senaatintori ✓")),
             .marker(MarkerOverlay(coordinate: at(-0.0018, 0.0030), style: .dot(diameter: 12), color: Color(rgb: 0x34A853), title: "東京 · Tōkyō")),
         ]
-        expectSnapshot(of: try render(options(scale: scale, overlays)), named: "titles@\(Int(scale))x",
-                       maxDiff: .percent(0.2), goldenDirectory: TestPaths.goldens("Overlays"))
+        Golden.expect(try render(options(scale: scale, overlays)), named: "titles@\(Int(scale))x", in: "Overlays")
     }
 
     @Test(arguments: [1.0, 2.0])
@@ -70,8 +67,7 @@ import MapSnapTesting
             // A hairline.
             .path(PathOverlay(coordinates: [at(0.0027, -0.006), at(0.0022, 0.006)], color: Color(rgb: 0x202124), width: 0.5)),
         ]
-        expectSnapshot(of: try render(options(scale: scale, overlays)), named: "paths@\(Int(scale))x",
-                       goldenDirectory: TestPaths.goldens("Overlays"))
+        Golden.expect(try render(options(scale: scale, overlays)), named: "paths@\(Int(scale))x", in: "Overlays")
     }
 
     @Test(arguments: [1.0, 2.0])
@@ -88,8 +84,7 @@ import MapSnapTesting
             .path(PathOverlay(coordinates: [at(0.0020, 0.0005), at(0.0020, 0.0058), at(-0.0005, 0.0058)],
                               color: Color(rgb: 0x9C27B0), width: 3, fillColor: Color(rgba: 0x9C27B033))),
         ]
-        expectSnapshot(of: try render(options(scale: scale, overlays)), named: "polygons@\(Int(scale))x",
-                       goldenDirectory: TestPaths.goldens("Overlays"))
+        Golden.expect(try render(options(scale: scale, overlays)), named: "polygons@\(Int(scale))x", in: "Overlays")
     }
 
     @Test(arguments: [1.0, 2.0])
@@ -98,8 +93,7 @@ import MapSnapTesting
         o.showsScaleBar = true
         o.attribution = "© OpenStreetMap contributors"
         o.caption = "Route 4.2 km · 1 h"
-        expectSnapshot(of: try render(o), named: "decorations@\(Int(scale))x",
-                       maxDiff: .percent(0.2), goldenDirectory: TestPaths.goldens("Overlays"))
+        Golden.expect(try render(o), named: "decorations@\(Int(scale))x", in: "Overlays")
     }
 
     @Test func customIconWithAnchor() throws {

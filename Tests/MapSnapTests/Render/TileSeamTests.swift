@@ -1,6 +1,5 @@
 import Foundation
 import Testing
-import MapSnapTesting
 @testable import MapSnap
 
 /// Tile borders must not show: a translucent polygon that covers four tiles (each with the
@@ -68,7 +67,7 @@ import MapSnapTesting
         let elsewhere = canvas.color(atX: Int(away.x), y: Int(away.y))
         #expect(abs(Int(atCorner.red) - Int(elsewhere.red)) <= 2 && abs(Int(atCorner.blue) - Int(elsewhere.blue)) <= 2,
                 "corner \(atCorner) vs elsewhere \(elsewhere)")
-        expectSnapshot(of: canvas, named: "seams", goldenDirectory: TestPaths.goldens("BaseMap"))
+        Golden.expect(canvas, named: "seams", in: "BaseMap")
     }
 
     /// Distance from a pixel to the tiles' diagonals (lines x − y = k in world pixels).

@@ -1,6 +1,5 @@
 import Foundation
 import Testing
-import MapSnapTesting
 @testable import MapSnap
 
 /// The embedded world base map in every style, at world and regional zooms, offline.
@@ -19,8 +18,7 @@ import MapSnapTesting
             #expect(snap.attribution.contains("GSHHG") && snap.attribution.contains("GeoNames"))
             if style == "terrain" { #expect(snap.attribution.contains("Relief")) }
             if style == "hybrid" { #expect(snap.attribution.contains("Blue Marble")) }
-            expectSnapshot(of: snap.canvas, named: "\(name)-\(style)", maxDiff: .percent(0.5),
-                           goldenDirectory: TestPaths.goldens("World"))
+            Golden.expect(snap.canvas, named: "\(name)-\(style)", in: "World")
         }
     }
 
@@ -40,7 +38,6 @@ import MapSnapTesting
             topmost = min(topmost, y)
         }
         #expect(topmost < Int(min(a.y, b.y)) - 10)
-        expectSnapshot(of: snap.canvas, named: "flight-paris-new-york", maxDiff: .percent(0.5),
-                       goldenDirectory: TestPaths.goldens("World"))
+        Golden.expect(snap.canvas, named: "flight-paris-new-york", in: "World")
     }
 }

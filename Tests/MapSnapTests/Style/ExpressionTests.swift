@@ -200,7 +200,7 @@ private let road = FakeFeature(.lineString, id: 42, [
         (#"["match", ["get", "a"], true, 1, 2]"#, "value[2]"),
         (#"["case", true, 1]"#, "value"),
         (#"["interpolate", ["linear"], ["zoom"], 5, 1, 3, 2]"#, "value[5]"),
-        (#"["interpolate", ["cosine"], ["zoom"], 5, 1]"#, "value[1]"),
+        (#"["interpolate", ["cosine"], ["zoom"], 5, 1]"#, "value[1][0]"),
         (#"["step", ["zoom"], 0, "a", 1]"#, "value[3]"),
         (#"["var", "undefined"]"#, "value"),
         (#"["all", ["==", ["get", "a"], ["nope"]]]"#, "value[1][2]"),
@@ -217,6 +217,41 @@ private let road = FakeFeature(.lineString, id: 42, [
             }
             #expect(keyPath == path)
         }
+    }
+
+    /// MapLibre's parsing rules for ramps: what it accepts compiles, what it rejects fails.
+    @Test(arguments: [
+        (#"["interpolate", ["linear", 1], ["zoom"], 0, 0, 10, 10]"#, true),  // OpenFreeMap writes this
+        (#"["interpolate", ["linear", "x", {}], ["zoom"], 0, 0, 10, 10]"#, true),
+        (#"["interpolate", ["exponential", 2, 9], ["zoom"], 0, 0, 10, 10]"#, true),
+        (#"["interpolate", ["exponential"], ["zoom"], 0, 0, 10, 10]"#, false),
+        (#"["interpolate", ["exponential", "2"], ["zoom"], 0, 0, 10, 10]"#, false),
+        (#"["interpolate", ["cubic-bezier", 0.4, 0, 0.6, 1], ["zoom"], 0, 0, 10, 10]"#, true),
+        (#"["interpolate", ["cubic-bezier", 0.4, 0, 0.6, 1.5], ["zoom"], 0, 0, 10, 10]"#, false),
+        (#"["interpolate", ["cubic-bezier", 0.4, 0, 0.6], ["zoom"], 0, 0, 10, 10]"#, false),
+        (#"["interpolate", [], ["zoom"], 0, 0, 10, 10]"#, false),
+        (#"["interpolate", "linear", ["zoom"], 0, 0, 10, 10]"#, false),
+        (#"["interpolate", ["linear"], ["zoom"], 0, 0]"#, true),
+        (#"["interpolate", ["linear"], ["zoom"]]"#, false),
+        (#"["interpolate", ["linear"], ["zoom"], 0, 0, 0, 1]"#, false),
+        (#"["step", ["zoom"], 0]"#, false),
+        (#"["step", ["zoom"], 0, 5, 1]"#, true),
+    ])
+    func rampsAcceptWhatMapLibreAccepts(text: String, accepted: Bool) {
+        #expect(((try? compileExpression(text)) != nil) == accepted, "\(text)")
+    }
+
+    @Test func interpolateWithOneStopIsThatOutput() throws {
+        // MapLibre does not even evaluate the input then.
+        let e = try compileExpression(#"["interpolate", ["linear"], ["get", "name"], 0, 7]"#)
+        #expect(e.evaluate(zoom: 1, feature: road) == .number(7))
+    }
+
+    @Test func openFreeMapLinearWithBaseLoadsAndInterpolates() throws {
+        let style = try Style.parse(data: styleJSON(layers: #"""
+            {"id": "l", "type": "line", "source": "s", "paint": {"line-width": ["interpolate", ["linear", 1], ["zoom"], 5, 1, 10, 3]}}
+            """#), origin: "openfreemap.json")
+        #expect(style.layers.first?.property(.lineWidth).number(atZoom: 7.5) == 2)
     }
 
     @Test func unsupportedOperatorsWarnOnceAndYieldNull() throws {

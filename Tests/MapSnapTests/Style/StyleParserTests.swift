@@ -163,9 +163,9 @@ import Testing
             let message = error.description
             #expect(message.hasPrefix("bad.json"), "\(message)")
             switch error {
-            case .invalidJSON(_, let offset, let line, _):
+            case .invalidJSON(let json):
                 #expect(expected == "invalidJSON")
-                #expect(offset != nil && line == 1, "\(message)")
+                #expect(json.byteOffset == 41 && json.line == 1 && json.keyPath == "layers[0]", "\(message)")
             case .nestingTooDeep:
                 #expect(expected == "nesting")
             case .wrongType(_, let path, _, _), .missingKey(_, let path), .invalidValue(_, let path, _),
@@ -183,12 +183,16 @@ import Testing
         do {
             _ = try Style.parse(data: Data(text.utf8), origin: "x.json")
         } catch {
-            if case .invalidJSON(_, _, let line, _) = error { #expect(line == 3, "\(error)") } else { Issue.record("\(error)") }
+            if case .invalidJSON(let json) = error {
+                #expect(json.line == 3 && json.column == 15 && json.keyPath == "sources", "\(error)")
+            } else {
+                Issue.record("\(error)")
+            }
         }
     }
 
     @Test func missingFileIsUnreadable() {
-        #expect(throws: StyleError.unreadable(origin: "nope.json", reason: "/nonexistent/nope.json: no such file or not readable")) {
+        #expect(throws: StyleError.unreadable(origin: "nope.json", reason: "/nonexistent/nope.json: no such file")) {
             try Style.load(path: "/nonexistent/nope.json")
         }
     }

@@ -115,7 +115,7 @@ import Testing
     }
 
     @Test func directoryIsUnreadable() {
-        #expect(throws: FontError.unreadableFile(path: "/tmp", reason: "is a directory")) {
+        #expect(throws: FontError.unreadableFile(path: "/tmp", reason: "is a directory, not a regular file")) {
             _ = try FreeTypeFace(path: "/tmp")
         }
     }

@@ -52,13 +52,13 @@ public final class PMTilesSource: TileSource, @unchecked Sendable {
             }
             let raw = try file.read(offset: header.metadataOffset, length: header.metadataLength, path: path)
             let bytes = try Self.inflateInternal(raw, header: header, path: path, what: "metadata")
-            let object: Any
+            let object: JSONValue
             do {
-                object = try JSONSerialization.jsonObject(with: Data(bytes))
+                object = try JSONValue.parse(bytes, origin: "metadata")
             } catch {
-                throw PMTilesError.invalidMetadata(path: path, reason: "not JSON: \(error.localizedDescription)")
+                throw PMTilesError.invalidMetadata(path: path, reason: "not JSON: \(error.reason) at byte \(error.byteOffset)")
             }
-            guard let dictionary = object as? [String: Any] else {
+            guard case .object(let dictionary) = object else {
                 throw PMTilesError.invalidMetadata(path: path, reason: "top level is not an object")
             }
             meta.apply(json: dictionary)

@@ -158,24 +158,24 @@ public struct PMTilesWriter: Sendable {
     }
 
     /// TileJSON-style metadata, serialised with sorted keys so the archive is deterministic.
-    func metadataJSON() throws -> [UInt8] {
-        var object: [String: Any] = [:]
-        if let v = metadata.name { object["name"] = v }
-        if let v = metadata.attribution { object["attribution"] = v }
-        if let v = metadata.description { object["description"] = v }
-        object["format"] = format == .mvt ? "pbf" : format.rawValue
+    func metadataJSON() -> [UInt8] {
+        var object = JSONObject()
+        if let v = metadata.name { object["name"] = .string(v) }
+        if let v = metadata.attribution { object["attribution"] = .string(v) }
+        if let v = metadata.description { object["description"] = .string(v) }
+        object["format"] = .string(format == .mvt ? "pbf" : format.rawValue)
         if !metadata.vectorLayers.isEmpty {
-            object["vector_layers"] = metadata.vectorLayers.map { layer -> [String: Any] in
-                var l: [String: Any] = ["id": layer.id]
-                var fields: [String: Any] = [:]
-                for f in layer.fields { fields[f.name] = f.type }
-                l["fields"] = fields
-                if let v = layer.minZoom { l["minzoom"] = v }
-                if let v = layer.maxZoom { l["maxzoom"] = v }
-                if let v = layer.description { l["description"] = v }
-                return l
-            }
+            object["vector_layers"] = .array(metadata.vectorLayers.map { layer -> JSONValue in
+                var l: JSONObject = ["id": .string(layer.id)]
+                var fields = JSONObject()
+                for f in layer.fields { fields[f.name] = .string(f.type) }
+                l["fields"] = .object(fields)
+                if let v = layer.minZoom { l["minzoom"] = .number(Double(v)) }
+                if let v = layer.maxZoom { l["maxzoom"] = .number(Double(v)) }
+                if let v = layer.description { l["description"] = .string(v) }
+                return .object(l)
+            })
         }
-        return Array(try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]))
+        return JSONWriter.bytes(.object(object), sortedKeys: true)
     }
 }
