@@ -86,13 +86,18 @@ final class HostGate: Sendable {
                 var h = s.hosts[host] ?? Host()
                 defer { s.hosts[host] = h }
                 if let open = h.openUntil {
-                    if open > now { return .refused(.breakerOpen(failures: h.failures, remaining: FetchClock.seconds(from: now, to: open))) }
+                    if open > now {
+                        // This caller may have been woken for a free slot: pass the wake on.
+                        Self.wakeNext(&h)
+                        return .refused(.breakerOpen(failures: h.failures, remaining: FetchClock.seconds(from: now, to: open)))
+                    }
                     h.openUntil = nil
                 }
                 if let notBefore = h.notBefore {
                     if notBefore > now {
                         let wait = FetchClock.seconds(from: now, to: notBefore)
                         if wait > policy.maxRetryAfter || deadline.map({ notBefore >= $0 }) == true {
+                            Self.wakeNext(&h)
                             return .refused(.postponed(remaining: wait))
                         }
                         return .sleep(until: notBefore)
