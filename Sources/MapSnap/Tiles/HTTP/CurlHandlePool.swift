@@ -1,5 +1,3 @@
-import Synchronization
-
 /// Idle curl handles by host, so the next transfer to a host reuses a kept-alive connection
 /// (tile servers ask for that) instead of opening a new one.
 ///
@@ -20,7 +18,7 @@ final class CurlHandlePool: Sendable {
     }
 
     /// Least recently used first.
-    private let idle = Mutex<[Idle]>([])
+    private let idle = Locked<[Idle]>([])  // not `Mutex`: see `HostGate.state`
 
     /// An idle handle last used for `key`, or nil.
     func take(_ key: String) -> CurlEasy? {

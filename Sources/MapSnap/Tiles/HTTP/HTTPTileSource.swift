@@ -46,7 +46,8 @@ public final class HTTPTileSource: TileSource, Sendable {
         public var renderTimeout: TimeInterval = 60
         /// Extra attempts after a timeout, connection error, truncated body, 5xx or 429.
         public var maxRetries: Int = 2
-        /// Wait before the first retry; doubles for each further one (never past the deadline).
+        /// Wait before the first retry; doubles for each further one, up to 30 s (and never
+        /// past the deadline).
         public var retryBackoff: TimeInterval = 0.25
         /// Process-wide: transfers to one host (`host:port`) at once, across every source and
         /// render (a batch's jobs share it); more wait their turn. Also the threads of `prefetch`.

@@ -1,6 +1,5 @@
 import Dispatch
 import Foundation
-import Synchronization
 
 /// What every HTTP source of the process knows about each host (`host:port`), so that all
 /// renders together — a batch's jobs, a server's requests — behave as one polite client:
@@ -74,7 +73,9 @@ final class HostGate: Sendable {
         var nextWaiter = 0
     }
 
-    private let state = Mutex(State())
+    /// `Locked` (a pthread mutex) rather than `Mutex`: on Linux `Mutex` waits on futexes inside
+    /// the uninstrumented runtime, and ThreadSanitizer then reports every contended access.
+    private let state = Locked(State())
 
     /// Takes a connection slot for `host`, waiting as the policy says; every successful
     /// `admit` is paired with one `release`.

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -45,7 +44,7 @@ public struct TileCache: Sendable {
     public static let staleTemporaryAge: TimeInterval = 600
 
     /// Folders this process has already swept for stale temporaries.
-    private static let sweptFolders = Mutex<Set<String>>([])
+    private static let sweptFolders = Locked<Set<String>>([])  // not `Mutex`: see `HostGate.state`
 
     /// A cache for `cacheKey` (see `key(for:)`) under `directory`, or under
     /// `defaultDirectory(environment:)` when `directory` is nil.

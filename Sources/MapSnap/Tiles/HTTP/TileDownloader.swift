@@ -30,6 +30,9 @@ struct TileDownloader: Sendable {
         var postponed: Bool
     }
 
+    /// The backoff stops doubling here, in seconds.
+    static let longestBackoff: Double = 30
+
     private var policy: HostGate.Policy {
         HostGate.Policy(cap: options.maxConcurrentRequests, breakerThreshold: options.breakerThreshold,
                         breakerCooldown: options.breakerCooldown, maxRetryAfter: options.maxRetryAfter)
@@ -44,7 +47,7 @@ struct TileDownloader: Sendable {
             if let last, !last.postponed {
                 if let deadline, FetchClock.secondsLeft(until: deadline) <= delay { throw last.error }
                 if delay > 0 { Thread.sleep(forTimeInterval: delay) }
-                delay *= 2
+                delay = min(delay * 2, Self.longestBackoff)
             }
             switch try self.attempt(address, shown: shown, number: attempt, deadline: deadline) {
             case .success(let download): return download
