@@ -1,3 +1,5 @@
+import Foundation
+
 /// Renders a map image from `MapSnapshotOptions`, like `MKMapSnapshotter`.
 ///
 /// ```swift
@@ -24,18 +26,19 @@ public struct MapSnapshotter: Sendable {
     /// recoverable problems (a skipped tile, an unsupported style property) become warnings
     /// on the snapshot.
     public func render() throws -> MapSnapshot {
-        let started = ContinuousClock.now
         try validate()
+        let deadline = Deadline.after(seconds: options.renderTimeout)
         let text = renderer.text
         let icons = IconStore()
         let projected = options.overlays.map(ProjectedOverlay.init)
         let camera = makeCamera(projected, text: text, icons: icons)
         let base = BaseMap(setup: try renderer.preparedStyle(for: options), tileCache: renderer.tiles)
         let canvas = Canvas(width: camera.pixelWidth, height: camera.pixelHeight, fill: .white)
+        canvas.maximumThreads = max(1, options.maximumThreads ?? ProcessInfo.processInfo.activeProcessorCount)
         var warnings: [String] = []
         base.maxThreads = options.maximumThreads
         base.loadOrder = options.tileLoadOrder
-        base.fetchDeadline = FetchClock.instant(after: options.http.renderTimeout, from: started)
+        base.deadline = deadline
         base.prepare(camera: camera)
         let labels = LabelCollisionIndex(width: canvas.width, height: canvas.height)
         var painter = OverlayPainter(camera: camera, canvas: canvas, text: text, icons: icons, overlays: projected)
@@ -59,7 +62,8 @@ public struct MapSnapshotter: Sendable {
 
         let attribution = attributionText(base)
         decorations.draw(attribution: attribution, caption: options.caption, scaleBar: options.showsScaleBar)
-        return MapSnapshot(canvas: canvas, camera: camera, warnings: warnings, attribution: attribution)
+        return MapSnapshot(canvas: canvas, camera: camera, warnings: warnings, attribution: attribution,
+                           baseMapTiles: base.tileStatistics)
     }
 
     /// nil option → the sources' attribution; "" → none; otherwise the text given.
@@ -78,6 +82,10 @@ public struct MapSnapshotter: Sendable {
         let limit = o.maximumPixelSize
         if pw.rounded() > Double(limit) || ph.rounded() > Double(limit) {
             throw RenderError.imageTooLarge(pixelWidth: Int(min(pw.rounded(), 1e9)), pixelHeight: Int(min(ph.rounded(), 1e9)), limit: limit)
+        }
+        let areaLimit = min(o.maximumPixelCount, MapSnapshotOptions.hardMaximumPixelCount)
+        if pw.rounded() * ph.rounded() > Double(areaLimit) {
+            throw RenderError.imageAreaTooLarge(pixelWidth: Int(pw.rounded()), pixelHeight: Int(ph.rounded()), limit: areaLimit)
         }
         if let c = o.center, !c.isValid { throw RenderError.invalidCoordinate(what: "center", c) }
         for (i, c) in o.visibleCoordinates.enumerated() where !c.isValid {
@@ -117,6 +125,9 @@ public struct MapSnapshot: @unchecked Sendable {
     /// The credit line drawn on the image ("" when none): the sources that supplied tiles,
     /// or the caller's `attribution`.
     public let attribution: String
+    /// How the base map's tiles fared; `baseMapTiles.nothingLoaded` means the map shows no
+    /// base-map data because every tile that exists failed (see `TileLoadStatistics`).
+    public let baseMapTiles: TileLoadStatistics
 
     /// Image pixel of a coordinate, like `MKMapSnapshotter.Snapshot.point(for:)`.
     public func point(for coordinate: LatLng) -> PixelPoint { camera.point(for: coordinate) }

@@ -42,12 +42,14 @@ final class LoadedSource: @unchecked Sendable {
     private(set) var warnings: [String] = []
     /// Candidates that supplied at least one tile, ascending: only they are credited.
     private(set) var usedCandidates: [Int] = []
+    /// How the fetches went (requested, loaded, absent, failed).
+    private(set) var statistics = TileLoadStatistics()
 
     /// Loads every tile the camera needs at `dataZoom`, in parallel; results are stored by
-    /// index so the outcome never depends on which fetch finished first.
-    /// `deadline` bounds the network sources' fetches (the render's; nil: only their own limits).
+    /// index so the outcome never depends on which fetch finished first. Tiles not fetched
+    /// by `deadline` fail (decoded tiles already cached are still used).
     init(source: ResolvedSource, camera: Camera, dataZoom: Int, maxThreads: Int? = nil, loadOrder: ((Int) -> [Int])? = nil,
-         cache: DecodedTileCache? = nil, deadline: ContinuousClock.Instant? = nil) {
+         cache: DecodedTileCache? = nil, deadline: Deadline = .none) {
         self.source = source
         let covering = TileCover.tiles(for: camera, dataZoom: dataZoom)
         struct Key: Hashable { let candidate: Int; let tile: TileID }
@@ -123,6 +125,10 @@ final class LoadedSource: @unchecked Sendable {
                         buffer[i] = .success(hit)
                         return
                     }
+                    guard !deadline.hasPassed else {
+                        buffer[i] = .failure(TileLoadFailure(message: Self.deadlineMessage))
+                        return
+                    }
                     let (result, notes) = Self.load(key.tile, from: cand, isVector: isVector, dem: dem, deadline: deadline)
                     // A tile that came with warnings (a 403, a stale copy) is not remembered:
                     // the next render asks again and reports it again.
@@ -137,12 +143,19 @@ final class LoadedSource: @unchecked Sendable {
             warnings.append(contentsOf: notes.map { "\(name): \($0)" })
         }
         var used = Set<Int>()
+        statistics.requested = results.count
         for (i, r) in results.enumerated() {
             switch r {
             case .success(let p):
                 payloads.append(p)
-                if case .missing = p {} else { used.insert(keys[i].candidate) }
+                if case .missing = p {
+                    statistics.absent += 1
+                } else {
+                    statistics.loaded += 1
+                    used.insert(keys[i].candidate)
+                }
             case .failure(let f):
+                statistics.failed += 1
                 payloads.append(.missing)
                 warnings.append("tile \(keys[i].tile) of \(source.candidates[keys[i].candidate].name) skipped: \(f.message)")
             }
@@ -170,9 +183,11 @@ final class LoadedSource: @unchecked Sendable {
 
     struct TileLoadFailure: Error { let message: String }
 
+    static let deadlineMessage = "the render's time limit passed before it was read"
+
     /// Reads and decodes one tile; an HTTP source's warnings for it come back beside it.
     static func load(_ tile: TileID, from cand: ResolvedSource.Candidate, isVector: Bool, dem: DEMEncoding? = nil,
-                     deadline: ContinuousClock.Instant? = nil) -> (Result<Payload, TileLoadFailure>, [HTTPTileSourceWarning]) {
+                     deadline: Deadline = .none) -> (Result<Payload, TileLoadFailure>, [HTTPTileSourceWarning]) {
         var warnings: [HTTPTileSourceWarning] = []
         do {
             let data: [UInt8]?
@@ -181,7 +196,7 @@ final class LoadedSource: @unchecked Sendable {
                 warnings = fetched.warnings
                 data = try fetched.result.get()
             } else {
-                data = try cand.source.tileData(for: tile)
+                data = try cand.source.tileData(for: tile, deadline: deadline)
             }
             guard let bytes = data, !bytes.isEmpty else { return (.success(.missing), warnings) }
             if isVector {

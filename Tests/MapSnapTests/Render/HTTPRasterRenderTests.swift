@@ -94,7 +94,7 @@ import Testing
         let cache = TestPaths.temporaryDirectory()
         var o = HTTPRasterRenderTests().options(source: server.baseURL + "/{z}/{x}/{y}.png?token=SECRET", cache: cache)
         o.http.timeout = 30
-        o.http.renderTimeout = 2
+        o.renderTimeout = 2
         let start = ContinuousClock.now
         let snap = try MapSnapshotter(options: o, renderer: MapRenderer()).render()
         #expect(FetchClock.seconds(from: start, to: .now) < 20)
@@ -102,7 +102,7 @@ import Testing
         #expect(skipped.count == 4, "\(snap.warnings)")
         #expect(skipped.contains { $0.contains("13/4663/2370") && $0.contains("tile limit") })
         #expect(skipped.contains { $0.contains("13/4664/2370") && $0.contains("tile limit") })
-        #expect(skipped.contains { $0.contains("13/4663/2371") && $0.contains("deadline") })
+        #expect(skipped.contains { $0.contains("13/4663/2371") && $0.contains("time limit") })
         #expect(skipped.contains { $0.contains("13/4664/2371") && $0.contains("not a usable tile") })
         #expect(snap.warnings.allSatisfy { !$0.contains("SECRET") }, "\(snap.warnings)")
         // Only the 404s beside the fixture tiles are remembered (as absent markers).

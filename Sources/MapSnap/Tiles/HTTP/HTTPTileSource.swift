@@ -40,10 +40,6 @@ public final class HTTPTileSource: TileSource, Sendable {
         public var lowSpeedLimit: Int = 1024
         /// See `lowSpeedLimit`; whole seconds (rounded up).
         public var lowSpeedTime: TimeInterval = 5
-        /// Time all tile fetches of one render may take together, in seconds. A render sets
-        /// its deadline to its start plus this and passes it to `fetch(_:deadline:)`; tiles
-        /// still missing then are skipped with a warning.
-        public var renderTimeout: TimeInterval = 60
         /// Extra attempts after a timeout, connection error, truncated body, 5xx or 429.
         public var maxRetries: Int = 2
         /// Wait before the first retry; doubles for each further one, up to 30 s (and never
@@ -135,8 +131,8 @@ public final class HTTPTileSource: TileSource, Sendable {
     public func invalidate(_ tile: TileID) { cache?.remove(tile) }
 
     /// The tile (nil: the server has none) or why it could not be had, and the warnings of
-    /// this call alone, by `deadline` (nil: only the per-request limits apply).
-    public func fetch(_ tile: TileID, deadline: ContinuousClock.Instant? = nil) -> HTTPTileFetch {
+    /// this call alone, by `deadline` (`.none`: only the per-request limits apply).
+    public func fetch(_ tile: TileID, deadline: Deadline = .none) -> HTTPTileFetch {
         var warnings: [HTTPTileSourceWarning] = []
         let result = Result { () throws(HTTPTileSourceError) -> [UInt8]? in
             try resolve(tile, deadline: deadline, warnings: &warnings)
@@ -149,14 +145,19 @@ public final class HTTPTileSource: TileSource, Sendable {
         try load(tile)
     }
 
+    /// The tile's bytes by `deadline` (warnings are dropped: use `fetch(_:deadline:)`).
+    public func tileData(for tile: TileID, deadline: Deadline) throws -> [UInt8]? {
+        try load(tile, deadline: deadline)
+    }
+
     /// `tileData(for:)` with the typed error.
-    public func load(_ tile: TileID, deadline: ContinuousClock.Instant? = nil) throws(HTTPTileSourceError) -> [UInt8]? {
+    public func load(_ tile: TileID, deadline: Deadline = .none) throws(HTTPTileSourceError) -> [UInt8]? {
         try fetch(tile, deadline: deadline).result.get()
     }
 
     /// Fetches many tiles on `options.maxConcurrentRequests` threads (each tile once). The
     /// result maps every requested tile to its outcome; it does not depend on arrival order.
-    public func prefetch(_ tiles: [TileID], deadline: ContinuousClock.Instant? = nil) -> [TileID: HTTPTileFetch] {
+    public func prefetch(_ tiles: [TileID], deadline: Deadline = .none) -> [TileID: HTTPTileFetch] {
         let unique = Set(tiles).sorted()
         let results = Locked<[TileID: HTTPTileFetch]>([:])
         let next = Locked(0)
@@ -182,7 +183,7 @@ public final class HTTPTileSource: TileSource, Sendable {
         return results.withLock { $0 }
     }
 
-    private func resolve(_ tile: TileID, deadline: ContinuousClock.Instant?,
+    private func resolve(_ tile: TileID, deadline: Deadline,
                          warnings: inout [HTTPTileSourceWarning]) throws(HTTPTileSourceError) -> [UInt8]? {
         var stale: TileCache.Entry?
         if let cache, let hit = cache.lookup(tile) {

@@ -31,7 +31,7 @@ public enum HTTPTileSourceError: Error, Equatable, Sendable, CustomStringConvert
     /// The host's circuit breaker is open: its last `failures` requests failed to connect or
     /// timed out, so it is not contacted for another `retryIn` seconds.
     case hostUnavailable(url: String, host: String, failures: Int, retryIn: Double)
-    /// The deadline the caller gave (the render's) passed before the tile arrived.
+    /// The deadline the caller gave (the render's time limit) passed before the tile arrived.
     case deadlineExceeded(url: String, attempts: Int)
     /// All transfers of the process together hold `limit` bytes, so this one could not grow;
     /// it failed on every attempt.
@@ -67,7 +67,7 @@ public enum HTTPTileSourceError: Error, Equatable, Sendable, CustomStringConvert
             return "\(url): not requested: \(host) failed \(failures) times in a row (connection failures or timeouts); "
                 + "it is left alone for another \(Self.seconds(retryIn))"
         case let .deadlineExceeded(url, attempts):
-            return "\(url): the deadline for fetching tiles passed, after \(Self.attempts(attempts))"
+            return "\(url): the render's time limit passed, after \(Self.attempts(attempts))"
         case let .transferMemoryExhausted(url, limit, attempts):
             return "\(url): transfers in progress already hold the limit of \(limit) bytes, after \(Self.attempts(attempts))"
         }

@@ -38,7 +38,8 @@ struct TileDownloader: Sendable {
                         breakerCooldown: options.breakerCooldown, maxRetryAfter: options.maxRetryAfter)
     }
 
-    func download(_ address: String, deadline: ContinuousClock.Instant?) throws(HTTPTileSourceError) -> Download {
+    func download(_ address: String, deadline limit: Deadline) throws(HTTPTileSourceError) -> Download {
+        let deadline = limit.instant
         let shown = URLRedaction.redact(address)
         let attempts = 1 + max(0, options.maxRetries)
         var delay = max(0, options.retryBackoff)

@@ -126,7 +126,7 @@ import Testing
         let source = try HTTPTileSourceTests.source(server) { $0.timeout = 20 }
         let start = ContinuousClock.now
         #expect(throws: HTTPTileSourceError.deadlineExceeded(url: source.url(for: Self.tile), attempts: 1)) {
-            try source.load(Self.tile, deadline: start + .milliseconds(800))
+            try source.load(Self.tile, deadline: Deadline(start + .milliseconds(800)))
         }
         #expect(Self.seconds(since: start) < 10)
         #expect(server.requestCount == 1)
@@ -147,7 +147,7 @@ import Testing
         }
         let start = ContinuousClock.now
         #expect(throws: HTTPTileSourceError.timedOut(url: source.url(for: Self.tile), seconds: lowSpeed ? 30 : 1, attempts: 1)) {
-            try source.load(Self.tile, deadline: start + .seconds(20))
+            try source.load(Self.tile, deadline: Deadline(start + .seconds(20)))
         }
         #expect(Self.seconds(since: start) < 15)
         #expect(Self.cachedFiles(source).isEmpty)
