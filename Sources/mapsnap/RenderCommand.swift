@@ -201,7 +201,8 @@ enum RenderCommand {
 
     /// Renders and writes one map. A map whose base-map tiles all failed (`nothingLoaded`)
     /// is a runtime failure unless `allowMissingTiles`; nothing is written then.
-    static func render(_ spec: RenderSpec, to output: String, quiet: Bool, allowMissingTiles: Bool) throws(CLIError) {
+    static func render(_ spec: RenderSpec, to output: String, quiet: Bool, allowMissingTiles: Bool,
+                       warn: (String) -> Void = Output.warning) throws(CLIError) {
         let snapshot: MapSnapshot
         do {
             snapshot = try MapSnapshotter(options: spec.options).render()
@@ -210,14 +211,14 @@ enum RenderCommand {
         } catch {
             throw .runtime(String(describing: error))
         }
-        if !quiet { snapshot.warnings.forEach(Output.warning) }
+        if !quiet { snapshot.warnings.forEach(warn) }
         let tiles = snapshot.baseMapTiles
         if tiles.nothingLoaded {
             let what = "no base-map tile could be read (\(tiles.failed) of \(tiles.requested) failed, none loaded)"
             guard allowMissingTiles else {
                 throw .runtime("\(what); nothing written (--allow-missing-tiles writes the map anyway)")
             }
-            if !quiet { Output.warning("\(what); writing the map anyway (--allow-missing-tiles)") }
+            if !quiet { warn("\(what); writing the map anyway (--allow-missing-tiles)") }
         }
         let png: [UInt8]
         do {

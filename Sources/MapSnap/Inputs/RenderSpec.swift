@@ -99,41 +99,29 @@ public struct RenderSpec: Sendable {
                                  resolver: (any PlaceResolving)? = nil,
                                  defaults: MapSnapshotOptions = MapSnapshotOptions(),
                                  filePaths: FilePathPolicy = .unrestricted) throws(RenderSpecError) -> [Job] {
-        let bytes = [UInt8](data)
-        var jobs: [Job] = []
-        for line in JSONLines(bytes) {
-            guard jobs.count < maximumJobCount else {
-                throw .inJob(source: source, line: line.number, message: "more than \(maximumJobCount) jobs")
-            }
-            var builder = RenderSpecBuilder(options: defaults, resolver: resolver, baseDirectory: baseDirectory)
-            builder.filePaths = filePaths
-            let lineSource = "\(source):\(line.number)"
-            do {
-                let spec = try parse(bytes: bytes, range: line.range, file: source, line: line.number, builder: builder)
-                jobs.append(Job(line: line.number, result: .success(spec)))
-            } catch let error as RenderSpecError {
-                jobs.append(Job(line: line.number, result: .failure(error)))
-            } catch {
-                // Messages of other stages start with the origin they were given ("jobs.jsonl:3: …")
-                // or name another file (a GeoJSON's own errors); either way the line is said once.
-                let text = "\(error)"
-                let prefix = lineSource + ": "
-                let message = text.hasPrefix(prefix) ? String(text.dropFirst(prefix.count)) : text
-                jobs.append(Job(line: line.number, result: .failure(.inJob(source: source, line: line.number, message: message))))
-            }
+        let jobs = try RenderJobs(bytes: [UInt8](data), source: source, baseDirectory: baseDirectory)
+        return (0..<jobs.count).map { i in
+            Job(line: jobs.lineNumber(of: i),
+                result: jobs.spec(at: i, resolver: resolver, defaults: defaults, filePaths: filePaths))
         }
-        return jobs
     }
 
-    /// Reads and parses a JSON Lines file (see `parseJobs`); relative paths inside resolve
-    /// against its directory.
-    public static func loadJobs(path: String, resolver: (any PlaceResolving)? = nil,
-                                defaults: MapSnapshotOptions = MapSnapshotOptions(),
-                                filePaths: FilePathPolicy = .unrestricted) throws(RenderSpecError) -> [Job] {
-        let builder = RenderSpecBuilder(options: defaults, resolver: resolver)
-        let bytes = try builder.readFile(path, origin: "batch")
-        return try parseJobs(data: Data(bytes), source: path, baseDirectory: directory(of: path), resolver: resolver, defaults: defaults,
-                             filePaths: filePaths)
+    /// Parses one line of a JSON Lines file; every error names `source:line`.
+    static func parseJob(bytes: [UInt8], line: JSONLines.Line, source: String,
+                         builder: RenderSpecBuilder) -> Result<RenderSpec, RenderSpecError> {
+        let lineSource = "\(source):\(line.number)"
+        do {
+            return .success(try parse(bytes: bytes, range: line.range, file: source, line: line.number, builder: builder))
+        } catch let error as RenderSpecError {
+            return .failure(error)
+        } catch {
+            // Messages of other stages start with the origin they were given ("jobs.jsonl:3: …")
+            // or name another file (a GeoJSON's own errors); either way the line is said once.
+            let text = "\(error)"
+            let prefix = lineSource + ": "
+            let message = text.hasPrefix(prefix) ? String(text.dropFirst(prefix.count)) : text
+            return .failure(.inJob(source: source, line: line.number, message: message))
+        }
     }
 
     /// Parses JSON Lines (see `parseJobs`) and fails on the first bad line.
