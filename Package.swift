@@ -17,9 +17,10 @@ let package = Package(
         .systemLibrary(name: "CDeflate", path: "Sources/CDeflate", pkgConfig: "libdeflate", providers: [.apt(["libdeflate-dev"])]),
         .systemLibrary(name: "CExpat", path: "Sources/CExpat", pkgConfig: "expat", providers: [.apt(["libexpat1-dev"])]),
         .systemLibrary(name: "CTurboJPEG", path: "Sources/CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
+        .systemLibrary(name: "CCurl", path: "Sources/CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .target(
             name: "MapSnap",
-            dependencies: ["CPNG", "CFreeType", "CZlib", "CSQLite", "CDeflate", "CTurboJPEG", "CExpat"],
+            dependencies: ["CPNG", "CFreeType", "CZlib", "CSQLite", "CDeflate", "CTurboJPEG", "CExpat", "CCurl"],
             path: "Sources/MapSnap"
         ),
         .target(name: "MapSnapTesting", dependencies: ["MapSnap"], path: "Sources/MapSnapTesting"),

@@ -35,6 +35,11 @@ enum RenderCommand {
       --render-timeout SEC  time allowed for loading the base map's tiles; tiles not read
                             by then are skipped (default 300; 0 = no limit)
       --allow-missing-tiles write the map even when no base-map tile could be read
+      --max-connections N   HTTP connections per host at once, shared by all renders of the
+                            process (default 8)
+      --allow-cross-origin-redirects
+                            follow HTTP redirects to other hosts (default: same host only;
+                            https to http never)
       --dem SOURCE          elevation tiles (PNG; same kinds of source as --source) for
                             hillshading: the terrain style shades relief from them, and
                             they replace a style file's raster-dem sources
@@ -83,8 +88,9 @@ enum RenderCommand {
         valued: ["--size", "--scale", "--center", "--zoom", "--padding", "--style", "--source", "--sprite", "--dem", "--dem-encoding", "--path",
                  "--marker", "--visible", "--geojson", "--gpx", "--polyline", "--polyline6", "--spec", "--url",
                  "--attribution", "--caption", "--output", "--max-size", "--max-pixels", "--cache-dir", "--timeout",
-                 "--render-timeout"],
-        switches: ["--no-scale-bar", "--fractional-zoom", "--quiet", "--help", "--offline", "--allow-missing-tiles"],
+                 "--render-timeout", "--max-connections"],
+        switches: ["--no-scale-bar", "--fractional-zoom", "--quiet", "--help", "--offline", "--allow-missing-tiles",
+                   "--allow-cross-origin-redirects"],
         aliases: ["-o": "--output", "-q": "--quiet", "-h": "--help"])
 
     static func run(_ arguments: ArraySlice<String>) throws(CLIError) {
@@ -134,6 +140,7 @@ enum RenderCommand {
                     case "--no-scale-bar": b.setShowsScaleBar(false)
                     case "--fractional-zoom": b.setFractionalZoom(true)
                     case "--offline": b.options.http.offline = true
+                    case "--allow-cross-origin-redirects": b.options.http.allowsCrossOriginRedirects = true
                     default: break
                     }
                     continue
@@ -166,6 +173,11 @@ enum RenderCommand {
                         throw CLIError.usage("--timeout \(v): expected seconds, more than 0 and at most 600")
                     }
                     b.options.http.timeout = t
+                case "--max-connections":
+                    guard let n = Int(v), n >= 1, n <= 64 else {
+                        throw CLIError.usage("--max-connections \(v): expected a whole number 1-64")
+                    }
+                    b.options.http.maxConcurrentRequests = n
                 case "--max-size":
                     guard let n = Int(v), n >= 1, n <= 65_536 else {
                         throw CLIError.usage("--max-size \(v): expected a whole number of pixels 1-65536")

@@ -59,7 +59,7 @@ struct BaseMapSetup: Sendable {
             do {
                 override = try registry.open(o, http: key.http)
             } catch {
-                throw RenderError.source("--source \(o): \(error)")
+                throw RenderError.source("--source \(URLRedaction.redact(o)): \(error)")
             }
         }
         // Raster tiles given to a style without raster layers become the whole base map:
