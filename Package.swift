@@ -15,11 +15,12 @@ let package = Package(
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CJPEG", path: "Sources/CJPEG", providers: [.apt(["libjpeg62-turbo-dev"])]),
+        .systemLibrary(name: "CMicroHTTPD", path: "Sources/CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
         // The little C that must be C: libjpeg's setjmp/longjmp error handling stays in here.
         .target(name: "CShims", dependencies: ["CJPEG"], path: "Sources/CShims", linkerSettings: [.linkedLibrary("jpeg")]),
         .target(
             name: "MapSnap",
-            dependencies: ["CPNG", "CFreeType", "CZlib", "CSQLite", "CShims"],
+            dependencies: ["CPNG", "CFreeType", "CZlib", "CSQLite", "CShims", "CMicroHTTPD"],
             path: "Sources/MapSnap"
         ),
         .target(name: "MapSnapTesting", dependencies: ["MapSnap"], path: "Sources/MapSnapTesting"),

@@ -10,6 +10,11 @@ enum Output {
         FileHandle.standardError.write(Data("mapsnap: warning: \(oneLine(message))\n".utf8))
     }
 
+    /// A progress line on stderr (`mapsnap serve: listening on …`).
+    static func note(_ message: String) {
+        FileHandle.standardError.write(Data("mapsnap: \(oneLine(message))\n".utf8))
+    }
+
     static func out(_ s: String) {
         FileHandle.standardOutput.write(Data((s + "\n").utf8))
     }
