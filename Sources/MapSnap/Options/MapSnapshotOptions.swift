@@ -41,7 +41,8 @@ public struct MapSnapshotOptions: Sendable {
     /// Network and cache settings for HTTP(S) tile sources (timeouts, retries, cache
     /// directory and age, offline mode). `scale` is taken from the render.
     public var http = HTTPTileSource.Options()
-    /// Most threads used for tile loading (nil: one per core). Output bytes do not depend on it.
+    /// Most threads one render uses for loading tiles and for big fills (nil: one per
+    /// core). Output bytes do not depend on it.
     public var maximumThreads: Int?
     /// Test hook: the order in which tiles are fetched, to prove arrival order does not
     /// change the output. nil: tile order.

@@ -1,7 +1,50 @@
+import Dispatch
+import Foundation
+
 extension Canvas {
     /// Fills `path` (every contour implicitly closed) with anti-aliased exact-area coverage.
+    ///
+    /// Big fills are split into bands of rows rasterised on separate threads. Each row's
+    /// coverage does not depend on the banding (see `Rasterizer`), and bands write disjoint
+    /// rows, so the result is byte-identical whatever the number of threads.
     public func fill(_ path: Path, color: Color, rule: FillRule = .nonZero) {
-        Rasterizer().fill(path, color: color, rule: rule, on: self)
+        guard color.alpha > 0, !path.isEmpty else { return }
+        let bands = Canvas.bands(for: path, width: width, height: height, threads: maximumThreads)
+        let src = Canvas.premultiply(color)
+        let w = width, h = height
+        pixels.withUnsafeMutableBufferPointer { px in
+            let target = PixelRows(base: px.baseAddress, width: w)
+            if bands.count == 1 {
+                Rasterizer().rasterize(path, width: w, height: h, rows: bands[0], rule: rule) { y, x0, coverage in
+                    target.blend(y: y, x0: x0, coverage: coverage, src: src)
+                }
+            } else {
+                DispatchQueue.concurrentPerform(iterations: bands.count) { b in
+                    Rasterizer().rasterize(path, width: w, height: h, rows: bands[b], rule: rule) { y, x0, coverage in
+                        target.blend(y: y, x0: x0, coverage: coverage, src: src)
+                    }
+                }
+            }
+        }
+    }
+
+    /// Row ranges to rasterise `path` in: one for small fills (a thread costs more than it
+    /// saves), else the rows the path spans cut into equal bands, one per thread.
+    static func bands(for path: Path, width: Int, height: Int, threads: Int) -> [Range<Int>] {
+        var minY = Double.infinity, maxY = -Double.infinity
+        for p in path.points {
+            minY = min(minY, p.y)
+            maxY = max(maxY, p.y)
+        }
+        let top = Int(max(0, min(Double(height), minY.rounded(.down))))
+        let bottom = Int(max(0, min(Double(height), maxY.rounded(.up) + 1)))
+        let rows = bottom - top
+        // Work grows with the rows swept and the edges met; below this a fill takes tens of
+        // microseconds, about what handing work to another thread costs.
+        let work = rows * min(width, 256) + path.points.count * 16
+        let count = max(1, min(threads, rows / 32, work / 65_536))
+        guard count > 1 else { return [0..<height] }
+        return (0..<count).map { i in (top + rows * i / count)..<(top + rows * (i + 1) / count) }
     }
 
     /// Strokes `path`: clip to the canvas (plus the stroke's reach), dash, simplify to the

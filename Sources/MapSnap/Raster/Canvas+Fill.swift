@@ -29,3 +29,33 @@ extension Canvas {
         }
     }
 }
+
+/// The rows of a canvas's pixel buffer, for bands of one fill written from several threads
+/// (each thread writes only its own rows).
+struct PixelRows: @unchecked Sendable {
+    let base: UnsafeMutablePointer<UInt8>?
+    let width: Int
+
+    /// `Canvas.blendCoverage` on this buffer: same arithmetic, same bytes.
+    func blend(y: Int, x0: Int, coverage: UnsafeBufferPointer<UInt8>, src: (UInt8, UInt8, UInt8, UInt8)) {
+        guard let base else { return }
+        let start = max(x0, 0)
+        let end = min(x0 + coverage.count, width)
+        guard start < end else { return }
+        let px = UnsafeMutableBufferPointer(start: base + y * width * 4, count: width * 4)
+        let opaque = src.3 == 255
+        var x = start
+        while x < end {
+            let cov = coverage[x - x0]
+            if cov != 0 {
+                let i = x * 4
+                if cov == 255 && opaque {
+                    px[i] = src.0; px[i + 1] = src.1; px[i + 2] = src.2; px[i + 3] = 255
+                } else {
+                    Canvas.blendPixel(px, i, src, UInt32(cov))
+                }
+            }
+            x += 1
+        }
+    }
+}

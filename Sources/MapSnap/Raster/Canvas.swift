@@ -8,6 +8,9 @@ public final class Canvas: @unchecked Sendable {
     public let height: Int
     /// Premultiplied RGBA bytes, `width * height * 4`.
     public var pixels: [UInt8]
+    /// Threads one drawing operation may use (big fills are split into bands of rows);
+    /// 1, the default, draws on the calling thread. Output does not depend on it.
+    public var maximumThreads = 1
 
     /// A transparent canvas. `width` and `height` must be positive; callers validate sizes
     /// from user input against `RenderLimits` before getting here.

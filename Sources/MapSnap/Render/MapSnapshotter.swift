@@ -1,3 +1,5 @@
+import Foundation
+
 /// Renders a map image from `MapSnapshotOptions`, like `MKMapSnapshotter`.
 ///
 /// ```swift
@@ -31,6 +33,7 @@ public struct MapSnapshotter: Sendable {
         let camera = makeCamera(projected, text: text, icons: icons)
         let base = BaseMap(setup: try renderer.preparedStyle(for: options), tileCache: renderer.tiles)
         let canvas = Canvas(width: camera.pixelWidth, height: camera.pixelHeight, fill: .white)
+        canvas.maximumThreads = max(1, options.maximumThreads ?? ProcessInfo.processInfo.activeProcessorCount)
         var warnings: [String] = []
         base.maxThreads = options.maximumThreads
         base.loadOrder = options.tileLoadOrder

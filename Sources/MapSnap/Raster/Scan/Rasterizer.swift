@@ -82,13 +82,22 @@ public final class Rasterizer {
     /// Rows arrive top to bottom; the buffer is only valid during the call.
     public func rasterize(_ path: Path, width: Int, height: Int, rule: FillRule,
                           span: (_ y: Int, _ x0: Int, _ coverage: UnsafeBufferPointer<UInt8>) -> Void) {
+        rasterize(path, width: width, height: height, rows: 0..<height, rule: rule, span: span)
+    }
+
+    /// Like `rasterize(_:width:height:rule:span:)` for the rows in `rows` only. Every row's
+    /// coverage is exactly what the whole-canvas call gives it (edges are built and ordered
+    /// the same way; only the rows swept differ), so bands of one path can be rasterised
+    /// on different threads with byte-identical results.
+    func rasterize(_ path: Path, width: Int, height: Int, rows: Range<Int>, rule: FillRule,
+                   span: (_ y: Int, _ x0: Int, _ coverage: UnsafeBufferPointer<UInt8>) -> Void) {
         guard width > 0, height > 0 else { return }
         if bytes.count < width + 2 { bytes = [UInt8](repeating: 0, count: width + 2) }
         var out = bytes
         bytes = []
         defer { bytes = out }
         out.withUnsafeMutableBufferPointer { b in
-            scan(path, width: width, height: height, rule: rule) { y, lo, end, cov in
+            scan(path, width: width, height: height, rows: rows, rule: rule) { y, lo, end, cov in
                 for c in lo..<end { b[c] = UInt8(cov[c] * 255 + 0.5) }
                 span(y, lo, UnsafeBufferPointer(rebasing: b[lo..<end]))
             }
@@ -99,7 +108,7 @@ public final class Rasterizer {
     func rasterizeExact(_ path: Path, width: Int, height: Int, rule: FillRule,
                         span: (_ y: Int, _ x0: Int, _ coverage: UnsafeBufferPointer<Double>) -> Void) {
         guard width > 0, height > 0 else { return }
-        scan(path, width: width, height: height, rule: rule) { y, lo, end, cov in
+        scan(path, width: width, height: height, rows: 0..<height, rule: rule) { y, lo, end, cov in
             span(y, lo, UnsafeBufferPointer(rebasing: cov[lo..<end]))
         }
     }
@@ -107,8 +116,10 @@ public final class Rasterizer {
     // MARK: - Core
 
     /// Builds edges, then sweeps rows. `row(y, lo, end, cov)` sees coverage in `cov[lo..<end]`.
-    private func scan(_ path: Path, width: Int, height: Int, rule: FillRule,
+    private func scan(_ path: Path, width: Int, height: Int, rows: Range<Int>, rule: FillRule,
                       row: (Int, Int, Int, UnsafeMutableBufferPointer<Double>) -> Void) {
+        let rows = rows.clamped(to: 0..<height)
+        guard !rows.isEmpty else { return }
         buildEdges(path, width: Double(width), height: Double(height))
         guard !edges.isEmpty else { return }
         bucketEdges(height: height)
@@ -122,7 +133,13 @@ public final class Rasterizer {
         defer { accumulation = acc }
         edges.withUnsafeBufferPointer { edges in
             acc.withUnsafeMutableBufferPointer { acc in
-                for y in 0..<height {
+                // Edges that started above the first row and reach into it, in the order a
+                // sweep from row 0 would hold them (bucket order, removals keep order).
+                let first = rows.lowerBound
+                for k in 0..<rowStart[first] where edges[order[k]].yBottom > Double(first) {
+                    active.append(order[k])
+                }
+                for y in rows {
                     for k in rowStart[y]..<rowStart[y + 1] { active.append(order[k]) }
                     if active.isEmpty { continue }
                     let top = Double(y), bottom = top + 1
