@@ -5,17 +5,19 @@ import MapSnap
 /// `mapsnap batch JOBS.jsonl --out-dir DIR [--jobs N]`: many renders from JSON Lines.
 enum BatchCommand {
     static let help = """
-    USAGE: mapsnap batch JOBS.jsonl --out-dir DIR [--jobs N]
+    USAGE: mapsnap batch JOBS.jsonl --out-dir DIR [--jobs N] [--format NAME] [--quality N]
 
     Renders one map per line of JOBS.jsonl (each line a JSON render spec, see
     docs/spec-format.md). A job's "output" names its file inside DIR; without one the
-    file is NNNN.png after the line number. Jobs run in parallel (default: one per core);
+    file is NNNN.png (or .jpg, .webp for those formats) after the line number. A job's
+    "format" and "quality" win over --format and --quality, which win over the output
+    name's extension (see mapsnap render --help). Jobs run in parallel (default: one per core);
     output bytes do not depend on N. A failing job is reported with its line number and
     the others still run; the exit code is the worst of all jobs.
     """
 
     static func run(_ arguments: ArraySlice<String>) throws(CLIError) {
-        let args = try OptionTable(valued: ["--out-dir", "--jobs"], switches: ["--help", "--quiet"],
+        let args = try OptionTable(valued: ["--out-dir", "--jobs", "--format", "--quality"], switches: ["--help", "--quiet"],
                                    aliases: ["-h": "--help", "-q": "--quiet", "-j": "--jobs"]).parse(arguments)
         if args.has("--help") { Output.out(help); return }
         guard args.positionals.count == 1, let jobsPath = args.positionals.first else {
@@ -31,7 +33,14 @@ enum BatchCommand {
         guard FileManager.default.fileExists(atPath: outDir, isDirectory: &isDir), isDir.boolValue else {
             throw .runtime("--out-dir \(outDir): no such directory")
         }
-        let jobs = try loadJobs(jobsPath)
+        var defaults = RenderSpecBuilder()
+        do {
+            if let f = args.last("--format") { try defaults.setFormat(f, origin: "--format") }
+            if let q = args.last("--quality") { try defaults.setQuality(q, origin: "--quality") }
+        } catch {
+            throw .usage("\(error)")
+        }
+        let jobs = try loadJobs(jobsPath, format: defaults.format, quality: defaults.quality)
         let quiet = args.has("--quiet")
         if !quiet {
             for job in jobs {
@@ -89,7 +98,7 @@ enum BatchCommand {
     /// Reads the jobs file; each line is parsed on its own (`RenderSpec.loadJobs`), so one bad
     /// line fails only its job (the others still render, as the help promises) and every job
     /// keeps its line number for messages and default file names.
-    static func loadJobs(_ path: String) throws(CLIError) -> [Job] {
+    static func loadJobs(_ path: String, format: ImageFormat? = nil, quality: Int? = nil) throws(CLIError) -> [Job] {
         let specs: [RenderSpec.Job]
         do {
             specs = try RenderSpec.loadJobs(path: path, resolver: BundledPlaces())
@@ -103,8 +112,11 @@ enum BatchCommand {
         for job in specs {
             let source = "\(path):\(job.line)"
             switch job.result {
-            case .success(let spec):
-                let name = spec.output.map { ($0 as NSString).lastPathComponent } ?? String(format: "%04d.png", job.line)
+            case .success(var spec):
+                spec.format = spec.format ?? format
+                spec.quality = spec.quality ?? quality
+                let name = spec.output.map { ($0 as NSString).lastPathComponent }
+                    ?? String(format: "%04d.", job.line) + spec.outputFormat(fileName: nil).fileExtension
                 if let first = claimed[name] {
                     let message = "\(source): output \"\(name)\" is already written by line \(first)"
                     jobs.append(Job(line: job.line, spec: .failure(JobError(message: message)), outputName: name))

@@ -53,7 +53,12 @@ enum RenderCommand {
       --caption TEXT        a caption box at the top left (≤ 1000 characters)
 
     OUTPUT
-      -o, --output FILE     PNG to write ('-' for stdout); written atomically
+      -o, --output FILE     image to write ('-' for stdout); written atomically
+      --format NAME         png8 (or png: a palette of at most 256 colours, Google's default),
+                            png32 (every colour), jpg (progressive), jpg-baseline, webp
+                            (lossless; lossy with --quality). Default: from the file name's
+                            extension (.png → png32, .jpg, .webp), png8 for a --url, else png32
+      --quality N           JPEG or lossy WebP quality 1-100 (JPEG default 85)
       -q, --quiet           do not print warnings
 
     EXIT CODES
@@ -69,7 +74,7 @@ enum RenderCommand {
     static let options = OptionTable(
         valued: ["--size", "--scale", "--center", "--zoom", "--padding", "--style", "--source", "--dem", "--dem-encoding", "--path",
                  "--marker", "--visible", "--geojson", "--gpx", "--polyline", "--polyline6", "--spec", "--url",
-                 "--attribution", "--caption", "--output", "--max-size", "--cache-dir", "--timeout"],
+                 "--attribution", "--caption", "--output", "--max-size", "--cache-dir", "--timeout", "--format", "--quality"],
         switches: ["--no-scale-bar", "--fractional-zoom", "--quiet", "--help", "--offline"],
         aliases: ["-o": "--output", "-q": "--quiet", "-h": "--help"])
 
@@ -133,6 +138,8 @@ enum RenderCommand {
                 case "--attribution": try b.setAttribution(v, origin: name)
                 case "--caption": try b.setCaption(v, origin: name)
                 case "--output": b.setOutput(v)
+                case "--format": try b.setFormat(v, origin: name)
+                case "--quality": try b.setQuality(v, origin: name)
                 case "--cache-dir": b.options.http.cacheDirectory = v
                 case "--timeout":
                     guard let t = Double(v), t.isFinite, t > 0, t <= 600 else {
@@ -167,11 +174,12 @@ enum RenderCommand {
             throw .runtime(String(describing: error))
         }
         if !quiet { snapshot.warnings.forEach(Output.warning) }
+        let format = spec.outputFormat(fileName: output == "-" ? nil : output)
         let png: [UInt8]
         do {
-            png = try snapshot.pngData()
+            png = try snapshot.data(format: format, quality: spec.quality)
         } catch {
-            throw .runtime("encoding PNG: \(error)")
+            throw .runtime("encoding \(format.rawValue): \(error)")
         }
         if output == "-" {
             FileHandle.standardOutput.write(Data(png))

@@ -47,6 +47,40 @@ public enum PNGCodec {
         throw .encodingFailed(reason: image.message)
     }
 
+    /// A palette PNG: `palette` holds premultiplied RGBA values as laid out in memory (at most
+    /// 256), `indices` one entry per pixel, row-major. libpng writes `PLTE` (and `tRNS` when an
+    /// entry is translucent) at 8 bits per index.
+    static func encodePalette(width: Int, height: Int, palette: [UInt32], indices: [UInt8]) throws(PNGError) -> [UInt8] {
+        precondition(!palette.isEmpty && palette.count <= 256 && indices.count == width * height, "a palette image of 1…256 colours")
+        let colours = Canvas(width: palette.count, height: 1, premultipliedPixels: palette.withUnsafeBytes { Array($0) })
+        let colormap = straightPixels(colours, channels: 4)
+        let image = PNGImageHandle()
+        var capacity = indices.count + height + indices.count / 1000 + colormap.count + 1024
+        for _ in 0..<2 {
+            image.pointer.pointee.width = UInt32(width)
+            image.pointer.pointee.height = UInt32(height)
+            image.pointer.pointee.format = formatRGBAColormap
+            image.pointer.pointee.colormap_entries = UInt32(palette.count)
+            var out = [UInt8](repeating: 0, count: capacity)
+            var size = png_alloc_size_t(capacity)
+            let ok = out.withUnsafeMutableBytes { dst in
+                indices.withUnsafeBytes { src in
+                    colormap.withUnsafeBytes { map in
+                        png_image_write_to_memory(image.pointer, dst.baseAddress, &size, 0, src.baseAddress, 0, map.baseAddress)
+                    }
+                }
+            }
+            if ok != 0 {
+                out.removeSubrange(Int(size)...)
+                return out
+            }
+            guard Int(size) > capacity else { break }
+            capacity = Int(size)
+            image.reset()
+        }
+        throw .encodingFailed(reason: image.message)
+    }
+
     /// Decodes any PNG (1–16-bit, grey, grey+alpha, palette with tRNS, RGB, RGBA, interlaced)
     /// into a premultiplied RGBA8 canvas.
     ///
@@ -96,6 +130,7 @@ public enum PNGCodec {
     // import into Swift).
     private static let formatRGB: UInt32 = 2    // PNG_FORMAT_FLAG_COLOR
     private static let formatRGBA: UInt32 = 3   // PNG_FORMAT_FLAG_COLOR | PNG_FORMAT_FLAG_ALPHA
+    private static let formatRGBAColormap: UInt32 = 11  // … | PNG_FORMAT_FLAG_COLORMAP
     private static let flag16BitSRGB: UInt32 = 4 // PNG_IMAGE_FLAG_16BIT_sRGB
 
     /// Straight-alpha bytes, `channels` (3 or 4) per pixel. `round(p * 255 / a)` is the exact

@@ -13,6 +13,12 @@ public struct RenderSpecBuilder: Sendable {
     public var options: MapSnapshotOptions
     /// Output PNG path (`-o`, `"output"`), resolved against `baseDirectory`.
     public var output: String?
+    /// The image format asked for (see `RenderSpec.format`).
+    public var format: ImageFormat?
+    /// The format a Static Maps URL implies (see `RenderSpec.impliedFormat`).
+    public var impliedFormat: ImageFormat?
+    /// JPEG / lossy WebP quality (see `RenderSpec.quality`).
+    public var quality: Int?
     /// Things ignored or degraded along the way, one line each, for the CLI to print.
     public var warnings: [String] = []
     /// Resolves place names in locations; nil means only `lat,lon` is accepted.
@@ -166,6 +172,9 @@ public struct RenderSpecBuilder: Sendable {
         options.overlays += url.paths.map(Overlay.path)
         options.overlays += url.markers.map(Overlay.marker)
         options.visibleCoordinates += url.visible
+        if let f = url.format { format = f }
+        impliedFormat = .png8
+        if let q = url.quality { quality = q }
         warnings += url.warnings
     }
 
@@ -200,6 +209,20 @@ public struct RenderSpecBuilder: Sendable {
         options.showsScaleBar = shows
     }
 
+    /// `--format NAME`: png8 (png), png32, jpg, jpg-baseline or webp.
+    public mutating func setFormat(_ text: String, origin: String) throws(RenderSpecError) {
+        do {
+            format = try ImageFormat(name: text.trimmingFieldSpaces())
+        } catch {
+            throw .badValue(origin: origin, reason: error.description)
+        }
+    }
+
+    /// `--quality N`, 1…100: JPEG quality, or lossy WebP.
+    public mutating func setQuality(_ text: String, origin: String) throws {
+        quality = try StaticMapsSyntax.parseQuality(text, origin: origin)
+    }
+
     /// `-o OUT.png`; `-` (stdout) is kept as is.
     public mutating func setOutput(_ path: String) {
         output = path == "-" ? path : resolvePath(path)
@@ -221,7 +244,11 @@ public struct RenderSpecBuilder: Sendable {
         guard markers <= Self.maximumMarkerCount else {
             throw .tooManyMarkers(origin: "markers from all inputs", limit: Self.maximumMarkerCount)
         }
-        return RenderSpec(options: options, output: output, warnings: warnings)
+        var spec = RenderSpec(options: options, output: output, warnings: warnings)
+        spec.format = format
+        spec.impliedFormat = impliedFormat
+        spec.quality = quality
+        return spec
     }
 
     // MARK: Files

@@ -1,9 +1,11 @@
 /// A whole Google Maps Static API URL, parsed into mapsnap's model.
 ///
 /// `https://maps.googleapis.com/maps/api/staticmap?center=…&zoom=…&size=…&scale=…&maptype=…`
-/// `&markers=…&path=…&visible=…&key=…`. `markers`, `path` and `visible` may repeat. Parameters
-/// mapsnap does not use (`key`, `signature`, `format`, `language`, `region`, `style`,
-/// `map_id`, anything unknown) are ignored and reported in `warnings`.
+/// `&markers=…&path=…&visible=…&format=…&key=…`. `markers`, `path` and `visible` may repeat.
+/// `format` is Google's (`png`/`png8`, `png32`, `jpg`, `jpg-baseline`) or `webp`, and
+/// `quality` (1–100, a mapsnap addition) sets JPEG/WebP quality. Parameters mapsnap does not
+/// use (`key`, `signature`, `language`, `region`, `style`, `map_id`, anything unknown) are
+/// ignored and reported in `warnings`.
 public struct StaticMapsURL: Sendable {
     public var center: LatLng?
     public var zoom: Double?
@@ -14,6 +16,10 @@ public struct StaticMapsURL: Sendable {
     public var paths: [PathOverlay] = []
     public var markers: [MarkerOverlay] = []
     public var visible: [LatLng] = []
+    /// The `format` parameter; nil when the URL has none (Google then sends `png8`).
+    public var format: ImageFormat?
+    /// The `quality` parameter (1–100).
+    public var quality: Int?
     /// Ignored parameters, one sentence each, in URL order.
     public var warnings: [String] = []
 
@@ -70,7 +76,15 @@ public struct StaticMapsURL: Sendable {
             case "visible": visible += try StaticMapsSyntax.parseLocations(value, origin: here, resolver: resolver)
             case "key", "signature", "client", "channel", "sensor":
                 warnings.append("\(origin): ignored parameter \"\(key)\" (not needed offline)")
-            case "format", "language", "region", "style", "map_id":
+            case "format":
+                do {
+                    format = try ImageFormat(name: value)
+                } catch {
+                    throw .badValue(origin: here, key: nil, text: value, reason: error.description)
+                }
+            case "quality":
+                quality = try StaticMapsSyntax.parseQuality(value, origin: here)
+            case "language", "region", "style", "map_id":
                 warnings.append("\(origin): ignored parameter \"\(key)\" (not supported)")
             default:
                 warnings.append("\(origin): ignored unknown parameter \"\(key)\"")

@@ -9,6 +9,11 @@ struct MapRequest: Sendable {
     var options: MapSnapshotOptions
     /// The configured style rendered.
     var styleName: String
+    /// The image format: the request's; else `png8` for Static Maps queries (Google's
+    /// default), and for JSON specs what `mapsnap render --spec` writes to standard output.
+    var format: ImageFormat
+    /// JPEG / lossy WebP quality (nil: the format's default).
+    var quality: Int?
     /// What identifies the image besides the data version (canonical request).
     var identity: [String]
 
@@ -51,6 +56,8 @@ struct MapRequest: Sendable {
         }
         var builder = RenderSpecBuilder(options: Self.defaults(configuration), resolver: resolver)
         try builder.applyStaticMapsURL(passed.joined(separator: "&"), origin: "url")
+        // Google sends png8 when a URL names no format.
+        builder.impliedFormat = .png8
         try self.init(builder: builder, styleName: styleName, identity: identity + ["style=\(styleName)"], configuration: configuration)
     }
 
@@ -85,6 +92,9 @@ struct MapRequest: Sendable {
         let spec = try RenderSpec.parse(data: Data(body), source: source, resolver: resolver, defaults: Self.defaults(configuration))
         var builder = RenderSpecBuilder(options: spec.options, resolver: resolver)
         builder.warnings = spec.warnings
+        builder.format = spec.format
+        builder.impliedFormat = spec.impliedFormat
+        builder.quality = spec.quality
         try self.init(builder: builder, styleName: styleName,
                       identity: ["render", String(decoding: body, as: UTF8.self), "style=\(styleName)"], configuration: configuration)
     }
@@ -99,6 +109,8 @@ struct MapRequest: Sendable {
         let spec = try builder.build()
         try Self.checkLimits(spec.options, configuration.limits)
         options = spec.options
+        format = spec.outputFormat(fileName: nil)
+        quality = spec.quality
         self.styleName = styleName
         self.identity = identity
     }

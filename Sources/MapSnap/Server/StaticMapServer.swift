@@ -182,7 +182,7 @@ public final class StaticMapServer: Sendable {
                 let image: [UInt8]
                 do {
                     snapshot = try renderer.render(mapRequest.options)
-                    image = try snapshot.pngData()
+                    image = try snapshot.data(format: mapRequest.format, quality: mapRequest.quality)
                 } catch let error as RenderError where error.isInputError {
                     metrics.recordRender(succeeded: false, tileErrors: 0)
                     return respond(self.errorResponse(400, Self.oneLine(error.description), request), "render=error")
@@ -191,8 +191,8 @@ public final class StaticMapServer: Sendable {
                     return respond(self.errorResponse(500, Self.oneLine("render failed: \(error)"), request), "render=error")
                 }
                 metrics.recordRender(succeeded: true, tileErrors: Self.tileErrorCount(snapshot.warnings))
-                respond(HTTPResponse(status: 200, headers: [("Content-Type", "image/png")] + cacheHeaders, body: image),
-                        "style=\(mapRequest.styleName)")
+                respond(HTTPResponse(status: 200, headers: [("Content-Type", mapRequest.format.contentType)] + cacheHeaders, body: image),
+                        "style=\(mapRequest.styleName) format=\(mapRequest.format.rawValue)")
             }
         } catch .clientLimit {
             respond(errorResponse(429, "too many requests from \(request.clientAddress) in the queue; retry later", request,

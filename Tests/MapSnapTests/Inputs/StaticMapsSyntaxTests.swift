@@ -201,8 +201,10 @@ struct InputsPlaceTable: PlaceResolving {
         #expect(parsed.paths.count == 2)
         #expect(parsed.paths[0].coordinates.count == 3)
         #expect(parsed.visible == [LatLng(10, 10), LatLng(11, 11), LatLng(12, 12)])
-        #expect(parsed.warnings.count == 3)
+        #expect(parsed.warnings.count == 2, "language and style are ignored")
+        #expect(parsed.format == .png8, "format=png is Google's png8")
         #expect(try StaticMapsURL(parsing: "?maptype=terrain").style == "terrain")
+        #expect(try StaticMapsURL(parsing: "?format=jpg-baseline&quality=70").quality == 70)
     }
 
     @Test func errorsNameTheRepeatedParameter() {

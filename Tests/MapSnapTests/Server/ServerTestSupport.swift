@@ -54,7 +54,18 @@ enum ServerFixtures {
         "https://maps.googleapis.com/maps/api/staticmap?size=400x400&scale=2&maptype=satellite&path=color:0x0000ff%7Cweight:5%7Cenc:_p~iF~ps%7CU_ulLnnqC_mqNvxq%60@",
         "https://maps.googleapis.com/maps/api/staticmap?size=512x256&scale=2&maptype=terrain&markers=1,1&key=abc",
         "https://maps.googleapis.com/maps/api/staticmap?size=300x200&path=weight:3|color:orange|geodesic:true|Paris|New+York&markers=size:mid|label:P|Paris",
+        "https://maps.googleapis.com/maps/api/staticmap?center=60.17,24.94&zoom=14&size=200x150&format=png32",
+        "https://maps.googleapis.com/maps/api/staticmap?center=60.17,24.94&zoom=14&size=200x150&format=jpg",
+        "https://maps.googleapis.com/maps/api/staticmap?center=60.17,24.94&zoom=14&size=200x150&format=jpg-baseline&quality=60",
+        "https://maps.googleapis.com/maps/api/staticmap?center=60.17,24.94&zoom=14&size=200x150&maptype=hybrid&format=webp",
     ]
+
+    /// The `Content-Type` the server must send for a URL: its `format`, else png8's.
+    static func contentType(_ url: String) -> String {
+        if url.contains("format=jpg") { return "image/jpeg" }
+        if url.contains("format=webp") { return "image/webp" }
+        return "image/png"
+    }
 
     /// `https://host/maps/api/staticmap?…` → `/maps/api/staticmap?…`.
     static func target(_ url: String) -> String {
