@@ -14,15 +14,14 @@ let package = Package(
         .systemLibrary(name: "CFreeType", path: "Sources/CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", providers: [.apt(["libsqlite3-dev"])]),
-        .systemLibrary(name: "CJPEG", path: "Sources/CJPEG", providers: [.apt(["libjpeg62-turbo-dev"])]),
+        .systemLibrary(name: "CDeflate", path: "Sources/CDeflate", pkgConfig: "libdeflate", providers: [.apt(["libdeflate-dev"])]),
+        .systemLibrary(name: "CExpat", path: "Sources/CExpat", pkgConfig: "expat", providers: [.apt(["libexpat1-dev"])]),
         .systemLibrary(name: "CTurboJPEG", path: "Sources/CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
         .systemLibrary(name: "CWebP", path: "Sources/CWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"])]),
         .systemLibrary(name: "CMicroHTTPD", path: "Sources/CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
-        // The little C that must be C: libjpeg's setjmp/longjmp error handling stays in here.
-        .target(name: "CShims", dependencies: ["CJPEG"], path: "Sources/CShims", linkerSettings: [.linkedLibrary("jpeg")]),
         .target(
             name: "MapSnap",
-            dependencies: ["CPNG", "CFreeType", "CZlib", "CSQLite", "CShims", "CTurboJPEG", "CWebP", "CMicroHTTPD"],
+            dependencies: ["CPNG", "CFreeType", "CZlib", "CSQLite", "CDeflate", "CTurboJPEG", "CExpat", "CWebP", "CMicroHTTPD"],
             path: "Sources/MapSnap"
         ),
         .target(name: "MapSnapTesting", dependencies: ["MapSnap"], path: "Sources/MapSnapTesting"),

@@ -1,5 +1,5 @@
 // libFuzzer entry point over mapsnap's untrusted-input decoders. The first byte picks the
-// decoder (MVT, PNG, JPEG, gzip/zlib, encoded polyline, Static Maps path syntax, GeoJSON,
+// decoder (MVT, PNG (and the encoder round trip), JPEG, gzip/zlib, encoded polyline, Static Maps path syntax, GeoJSON,
 // GPX, style JSON, PMTiles directory), the rest is its input. Built and run by
 // fuzz/run.sh; not part of the package build.
 
@@ -20,7 +20,12 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
                 }
             }
         }
-    case 1: _ = try? PNGCodec.decode(body, origin: "fuzz", maxPixelCount: 1 << 20)
+    case 1:
+        // Whatever decodes must survive our encoder: encode → decode gives the same pixels.
+        if let canvas = try? PNGCodec.decode(body, origin: "fuzz", maxPixelCount: 1 << 20) {
+            guard let png = try? PNGCodec.encode(canvas), let back = try? PNGCodec.decode(png, origin: "re-encoded"),
+                  back.pixels == canvas.pixels else { fatalError("PNG encode → decode changed the pixels") }
+        }
     case 2: _ = try? JPEGCodec.decode(body, origin: "fuzz", maxPixelCount: 1 << 20)
     case 3: _ = try? Gzip.decompress(body, maxOutputBytes: 1 << 20)
     case 4: _ = try? EncodedPolyline.decode(String(decoding: body, as: UTF8.self), precision: 5)

@@ -9,18 +9,11 @@ seconds="${1:-120}"
 out=.build/fuzz
 mkdir -p "$out/corpus"
 S="$(pwd)/Sources"
-cat > "$out/module.modulemap" <<MAP
-module CShims {
-    header "$S/CShims/include/mapsnap_shims.h"
-    export *
-}
-MAP
-clang -c -fsanitize=fuzzer-no-link,address -I"$S/CShims/include" "$S/CShims/mapsnap_jpeg.c" -o "$out/shims.o"
-swiftc -sanitize=fuzzer,address -parse-as-library -module-name MapSnap -O \
-  -I "$S/CPNG" -I "$S/CFreeType" -I "$S/CZlib" -I "$S/CSQLite" -I "$S/CJPEG" -I "$out" \
+swiftc -sanitize=fuzzer,address -parse-as-library -module-name MapSnap -package-name mapsnap -O \
+  -I "$S/CPNG" -I "$S/CFreeType" -I "$S/CZlib" -I "$S/CSQLite" -I "$S/CDeflate" -I "$S/CTurboJPEG" -I "$S/CExpat" \
   -Xcc -I/usr/include/freetype2 -Xcc -I/usr/include/libpng16 \
-  $(find "$S/MapSnap" -name '*.swift') fuzz/harness.swift "$out/shims.o" \
-  -lpng16 -lfreetype -lz -lsqlite3 -ljpeg -o "$out/fuzz-mapsnap"
+  $(find "$S/MapSnap" -name '*.swift') fuzz/harness.swift \
+  -lpng16 -lfreetype -lz -lsqlite3 -lturbojpeg -ldeflate -lexpat -o "$out/fuzz-mapsnap"
 # Seed corpus: one input per decoder from the fixtures (selector byte + bytes).
 fx=Tests/MapSnapTests/Fixtures
 for f in "$fx"/png/*.png; do { printf '\x01'; cat "$f"; } > "$out/corpus/png-$(basename "$f")"; done
@@ -35,7 +28,4 @@ printf '\x05color:0xff0000|weight:5|60.1,24.9|enc:_p~iF~ps|U' > "$out/corpus/pat
 for f in "$fx"/geojson/*.geojson; do { printf '\x06'; cat "$f"; } > "$out/corpus/geojson-$(basename "$f")"; done
 for f in "$fx"/gpx/*.gpx; do { printf '\x07'; cat "$f"; } > "$out/corpus/gpx-$(basename "$f")"; done
 { printf '\x08'; cat Styles/normal.json; } > "$out/corpus/style-normal"
-# Leak detection is off: Foundation's XMLParser leaks a CFString for every parse error it
-# reports (FoundationXML _CFErrorCreateFromXMLInterface), which is not ours to fix; crashes,
-# overflows and use-after-free are still caught by ASan.
-cd "$out" && ASAN_OPTIONS=detect_leaks=0 ./fuzz-mapsnap corpus -max_total_time="$seconds" -max_len=200000 -rss_limit_mb=2048 -detect_leaks=0
+cd "$out" && ./fuzz-mapsnap corpus -max_total_time="$seconds" -max_len=200000 -rss_limit_mb=2048

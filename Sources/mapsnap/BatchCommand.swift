@@ -5,19 +5,25 @@ import MapSnap
 /// `mapsnap batch JOBS.jsonl --out-dir DIR [--jobs N]`: many renders from JSON Lines.
 enum BatchCommand {
     static let help = """
-    USAGE: mapsnap batch JOBS.jsonl --out-dir DIR [--jobs N] [--format NAME] [--quality N]
+    USAGE: mapsnap batch JOBS.jsonl --out-dir DIR [--jobs N] [--render-timeout SEC]
+                         [--allow-missing-tiles] [--format NAME] [--quality N] [-q]
 
     Renders one map per line of JOBS.jsonl (each line a JSON render spec, see
-    docs/spec-format.md). A job's "output" names its file inside DIR; without one the
-    file is NNNN.png (or .jpg, .webp for those formats) after the line number. A job's
-    "format" and "quality" win over --format and --quality, which win over the output
-    name's extension (see mapsnap render --help). Jobs run in parallel (default: one per core);
-    output bytes do not depend on N. A failing job is reported with its line number and
-    the others still run; the exit code is the worst of all jobs.
+    docs/spec-format.md). A job's "output" names its file inside DIR (its last path
+    component; names that are empty, '-', start with '-' or '.', or hold control or
+    bidirectional-formatting characters are refused); without one the file is NNNN.png
+    (.jpg, .webp for those formats) after the line number. A job's "format" and "quality"
+    win over --format and --quality, which win over the output name's extension (see
+    mapsnap render --help). Jobs run in parallel (default: one per core); output bytes do
+    not depend on N. A failing job is reported with its line number and the others still
+    run; the exit code is the worst of all jobs. A job whose base-map tiles all failed
+    fails (exit 3) unless --allow-missing-tiles; --render-timeout is per job (default
+    300 seconds; 0 = no limit), as for render.
     """
 
     static func run(_ arguments: ArraySlice<String>) throws(CLIError) {
-        let args = try OptionTable(valued: ["--out-dir", "--jobs", "--format", "--quality"], switches: ["--help", "--quiet"],
+        let args = try OptionTable(valued: ["--out-dir", "--jobs", "--render-timeout", "--format", "--quality"],
+                                   switches: ["--help", "--quiet", "--allow-missing-tiles"],
                                    aliases: ["-h": "--help", "-q": "--quiet", "-j": "--jobs"]).parse(arguments)
         if args.has("--help") { Output.out(help); return }
         guard args.positionals.count == 1, let jobsPath = args.positionals.first else {
@@ -33,6 +39,9 @@ enum BatchCommand {
         guard FileManager.default.fileExists(atPath: outDir, isDirectory: &isDir), isDir.boolValue else {
             throw .runtime("--out-dir \(outDir): no such directory")
         }
+        // No flag: the default; "0": no limit (nil).
+        let renderTimeout: Double? = try args.last("--render-timeout").map(RenderCommand.renderTimeout) ?? RenderCommand.defaultRenderTimeout
+        let allowMissingTiles = args.has("--allow-missing-tiles")
         var defaults = RenderSpecBuilder()
         do {
             if let f = args.last("--format") { try defaults.setFormat(f, origin: "--format") }
@@ -42,6 +51,7 @@ enum BatchCommand {
         }
         let jobs = try loadJobs(jobsPath, format: defaults.format, quality: defaults.quality)
         let quiet = args.has("--quiet")
+        AtomicFile.removeStaleTemporaries(in: outDir)
         if !quiet {
             for job in jobs {
                 if case .success(let spec) = job.spec { spec.warnings.forEach { Output.warning("\(jobsPath):\(job.line): \($0)") } }
@@ -53,7 +63,7 @@ enum BatchCommand {
         DispatchQueue.concurrentPerform(iterations: min(parallelism, max(jobs.count, 1))) { _ in
             while let i = next.take(below: jobs.count) {
                 let job = jobs[i]
-                let spec: RenderSpec
+                var spec: RenderSpec
                 switch job.spec {
                 case .failure(let error):
                     results.set(i, 2, error.message)
@@ -61,9 +71,10 @@ enum BatchCommand {
                 case .success(let s):
                     spec = s
                 }
+                spec.options.renderTimeout = renderTimeout
                 let path = (outDir as NSString).appendingPathComponent(job.outputName)
                 do {
-                    try RenderCommand.render(spec, to: path, quiet: quiet)
+                    try RenderCommand.render(spec, to: path, quiet: quiet, allowMissingTiles: allowMissingTiles)
                     results.set(i, 0, nil)
                 } catch let error as CLIError {
                     results.set(i, error.exitCode, "\(jobsPath):\(job.line): \(error.description)")
@@ -117,7 +128,10 @@ enum BatchCommand {
                 spec.quality = spec.quality ?? quality
                 let name = spec.output.map { ($0 as NSString).lastPathComponent }
                     ?? String(format: "%04d.", job.line) + spec.outputFormat(fileName: nil).fileExtension
-                if let first = claimed[name] {
+                if let problem = problem(withOutputName: name) {
+                    let message = "\(source): output \"\(printable(name))\": \(problem)"
+                    jobs.append(Job(line: job.line, spec: .failure(JobError(message: message)), outputName: name))
+                } else if let first = claimed[name] {
                     let message = "\(source): output \"\(name)\" is already written by line \(first)"
                     jobs.append(Job(line: job.line, spec: .failure(JobError(message: message)), outputName: name))
                 } else {
@@ -132,6 +146,39 @@ enum BatchCommand {
             }
         }
         return jobs
+    }
+
+    /// Why `name` may not name a file in the output directory, or nil when it may. Names are
+    /// refused that another tool or a terminal would misread: `-` and a leading `-` (taken
+    /// for standard output or an option), a leading `.` (hidden, and the prefix of
+    /// `AtomicFile`'s temporaries), and control, bidirectional-formatting or other invisible
+    /// characters (which can make a listing show another name than the file has).
+    static func problem(withOutputName name: String) -> String? {
+        if name.isEmpty || name == "/" { return "empty file name" }
+        if name == "-" { return "standard output is not available in batch; name a file" }
+        if name.hasPrefix("-") { return "a file name may not start with '-'" }
+        if name.hasPrefix(".") { return "a file name may not start with '.'" }
+        if name.utf8.count > 255 { return "file name longer than 255 bytes" }
+        for scalar in name.unicodeScalars {
+            switch scalar.properties.generalCategory {
+            case .control, .format, .lineSeparator, .paragraphSeparator, .privateUse, .surrogate, .unassigned:
+                return "file name holds the invisible or control character U+\(String(scalar.value, radix: 16, uppercase: true))"
+            default: continue
+            }
+        }
+        return nil
+    }
+
+    /// `name` with control and format characters shown as `\u{…}`, for messages.
+    static func printable(_ name: String) -> String {
+        name.unicodeScalars.map { scalar -> String in
+            switch scalar.properties.generalCategory {
+            case .control, .format, .lineSeparator, .paragraphSeparator, .privateUse, .surrogate, .unassigned:
+                return "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
+            default:
+                return String(scalar)
+            }
+        }.joined()
     }
 
     /// Per-job outcomes, reported in job order after all finish.

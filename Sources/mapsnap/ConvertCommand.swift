@@ -7,7 +7,8 @@ enum ConvertCommand {
     USAGE: mapsnap convert IN.mbtiles OUT.pmtiles
 
     Copies every tile and the metadata of an MBTiles file into a PMTiles v3 archive
-    (clustered, gzip directories). The output is written atomically.
+    (clustered, gzip directories). A file is replaced atomically; a FIFO or device is
+    written in place.
     """
 
     static func run(_ arguments: ArraySlice<String>) throws(CLIError) {
@@ -17,6 +18,7 @@ enum ConvertCommand {
         let input = args.positionals[0], output = args.positionals[1]
         // A missing input is a missing source (exit 3), like `info`; a broken one is bad input.
         guard FileManager.default.fileExists(atPath: input) else { throw .runtime("\(input): no such file") }
+        AtomicFile.removeStaleTemporaries(for: output)
         do {
             let n = try PMTilesConverter.convert(mbtiles: input, to: output)
             Output.out("wrote \(n) tiles to \(output)")

@@ -16,7 +16,9 @@ enum RenderCommand {
       --zoom Z              zoom 0-22, fractional allowed
       --padding PX          free space kept around fitted content, in points (default 24)
       --fractional-zoom     fit at a fractional zoom instead of the largest integer zoom
-      --max-size PX         largest image side in pixels (default 8192)
+      --max-size PX         largest image side in pixels (default 8192, at most 65536)
+      --max-pixels N        largest image area in pixels, width x height after --scale
+                            (default 67108864 = 8192x8192, at most 268435456 = 16384x16384)
 
     BASE MAP
       --style NAME|FILE     normal (default), terrain, hybrid, or a MapLibre style JSON file
@@ -27,6 +29,9 @@ enum RenderCommand {
                             ~/.cache/mapsnap/tiles)
       --offline             use cached HTTP tiles only; never touch the network
       --timeout SEC         per-request HTTP timeout (default 10; 2 retries on failure)
+      --render-timeout SEC  time allowed for loading the base map's tiles; tiles not read
+                            by then are skipped (default 300; 0 = no limit)
+      --allow-missing-tiles write the map even when no base-map tile could be read
       --dem SOURCE          elevation tiles (PNG; same kinds of source as --source) for
                             hillshading: the terrain style shades relief from them, and
                             they replace a style file's raster-dem sources
@@ -53,16 +58,21 @@ enum RenderCommand {
       --caption TEXT        a caption box at the top left (≤ 1000 characters)
 
     OUTPUT
-      -o, --output FILE     image to write ('-' for stdout); written atomically
+      -o, --output FILE     image to write ('-' for stdout); a file is replaced atomically
+                            and keeps its permissions; a FIFO or device (/dev/null) is
+                            written in place
       --format NAME         png8 (or png: a palette of at most 256 colours, Google's default),
                             png32 (every colour), jpg (progressive), jpg-baseline, webp
                             (lossless; lossy with --quality). Default: from the file name's
                             extension (.png → png32, .jpg, .webp), png8 for a --url, else png32
       --quality N           JPEG or lossy WebP quality 1-100 (JPEG default 85)
-      -q, --quiet           do not print warnings
+      -q, --quiet           do not print warnings (errors are still printed)
 
     EXIT CODES
-      0 success, 2 bad usage or input (nothing written), 3 runtime failure (I/O, source)
+      0 success, 2 bad usage or input (nothing written), 3 runtime failure (I/O, source,
+      or no base-map tile could be read — every tile that exists failed or timed out;
+      nothing written unless --allow-missing-tiles). Tiles a source does not have are
+      not failures.
 
     EXAMPLES
       mapsnap render --marker 'label:A|60.1699,24.9384' --zoom 15 -o helsinki.png
@@ -74,8 +84,9 @@ enum RenderCommand {
     static let options = OptionTable(
         valued: ["--size", "--scale", "--center", "--zoom", "--padding", "--style", "--source", "--dem", "--dem-encoding", "--path",
                  "--marker", "--visible", "--geojson", "--gpx", "--polyline", "--polyline6", "--spec", "--url",
-                 "--attribution", "--caption", "--output", "--max-size", "--cache-dir", "--timeout", "--format", "--quality"],
-        switches: ["--no-scale-bar", "--fractional-zoom", "--quiet", "--help", "--offline"],
+                 "--attribution", "--caption", "--output", "--max-size", "--max-pixels", "--cache-dir", "--timeout",
+                 "--render-timeout", "--format", "--quality"],
+        switches: ["--no-scale-bar", "--fractional-zoom", "--quiet", "--help", "--offline", "--allow-missing-tiles"],
         aliases: ["-o": "--output", "-q": "--quiet", "-h": "--help"])
 
     static func run(_ arguments: ArraySlice<String>) throws(CLIError) {
@@ -89,7 +100,18 @@ enum RenderCommand {
             throw .usage("render: missing -o OUT.png (use '-o -' for stdout)")
         }
         if !args.has("--quiet") { spec.warnings.forEach(Output.warning) }
-        try render(spec, to: output, quiet: args.has("--quiet"))
+        try render(spec, to: output, quiet: args.has("--quiet"), allowMissingTiles: args.has("--allow-missing-tiles"))
+    }
+
+    /// The CLI's time limit for loading tiles when `--render-timeout` is not given.
+    static let defaultRenderTimeout = 300.0
+
+    /// `--render-timeout SEC`: seconds, or 0 for no limit.
+    static func renderTimeout(_ text: String) throws(CLIError) -> Double? {
+        guard let t = Double(text), t.isFinite, t >= 0, t <= 86_400 else {
+            throw .usage("--render-timeout \(text): expected seconds from 0 (no limit) to 86400")
+        }
+        return t == 0 ? nil : t
     }
 
     /// Applies flags in command-line order on top of an optional --spec file.
@@ -106,7 +128,8 @@ enum RenderCommand {
                 warnings = spec.warnings
             }
             var b = RenderSpecBuilder(options: base, resolver: resolver)
-            if let output { b.setOutput(output) }
+            b.options.renderTimeout = defaultRenderTimeout
+            if let output { try b.setOutput(output, origin: "--spec") }
             for (name, value) in args.options {
                 guard let v = value else {
                     switch name {
@@ -137,7 +160,7 @@ enum RenderCommand {
                 case "--url": try b.applyStaticMapsURL(v, origin: name)
                 case "--attribution": try b.setAttribution(v, origin: name)
                 case "--caption": try b.setCaption(v, origin: name)
-                case "--output": b.setOutput(v)
+                case "--output": try b.setOutput(v, origin: name)
                 case "--format": try b.setFormat(v, origin: name)
                 case "--quality": try b.setQuality(v, origin: name)
                 case "--cache-dir": b.options.http.cacheDirectory = v
@@ -151,6 +174,13 @@ enum RenderCommand {
                         throw CLIError.usage("--max-size \(v): expected a whole number of pixels 1-65536")
                     }
                     b.options.maximumPixelSize = n
+                case "--max-pixels":
+                    let hard = MapSnapshotOptions.hardMaximumPixelCount
+                    guard let n = Int(v), n >= 1, n <= hard else {
+                        throw CLIError.usage("--max-pixels \(v): expected a whole number of pixels 1-\(hard)")
+                    }
+                    b.options.maximumPixelCount = n
+                case "--render-timeout": b.options.renderTimeout = try renderTimeout(v)
                 default: break
                 }
             }
@@ -164,7 +194,9 @@ enum RenderCommand {
         }
     }
 
-    static func render(_ spec: RenderSpec, to output: String, quiet: Bool) throws(CLIError) {
+    /// Renders and writes one map. A map whose base-map tiles all failed (`nothingLoaded`)
+    /// is a runtime failure unless `allowMissingTiles`; nothing is written then.
+    static func render(_ spec: RenderSpec, to output: String, quiet: Bool, allowMissingTiles: Bool) throws(CLIError) {
         let snapshot: MapSnapshot
         do {
             snapshot = try MapSnapshotter(options: spec.options).render()
@@ -174,6 +206,14 @@ enum RenderCommand {
             throw .runtime(String(describing: error))
         }
         if !quiet { snapshot.warnings.forEach(Output.warning) }
+        let tiles = snapshot.baseMapTiles
+        if tiles.nothingLoaded {
+            let what = "no base-map tile could be read (\(tiles.failed) of \(tiles.requested) failed, none loaded)"
+            guard allowMissingTiles else {
+                throw .runtime("\(what); nothing written (--allow-missing-tiles writes the map anyway)")
+            }
+            if !quiet { Output.warning("\(what); writing the map anyway (--allow-missing-tiles)") }
+        }
         let format = spec.outputFormat(fileName: output == "-" ? nil : output)
         let png: [UInt8]
         do {
@@ -182,9 +222,11 @@ enum RenderCommand {
             throw .runtime("encoding \(format.rawValue): \(error)")
         }
         if output == "-" {
-            FileHandle.standardOutput.write(Data(png))
+            try Output.png(png)
             return
         }
+        // Temporaries of earlier runs killed mid-write would otherwise stay forever.
+        AtomicFile.removeStaleTemporaries(for: output)
         do {
             try AtomicFile.write(png, to: output)
         } catch {

@@ -11,7 +11,8 @@
 enum PNG8Encoder {
     static func encode(_ canvas: Canvas) throws -> [UInt8] {
         let (palette, indices) = quantize(canvas)
-        return try PNGCodec.encodePalette(width: canvas.width, height: canvas.height, palette: palette, indices: indices)
+        return try PNGEncoder.encodePalette(IndexedImage(colours: palette, indices: indices), width: canvas.width, height: canvas.height,
+                                            maximumIDATLength: PNGEncoder.defaultMaximumIDATLength)
     }
 
     /// Above this many distinct colours, pixels take their median-cut box's entry instead of

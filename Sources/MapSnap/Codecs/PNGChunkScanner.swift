@@ -43,7 +43,7 @@ struct PNGChunkScanner {
                 throw .truncated(origin: origin, offset: offset + 8, expected: body, available: count - offset - 8)
             }
             let declared = readUInt32(bytes, offset + 8 + Int(length))
-            let computed = CRC32.checksum(UnsafeBufferPointer(rebasing: bytes[(offset + 4)..<(offset + 8 + Int(length))]))
+            let computed = Gzip.crc32(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[(offset + 4)..<(offset + 8 + Int(length))])))
             guard declared == computed else {
                 throw .invalidChunkChecksum(origin: origin, chunk: type, offset: offset, declared: declared, computed: computed)
             }
@@ -75,23 +75,5 @@ struct PNGChunkScanner {
             if c >= 0x20 && c < 0x7F { s.unicodeScalars.append(Unicode.Scalar(c)) } else { s += "\\x" + String(c, radix: 16) }
         }
         return s
-    }
-}
-
-/// CRC-32 (ISO-HDLC polynomial 0xEDB88320) as PNG uses it; table-driven, one table for the
-/// process.
-enum CRC32 {
-    static let table: [UInt32] = (0..<256).map { n -> UInt32 in
-        var c = UInt32(n)
-        for _ in 0..<8 { c = (c & 1) != 0 ? 0xEDB8_8320 ^ (c >> 1) : c >> 1 }
-        return c
-    }
-
-    static func checksum(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt32 {
-        table.withUnsafeBufferPointer { t in
-            var c: UInt32 = 0xFFFF_FFFF
-            for b in bytes { c = t[Int((c ^ UInt32(b)) & 0xFF)] ^ (c >> 8) }
-            return c ^ 0xFFFF_FFFF
-        }
     }
 }

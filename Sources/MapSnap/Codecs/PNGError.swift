@@ -19,7 +19,7 @@ public enum PNGError: Error, Equatable, Sendable, CustomStringConvertible {
     case imageTooLarge(origin: String, width: UInt32, height: UInt32, maxPixelCount: Int)
     /// libpng rejected the stream (bad compression data, invalid IHDR fields, ...).
     case decodingFailed(origin: String, reason: String)
-    /// libpng could not encode the canvas.
+    /// The canvas could not be encoded (too large for PNG, or libdeflate failed).
     case encodingFailed(reason: String)
 
     public var description: String {

@@ -9,7 +9,7 @@ enum WebPEncoder {
         guard canvas.width <= 16_383, canvas.height <= 16_383 else {
             throw ImageFormatError.encodingFailed(format: "webp", reason: "\(canvas.width)×\(canvas.height) exceeds WebP's 16383-pixel side")
         }
-        let rgba = PNGCodec.straightPixels(canvas, channels: 4)
+        let rgba = PNGEncoder.straightPixels(canvas, channels: 4)
         var output: UnsafeMutablePointer<UInt8>? = nil
         let size = rgba.withUnsafeBufferPointer { pixels in
             if let quality {

@@ -80,20 +80,26 @@ public struct RenderSpec: Sendable {
     /// Largest number of jobs in a JSON Lines batch.
     public static let maximumJobCount = 1_000_000
 
-    /// Reads and parses a spec file; relative paths inside resolve against its directory.
+    /// Reads and parses a spec file; relative paths inside resolve against its directory,
+    /// and `filePaths` says which files it may name.
     public static func load(path: String, resolver: (any PlaceResolving)? = nil,
-                            defaults: MapSnapshotOptions = MapSnapshotOptions()) throws -> RenderSpec {
+                            defaults: MapSnapshotOptions = MapSnapshotOptions(),
+                            filePaths: FilePathPolicy = .unrestricted) throws -> RenderSpec {
         var reader = RenderSpecBuilder(options: defaults, resolver: resolver)
+        reader.filePaths = filePaths
         let bytes = try reader.readFile(path, origin: "--spec")
         reader.baseDirectory = directory(of: path)
         return try parse(bytes: bytes, range: nil, file: path, line: nil, builder: reader)
     }
 
-    /// Parses one JSON spec. `source` names it in errors; `baseDirectory` resolves relative paths.
+    /// Parses one JSON spec. `source` names it in errors; `baseDirectory` resolves relative
+    /// paths; `filePaths` says which files it may name (`.refused` for a server).
     public static func parse(data: Data, source: String, baseDirectory: String? = nil,
                              resolver: (any PlaceResolving)? = nil,
-                             defaults: MapSnapshotOptions = MapSnapshotOptions()) throws -> RenderSpec {
-        let builder = RenderSpecBuilder(options: defaults, resolver: resolver, baseDirectory: baseDirectory)
+                             defaults: MapSnapshotOptions = MapSnapshotOptions(),
+                             filePaths: FilePathPolicy = .unrestricted) throws -> RenderSpec {
+        var builder = RenderSpecBuilder(options: defaults, resolver: resolver, baseDirectory: baseDirectory)
+        builder.filePaths = filePaths
         return try parse(bytes: [UInt8](data), range: nil, file: source, line: nil, builder: builder)
     }
 
@@ -107,17 +113,20 @@ public struct RenderSpec: Sendable {
     /// Parses JSON Lines: one spec object per line; blank lines are skipped. Each line is
     /// parsed on its own, so one bad line fails only its job. Throws only when the file as a
     /// whole is unusable (more than `maximumJobCount` jobs). `source` names the file; errors
-    /// give its line numbers (`jobs.jsonl:3: …`) and byte offsets.
+    /// give its line numbers (`jobs.jsonl:3: …`) and byte offsets. `filePaths` says which
+    /// files the jobs may name.
     public static func parseJobs(data: Data, source: String, baseDirectory: String? = nil,
                                  resolver: (any PlaceResolving)? = nil,
-                                 defaults: MapSnapshotOptions = MapSnapshotOptions()) throws(RenderSpecError) -> [Job] {
+                                 defaults: MapSnapshotOptions = MapSnapshotOptions(),
+                                 filePaths: FilePathPolicy = .unrestricted) throws(RenderSpecError) -> [Job] {
         let bytes = [UInt8](data)
         var jobs: [Job] = []
         for line in JSONLines(bytes) {
             guard jobs.count < maximumJobCount else {
                 throw .inJob(source: source, line: line.number, message: "more than \(maximumJobCount) jobs")
             }
-            let builder = RenderSpecBuilder(options: defaults, resolver: resolver, baseDirectory: baseDirectory)
+            var builder = RenderSpecBuilder(options: defaults, resolver: resolver, baseDirectory: baseDirectory)
+            builder.filePaths = filePaths
             let lineSource = "\(source):\(line.number)"
             do {
                 let spec = try parse(bytes: bytes, range: line.range, file: source, line: line.number, builder: builder)
@@ -139,17 +148,21 @@ public struct RenderSpec: Sendable {
     /// Reads and parses a JSON Lines file (see `parseJobs`); relative paths inside resolve
     /// against its directory.
     public static func loadJobs(path: String, resolver: (any PlaceResolving)? = nil,
-                                defaults: MapSnapshotOptions = MapSnapshotOptions()) throws(RenderSpecError) -> [Job] {
+                                defaults: MapSnapshotOptions = MapSnapshotOptions(),
+                                filePaths: FilePathPolicy = .unrestricted) throws(RenderSpecError) -> [Job] {
         let builder = RenderSpecBuilder(options: defaults, resolver: resolver)
         let bytes = try builder.readFile(path, origin: "batch")
-        return try parseJobs(data: Data(bytes), source: path, baseDirectory: directory(of: path), resolver: resolver, defaults: defaults)
+        return try parseJobs(data: Data(bytes), source: path, baseDirectory: directory(of: path), resolver: resolver, defaults: defaults,
+                             filePaths: filePaths)
     }
 
     /// Parses JSON Lines (see `parseJobs`) and fails on the first bad line.
     public static func parseLines(data: Data, source: String, baseDirectory: String? = nil,
                                   resolver: (any PlaceResolving)? = nil,
-                                  defaults: MapSnapshotOptions = MapSnapshotOptions()) throws -> [RenderSpec] {
-        try parseJobs(data: data, source: source, baseDirectory: baseDirectory, resolver: resolver, defaults: defaults)
+                                  defaults: MapSnapshotOptions = MapSnapshotOptions(),
+                                  filePaths: FilePathPolicy = .unrestricted) throws -> [RenderSpec] {
+        try parseJobs(data: data, source: source, baseDirectory: baseDirectory, resolver: resolver, defaults: defaults,
+                      filePaths: filePaths)
             .map { try $0.result.get() }
     }
 
@@ -334,7 +347,7 @@ private struct SpecReader {
         if let v = object["attribution"] { try builder.setAttribution(try string(v, "attribution"), origin: origin("attribution")) }
         if let v = object["scaleBar"] { builder.setShowsScaleBar(try bool(v, "scaleBar")) }
         if let v = object["caption"] { try builder.setCaption(try string(v, "caption"), origin: origin("caption")) }
-        if let v = object["output"] { builder.setOutput(try string(v, "output")) }
+        if let v = object["output"] { try builder.setOutput(try string(v, "output"), origin: origin("output")) }
         if let v = object["format"] { try builder.setFormat(try string(v, "format"), origin: origin("format")) }
         if let v = object["quality"] { try builder.setQuality(try numberText(v, "quality"), origin: origin("quality")) }
     }
@@ -429,7 +442,7 @@ private struct SpecReader {
             throw RenderSpecError.badValue(origin: origin("\(keyPath).diameter"), reason: "diameter needs \"style\": \"dot\"")
         }
         if let v = o["icon"] {
-            let icon = builder.resolvePath(try string(v, "\(keyPath).icon"))
+            let icon = try builder.checkedPath(try string(v, "\(keyPath).icon"), origin: origin("\(keyPath).icon"))
             var anchor: PixelPoint? = nil
             if let a = o["anchor"] {
                 let text: String

@@ -28,6 +28,9 @@ public struct RenderSpecBuilder: Sendable {
     public var baseDirectory: String?
     /// Largest input file read (GeoJSON, GPX, specs, job lists).
     public var maximumFileSize: Int = 512 << 20
+    /// Which files the input may name (styles, sources, GeoJSON, GPX, icons, output);
+    /// `.refused` for a server, `.insideBaseDirectory` for a spec from elsewhere.
+    public var filePaths: FilePathPolicy = .unrestricted
 
     /// Most markers one render may have, from all inputs together: each is drawn with its own
     /// pin, label and title, so more is a mistake that would only exhaust memory and time.
@@ -86,14 +89,14 @@ public struct RenderSpecBuilder: Sendable {
         let name = text.trimmingFieldSpaces()
         guard !name.isEmpty else { throw RenderSpecError.badValue(origin: origin, reason: "empty style name") }
         let isFile = name.contains("/") || name.lowercased().hasSuffix(".json")
-        options.style = isFile ? resolvePath(name) : name
+        options.style = isFile ? try checkedPath(name, origin: origin) : name
     }
 
     /// `--source SOURCE`: a file path (resolved against `baseDirectory`) or a URL template.
     public mutating func setSource(_ text: String, origin: String) throws {
         let source = text.trimmingFieldSpaces()
         guard !source.isEmpty else { throw RenderSpecError.badValue(origin: origin, reason: "empty source") }
-        options.source = source.contains("://") ? source : resolvePath(source)
+        options.source = try sourceLocation(source, origin: origin)
     }
 
     /// `--dem SOURCE`: elevation tiles for hillshading, a file path (resolved against
@@ -101,7 +104,7 @@ public struct RenderSpecBuilder: Sendable {
     public mutating func setDEM(_ text: String, origin: String) throws {
         let source = text.trimmingFieldSpaces()
         guard !source.isEmpty else { throw RenderSpecError.badValue(origin: origin, reason: "empty DEM source") }
-        options.demSource = source.contains("://") ? source : resolvePath(source)
+        options.demSource = try sourceLocation(source, origin: origin)
     }
 
     /// `--dem-encoding terrarium|mapbox`.
@@ -122,7 +125,8 @@ public struct RenderSpecBuilder: Sendable {
 
     /// `--marker SPEC` in Static Maps syntax; one marker per location.
     public mutating func addMarkers(_ text: String, origin: String) throws {
-        let markers = try StaticMapsSyntax.parseMarkers(text, origin: origin, resolver: resolver, baseDirectory: baseDirectory)
+        let markers = try StaticMapsSyntax.parseMarkers(text, origin: origin, resolver: resolver, baseDirectory: baseDirectory,
+                                                        filePaths: filePaths)
         options.overlays += markers.map(Overlay.marker)
     }
 
@@ -149,6 +153,7 @@ public struct RenderSpecBuilder: Sendable {
 
     /// `--geojson FILE`.
     public mutating func loadGeoJSON(path: String, origin: String) throws {
+        _ = try checkedPath(path, origin: origin)
         let bytes = try readFile(path, origin: origin)
         let document = try GeoJSON(bytes: bytes, source: path)
         options.overlays += document.overlays
@@ -157,13 +162,15 @@ public struct RenderSpecBuilder: Sendable {
 
     /// `--gpx FILE`.
     public mutating func loadGPX(path: String, origin: String) throws {
+        _ = try checkedPath(path, origin: origin)
         let bytes = try readFile(path, origin: origin)
         options.overlays += try GPX(data: Data(bytes), source: path).overlays
     }
 
     /// `--url URL`: applies every parameter of a Static Maps URL.
     public mutating func applyStaticMapsURL(_ text: String, origin: String) throws {
-        let url = try StaticMapsURL(parsing: text, origin: origin, resolver: resolver, baseDirectory: baseDirectory)
+        let url = try StaticMapsURL(parsing: text, origin: origin, resolver: resolver, baseDirectory: baseDirectory,
+                                    filePaths: filePaths)
         if let size = url.size { setSize(size) }
         if let scale = url.scale { options.scale = scale }
         if let center = url.center { options.center = center }
@@ -223,9 +230,10 @@ public struct RenderSpecBuilder: Sendable {
         quality = try StaticMapsSyntax.parseQuality(text, origin: origin)
     }
 
-    /// `-o OUT.png`; `-` (stdout) is kept as is.
-    public mutating func setOutput(_ path: String) {
-        output = path == "-" ? path : resolvePath(path)
+    /// `-o OUT.png`; `-` (stdout) is kept as is. `origin` names the flag or key for
+    /// `filePaths` refusals.
+    public mutating func setOutput(_ path: String, origin: String = "output") throws(RenderSpecError) {
+        output = path == "-" ? path : try checkedPath(path, origin: origin)
     }
 
     /// Final checks that need every setting: the pixel size limit and something to show.
@@ -256,6 +264,22 @@ public struct RenderSpecBuilder: Sendable {
     /// `path` resolved against `baseDirectory` when relative.
     public func resolvePath(_ path: String) -> String {
         StaticMapsSyntax.resolvePath(path, against: baseDirectory)
+    }
+
+    /// `path` resolved against `baseDirectory`, if `filePaths` allows it.
+    public func checkedPath(_ path: String, origin: String) throws(RenderSpecError) -> String {
+        do {
+            return try filePaths.resolve(path, against: baseDirectory)
+        } catch {
+            throw .badValue(origin: origin, reason: "\"\(path)\": \(error.reason)")
+        }
+    }
+
+    /// A tile source: a URL template as given, or a file path checked by `filePaths`. Under
+    /// `.unrestricted` anything with `://` passes as it always has; otherwise only http(s).
+    private func sourceLocation(_ text: String, origin: String) throws(RenderSpecError) -> String {
+        if filePaths == .unrestricted ? text.contains("://") : FilePathPolicy.isURL(text) { return text }
+        return try checkedPath(text, origin: origin)
     }
 
     /// Reads a whole input file (a regular file of at most `maximumFileSize` bytes, see

@@ -94,10 +94,13 @@ public enum StaticMapsSyntax {
     /// mapsnap extensions `title:` and `style:dot`, then one or more locations, each of which
     /// becomes a marker with the same style.
     ///
-    /// - Parameter baseDirectory: directory that a relative `icon:` path is resolved against,
-    ///   and where the icon is read to place a named anchor (`top`, `left`, …).
+    /// - Parameters:
+    ///   - baseDirectory: directory that a relative `icon:` path is resolved against, and
+    ///     where the icon is read to place a named anchor (`top`, `left`, …).
+    ///   - filePaths: which `icon:` paths are allowed.
     public static func parseMarkers(_ text: String, origin: String, resolver: (any PlaceResolving)? = nil,
-                                    baseDirectory: String? = nil) throws(StaticMapsSyntaxError) -> [MarkerOverlay] {
+                                    baseDirectory: String? = nil,
+                                    filePaths: FilePathPolicy = .unrestricted) throws(StaticMapsSyntaxError) -> [MarkerOverlay] {
         var size = MarkerOverlay.PinSize.normal
         var markerColor: Color? = nil
         var label: String? = nil
@@ -131,7 +134,11 @@ public enum StaticMapsSyntax {
                     title = String(value)
                 case "icon":
                     guard !value.isEmpty else { throw .badValue(origin: origin, key: key, text: "", reason: "expected a PNG file path") }
-                    iconPath = resolvePath(String(value), against: baseDirectory)
+                    do {
+                        iconPath = try filePaths.resolve(String(value), against: baseDirectory)
+                    } catch {
+                        throw .badValue(origin: origin, key: key, text: String(value), reason: error.reason)
+                    }
                 case "anchor": anchorText = (itemIndex, String(value))
                 case "style":
                     switch value.lowercased() {

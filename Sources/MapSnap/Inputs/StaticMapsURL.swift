@@ -32,8 +32,9 @@ public struct StaticMapsURL: Sendable {
     /// - Parameters:
     ///   - origin: what error messages call the URL (`--url`, `url`).
     ///   - baseDirectory: resolves relative `icon:` paths.
+    ///   - filePaths: which `icon:` paths are allowed.
     public init(parsing text: String, origin: String = "--url", resolver: (any PlaceResolving)? = nil,
-                baseDirectory: String? = nil) throws(StaticMapsSyntaxError) {
+                baseDirectory: String? = nil, filePaths: FilePathPolicy = .unrestricted) throws(StaticMapsSyntaxError) {
         guard text.utf8.count <= Self.maximumLength else {
             throw .badURL(origin: origin, reason: "URL longer than \(Self.maximumLength) bytes")
         }
@@ -71,7 +72,8 @@ public struct StaticMapsURL: Sendable {
                 }
                 style = name
             case "markers":
-                markers += try StaticMapsSyntax.parseMarkers(value, origin: here, resolver: resolver, baseDirectory: baseDirectory)
+                markers += try StaticMapsSyntax.parseMarkers(value, origin: here, resolver: resolver, baseDirectory: baseDirectory,
+                                                             filePaths: filePaths)
             case "path": paths.append(try StaticMapsSyntax.parsePath(value, origin: here, resolver: resolver))
             case "visible": visible += try StaticMapsSyntax.parseLocations(value, origin: here, resolver: resolver)
             case "key", "signature", "client", "channel", "sensor":

@@ -38,6 +38,14 @@ public struct MapSnapshotOptions: Sendable {
     public var caption: String?
     /// Largest accepted output in pixels per side (default 8192).
     public var maximumPixelSize: Int
+    /// Largest accepted output area in pixels, width × height after `scale` (default
+    /// 8192² = 67,108,864: a 256 MiB canvas). Raising it past `hardMaximumPixelCount` has no
+    /// effect.
+    public var maximumPixelCount: Int = MapSnapshotOptions.defaultMaximumPixelCount
+    /// Seconds the render may spend loading base-map tiles; tiles not read by then are
+    /// skipped (counted as failed, with a warning). nil: no limit. Distinct from
+    /// `http.timeout`, which bounds each HTTP request.
+    public var renderTimeout: Double?
     /// Network and cache settings for HTTP(S) tile sources (timeouts, retries, cache
     /// directory and age, offline mode). `scale` is taken from the render.
     public var http = HTTPTileSource.Options()
@@ -47,6 +55,11 @@ public struct MapSnapshotOptions: Sendable {
     /// Test hook: the order in which tiles are fetched, to prove arrival order does not
     /// change the output. nil: tile order.
     var tileLoadOrder: (@Sendable (Int) -> [Int])?
+
+    /// The default `maximumPixelCount`: the default side limit squared.
+    public static let defaultMaximumPixelCount = 8192 * 8192
+    /// The most `maximumPixelCount` can grant: 16384² pixels, a 1 GiB canvas.
+    public static let hardMaximumPixelCount = 16384 * 16384
 
     public init(width: Int = 600, height: Int = 400, scale: Double = 1, center: LatLng? = nil,
                 zoom: Double? = nil, padding: Double = 24, allowsFractionalZoom: Bool = false,

@@ -50,14 +50,31 @@ extension Canvas {
     /// Strokes `path`: clip to the canvas (plus the stroke's reach), dash, simplify to the
     /// pixel grid, outline, and fill the outline non-zero in one pass so that a translucent
     /// stroke never blends twice where it overlaps itself.
+    ///
+    /// Dashes come from the canvas's budget (`Dasher.maxDashesPerCanvas`): once it is spent,
+    /// dashed strokes are drawn solid.
+    /// A pattern finer than a pixel (`Dasher.minimumPeriod`) is drawn as a solid line faded
+    /// to the share of the line its dashes would have covered.
     public func stroke(_ path: Path, style: StrokeStyle, color: Color) {
         guard color.alpha > 0, style.width.isFinite, style.width > 0 else { return }
-        Canvas.strokeOutline(path, style: style, width: width, height: height)
+        var style = style, color = color
+        if let coverage = Dasher.subpixelCoverage(style.dash, capLength: style.cap == .butt ? 0 : style.width) {
+            style.dash = []
+            color = color.withOpacity(coverage)
+            guard color.alpha > 0 else { return }
+        }
+        Canvas.strokeOutline(path, style: style, width: width, height: height, dashBudget: &remainingDashes)
             .map { fill($0, color: color, rule: .nonZero) }
     }
 
     /// The fill polygon `stroke` draws on a `width`×`height` canvas, or nil if nothing shows.
     static func strokeOutline(_ path: Path, style: StrokeStyle, width: Int, height: Int) -> Path? {
+        var budget = Dasher.maxDashCount
+        return strokeOutline(path, style: style, width: width, height: height, dashBudget: &budget)
+    }
+
+    /// `strokeOutline`, taking its dashes from `dashBudget`.
+    static func strokeOutline(_ path: Path, style: StrokeStyle, width: Int, height: Int, dashBudget: inout Int) -> Path? {
         let radius = style.width / 2
         // Farthest an outline point can be from its vertex: a miter tip (r · limit), a square
         // cap corner (r · √2), or a round join/cap (r). One extra pixel keeps anti-aliasing.
@@ -68,7 +85,7 @@ extension Canvas {
         let clipped = LineClipper.clip(path, to: rect)
         guard !clipped.path.isEmpty else { return nil }
         let dashed = Dasher.dash(clipped.path, pattern: style.dash, phase: style.dashPhase,
-                                 startDistances: clipped.startDistances)
+                                 startDistances: clipped.startDistances, budget: &dashBudget)
         let simple = Simplifier.simplify(dashed)
         let outline = Stroker.outline(simple, style: style)
         return outline.isEmpty ? nil : outline

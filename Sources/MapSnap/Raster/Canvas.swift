@@ -11,6 +11,9 @@ public final class Canvas: @unchecked Sendable {
     /// Threads one drawing operation may use (big fills are split into bands of rows);
     /// 1, the default, draws on the calling thread. Output does not depend on it.
     public var maximumThreads = 1
+    /// Dashes this canvas's strokes may still make (see `Dasher.maxDashesPerCanvas`): one
+    /// canvas is one render, and the budget bounds what a render's dash patterns can cost.
+    public internal(set) var remainingDashes = Dasher.maxDashesPerCanvas
 
     /// A transparent canvas. `width` and `height` must be positive; callers validate sizes
     /// from user input against `RenderLimits` before getting here.

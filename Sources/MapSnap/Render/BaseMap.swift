@@ -89,6 +89,8 @@ final class BaseMap {
     let tileCache: DecodedTileCache?
     var maxThreads: Int?
     var loadOrder: (@Sendable (Int) -> [Int])?
+    /// When tile loading gives up (the render's time limit).
+    var deadline = Deadline.none
 
     init(setup: BaseMapSetup, tileCache: DecodedTileCache?) {
         style = setup.style
@@ -161,9 +163,14 @@ final class BaseMap {
         guard let s = sources[id] else { return nil }
         let z = s.isVector ? Self.vectorDataZoom(camera) : Self.rasterDataZoom(camera, tileSize: s.tileSize)
         let l = LoadedSource(source: s, camera: camera, dataZoom: z, maxThreads: maxThreads, loadOrder: loadOrder,
-                             cache: tileCache)
+                             cache: tileCache, deadline: deadline)
         loaded[id] = l
         return l
+    }
+
+    /// Tile counts of every source loaded so far.
+    var tileStatistics: TileLoadStatistics {
+        loaded.values.reduce(TileLoadStatistics()) { $0 + $1.statistics }
     }
 
     /// Everything that went wrong but was survived: style warnings, unresolved sources,

@@ -27,6 +27,7 @@ public struct MapSnapshotter: Sendable {
     /// on the snapshot.
     public func render() throws -> MapSnapshot {
         try validate()
+        let deadline = Deadline.after(seconds: options.renderTimeout)
         let text = renderer.text
         let icons = IconStore()
         let projected = options.overlays.map(ProjectedOverlay.init)
@@ -37,6 +38,7 @@ public struct MapSnapshotter: Sendable {
         var warnings: [String] = []
         base.maxThreads = options.maximumThreads
         base.loadOrder = options.tileLoadOrder
+        base.deadline = deadline
         base.prepare(camera: camera)
         let labels = LabelCollisionIndex(width: canvas.width, height: canvas.height)
         var painter = OverlayPainter(camera: camera, canvas: canvas, text: text, icons: icons, overlays: projected)
@@ -60,7 +62,8 @@ public struct MapSnapshotter: Sendable {
 
         let attribution = attributionText(base)
         decorations.draw(attribution: attribution, caption: options.caption, scaleBar: options.showsScaleBar)
-        return MapSnapshot(canvas: canvas, camera: camera, warnings: warnings, attribution: attribution)
+        return MapSnapshot(canvas: canvas, camera: camera, warnings: warnings, attribution: attribution,
+                           baseMapTiles: base.tileStatistics)
     }
 
     /// nil option → the sources' attribution; "" → none; otherwise the text given.
@@ -79,6 +82,10 @@ public struct MapSnapshotter: Sendable {
         let limit = o.maximumPixelSize
         if pw.rounded() > Double(limit) || ph.rounded() > Double(limit) {
             throw RenderError.imageTooLarge(pixelWidth: Int(min(pw.rounded(), 1e9)), pixelHeight: Int(min(ph.rounded(), 1e9)), limit: limit)
+        }
+        let areaLimit = min(o.maximumPixelCount, MapSnapshotOptions.hardMaximumPixelCount)
+        if pw.rounded() * ph.rounded() > Double(areaLimit) {
+            throw RenderError.imageAreaTooLarge(pixelWidth: Int(pw.rounded()), pixelHeight: Int(ph.rounded()), limit: areaLimit)
         }
         if let c = o.center, !c.isValid { throw RenderError.invalidCoordinate(what: "center", c) }
         for (i, c) in o.visibleCoordinates.enumerated() where !c.isValid {
@@ -118,6 +125,9 @@ public struct MapSnapshot: @unchecked Sendable {
     /// The credit line drawn on the image ("" when none): the sources that supplied tiles,
     /// or the caller's `attribution`.
     public let attribution: String
+    /// How the base map's tiles fared; `baseMapTiles.nothingLoaded` means the map shows no
+    /// base-map data because every tile that exists failed (see `TileLoadStatistics`).
+    public let baseMapTiles: TileLoadStatistics
 
     /// Image pixel of a coordinate, like `MKMapSnapshotter.Snapshot.point(for:)`.
     public func point(for coordinate: LatLng) -> PixelPoint { camera.point(for: coordinate) }

@@ -7,6 +7,8 @@ public enum RenderError: Error, Sendable, Equatable, CustomStringConvertible {
     case invalidPadding(Double)
     /// The output would exceed the pixel limit.
     case imageTooLarge(pixelWidth: Int, pixelHeight: Int, limit: Int)
+    /// The output's area would exceed `maximumPixelCount` (`limit` pixels).
+    case imageAreaTooLarge(pixelWidth: Int, pixelHeight: Int, limit: Int)
     /// A coordinate that is not a valid latitude/longitude; `what` says which overlay.
     case invalidCoordinate(what: String, LatLng)
     /// An overlay could not be drawn (an unreadable marker icon).
@@ -32,6 +34,8 @@ public enum RenderError: Error, Sendable, Equatable, CustomStringConvertible {
         case .invalidPadding(let p): return "padding \(p): must be a finite number ≥ 0"
         case .imageTooLarge(let w, let h, let limit):
             return "image \(w)x\(h) px exceeds the limit of \(limit)x\(limit) px (lower --size or --scale)"
+        case .imageAreaTooLarge(let w, let h, let limit):
+            return "image \(w)x\(h) px has \(w * h) pixels, more than the limit of \(limit) (lower --size or --scale, or raise --max-pixels)"
         case .invalidCoordinate(let what, let c):
             return "\(what): coordinate \(c.latitude),\(c.longitude) is out of range (latitude −90…90, longitude −180…180)"
         case .overlay(let e): return e.description

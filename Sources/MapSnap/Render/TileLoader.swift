@@ -42,11 +42,14 @@ final class LoadedSource: @unchecked Sendable {
     private(set) var warnings: [String] = []
     /// Candidates that supplied at least one tile, ascending: only they are credited.
     private(set) var usedCandidates: [Int] = []
+    /// How the fetches went (requested, loaded, absent, failed).
+    private(set) var statistics = TileLoadStatistics()
 
     /// Loads every tile the camera needs at `dataZoom`, in parallel; results are stored by
-    /// index so the outcome never depends on which fetch finished first.
+    /// index so the outcome never depends on which fetch finished first. Tiles not fetched
+    /// by `deadline` fail (decoded tiles already cached are still used).
     init(source: ResolvedSource, camera: Camera, dataZoom: Int, maxThreads: Int? = nil, loadOrder: ((Int) -> [Int])? = nil,
-         cache: DecodedTileCache? = nil) {
+         cache: DecodedTileCache? = nil, deadline: Deadline = .none) {
         self.source = source
         let covering = TileCover.tiles(for: camera, dataZoom: dataZoom)
         struct Key: Hashable { let candidate: Int; let tile: TileID }
@@ -118,7 +121,11 @@ final class LoadedSource: @unchecked Sendable {
                     buffer[i] = .success(hit)
                     return
                 }
-                let result = Self.load(key.tile, from: cand, isVector: isVector, dem: dem)
+                guard !deadline.hasPassed else {
+                    buffer[i] = .failure(TileLoadFailure(message: Self.deadlineMessage))
+                    return
+                }
+                let result = Self.load(key.tile, from: cand, isVector: isVector, dem: dem, deadline: deadline)
                 if case .success(let payload) = result { cache?.store(payload, for: cacheKey) }
                 buffer[i] = result
             }
@@ -129,12 +136,19 @@ final class LoadedSource: @unchecked Sendable {
             }
         }
         var used = Set<Int>()
+        statistics.requested = results.count
         for (i, r) in results.enumerated() {
             switch r {
             case .success(let p):
                 payloads.append(p)
-                if case .missing = p {} else { used.insert(keys[i].candidate) }
+                if case .missing = p {
+                    statistics.absent += 1
+                } else {
+                    statistics.loaded += 1
+                    used.insert(keys[i].candidate)
+                }
             case .failure(let f):
+                statistics.failed += 1
                 payloads.append(.missing)
                 warnings.append("tile \(keys[i].tile) of \(source.candidates[keys[i].candidate].name) skipped: \(f.message)")
             }
@@ -162,10 +176,12 @@ final class LoadedSource: @unchecked Sendable {
 
     struct TileLoadFailure: Error { let message: String }
 
+    static let deadlineMessage = "the render's time limit passed before it was read"
+
     static func load(_ tile: TileID, from cand: ResolvedSource.Candidate, isVector: Bool,
-                     dem: DEMEncoding? = nil) -> Result<Payload, TileLoadFailure> {
+                     dem: DEMEncoding? = nil, deadline: Deadline = .none) -> Result<Payload, TileLoadFailure> {
         do {
-            guard let bytes = try cand.source.tileData(for: tile), !bytes.isEmpty else { return .success(.missing) }
+            guard let bytes = try cand.source.tileData(for: tile, deadline: deadline), !bytes.isEmpty else { return .success(.missing) }
             if isVector {
                 return .success(.vector(try VectorTile(bytes: bytes)))
             }

@@ -4,7 +4,10 @@ import Foundation
 /// the parts that identify it for its `ETag`. Built from a Static Maps query (`GET`) or a
 /// JSON spec (`POST /render`), with the server's rules on top of the CLI's parsing:
 /// requests name only configured styles, never files or tile URLs, and stay within the
-/// configured limits.
+/// configured limits. No file is read for a request: the parsers run with
+/// `FilePathPolicy.refused` (no GeoJSON/GPX files, icons or style files), and the keys that
+/// name tile sources are refused outright, URL templates included, so a request cannot make
+/// the server fetch from a host the operator did not configure.
 struct MapRequest: Sendable {
     var options: MapSnapshotOptions
     /// The configured style rendered.
@@ -46,15 +49,13 @@ struct MapRequest: Sendable {
                 styleName = served
                 continue
             }
-            if name == "markers", Self.namesIcon(value) {
-                throw Rejection("url markers: custom icons are not allowed by this server")
-            }
             if !Self.credentialParameters.contains(name) { identity.append("\(name)=\(value)") }
             if !Self.serverParameters.contains(name) {
                 passed.append(item.value.map { "\(item.name)=\($0)" } ?? item.name)
             }
         }
         var builder = RenderSpecBuilder(options: Self.defaults(configuration), resolver: resolver)
+        builder.filePaths = .refused
         try builder.applyStaticMapsURL(passed.joined(separator: "&"), origin: "url")
         // Google sends png8 when a URL names no format.
         builder.impliedFormat = .png8
@@ -75,22 +76,12 @@ struct MapRequest: Sendable {
                 }
                 styleName = served
             }
-            if let geojson = root["geojson"], case .string = geojson {
-                throw Rejection("\(source): geojson: file paths are not allowed in requests; send the GeoJSON inline")
-            }
-            if case .array(let markers)? = root["markers"] {
-                for (i, marker) in markers.enumerated() {
-                    let icon = marker.stringValue.map(Self.namesIcon) ?? (marker.objectValue?["icon"] != nil)
-                    if icon { throw Rejection("\(source): markers[\(i)]: custom icons are not allowed by this server") }
-                }
-            }
-            if case .string(let url)? = root["url"], Self.urlNamesIcon(url) {
-                throw Rejection("\(source): url: custom icons are not allowed by this server")
-            }
         }
         // Malformed JSON and every other mistake get the spec parser's own message.
-        let spec = try RenderSpec.parse(data: Data(body), source: source, resolver: resolver, defaults: Self.defaults(configuration))
+        let spec = try RenderSpec.parse(data: Data(body), source: source, resolver: resolver, defaults: Self.defaults(configuration),
+                                        filePaths: .refused)
         var builder = RenderSpecBuilder(options: spec.options, resolver: resolver)
+        builder.filePaths = .refused
         builder.warnings = spec.warnings
         builder.format = spec.format
         builder.impliedFormat = spec.impliedFormat
@@ -143,26 +134,6 @@ struct MapRequest: Sendable {
         }
         guard points <= limits.maximumPointCount else {
             throw Rejection("\(points) points is more than this server's limit of \(limits.maximumPointCount)")
-        }
-    }
-
-    /// True when a Static Maps `markers` value has an `icon:` field (a file or URL to read).
-    static func namesIcon(_ markers: String) -> Bool {
-        markers.split(separator: "|").contains { field in
-            field.filter { !$0.isWhitespace }.lowercased().hasPrefix("icon:")
-        }
-    }
-
-    /// True when a Static Maps URL has a `markers` parameter with an `icon:` field.
-    static func urlNamesIcon(_ url: String) -> Bool {
-        var query = Substring(url)
-        if let q = query.firstIndex(of: "?") { query = query[query.index(after: q)...] }
-        return query.split(separator: "&").contains { pair in
-            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            guard let name = StaticMapsURL.percentDecode(parts[0])?.lowercased(), name == "markers" else { return false }
-            // Undecodable values are the parser's to reject; treat them as suspicious here.
-            guard let value = StaticMapsURL.percentDecode(parts.count > 1 ? parts[1] : "") else { return true }
-            return namesIcon(value)
         }
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 #if canImport(Glibc)
 import Glibc
 private func systemWrite(_ fd: Int32, _ p: UnsafeRawPointer, _ n: Int) -> Int { Glibc.write(fd, p, n) }
@@ -9,75 +10,185 @@ import Darwin
 private func systemWrite(_ fd: Int32, _ p: UnsafeRawPointer, _ n: Int) -> Int { Darwin.write(fd, p, n) }
 #endif
 
-/// Why an atomic write failed; each case names the destination path and the system's reason.
+/// Why an output file could not be written; each case names the destination and the reason.
 public enum AtomicFileError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The temporary file beside `path` could not be created (missing directory, no permission).
     case cannotCreate(path: String, errno: Int32, reason: String)
-    /// Writing or syncing the temporary file failed (disk full, I/O error).
+    /// Writing or syncing failed (disk full, I/O error, a closed pipe).
     case cannotWrite(path: String, errno: Int32, reason: String)
-    /// The final rename over `path` failed (e.g. `path` is a directory).
+    /// The final rename over `path` failed.
     case cannotRename(path: String, errno: Int32, reason: String)
+    /// `path` is something a file cannot be written to or replace: a directory, a block
+    /// device or a socket (`kind` says which).
+    case notAFile(path: String, kind: String)
 
     public var description: String {
         switch self {
         case let .cannotCreate(path, _, reason): return "cannot create \(path): \(reason)"
         case let .cannotWrite(path, _, reason): return "cannot write \(path): \(reason)"
         case let .cannotRename(path, _, reason): return "cannot replace \(path): \(reason)"
+        case let .notAFile(path, kind): return "cannot write \(path): it is \(kind)"
+        }
+    }
+
+    /// The system's reason alone, without the path ("No space left on device").
+    public var reason: String {
+        switch self {
+        case let .cannotCreate(_, _, reason), let .cannotWrite(_, _, reason), let .cannotRename(_, _, reason): return reason
+        case let .notAFile(_, kind): return "it is \(kind)"
         }
     }
 }
 
-/// Writes whole files so that readers see either the old contents or the new, never a
-/// truncated file: the bytes go to a temporary file in the same directory (same file system,
-/// so `rename` is atomic), which is fsynced and then renamed over the destination.
+/// Writes whole output files so that readers see either the old contents or the new, never
+/// a truncated file — without ever replacing something that is not a regular file.
+///
+/// What `path` is decides how it is written:
+///
+/// | `path` is                        | written by                                            |
+/// |----------------------------------|-------------------------------------------------------|
+/// | new, or a regular file           | temporary `.NAME.tmp-XXXXXX` beside it, fsync, rename |
+/// | a FIFO or character device       | opening it and writing in place (`/dev/null`, a pipe) |
+/// | a symbolic link                  | as its target is (the link is kept)                   |
+/// | a directory, block device, socket| nothing: `AtomicFileError.notAFile`                   |
+///
+/// A replaced regular file keeps its permission bits (and, when the process may, its owner);
+/// a new file gets `0666` minus the umask, like any file a program creates. A process killed
+/// between creating and renaming its temporary leaves it behind; `removeStaleTemporaries`
+/// deletes such leftovers.
 public enum AtomicFile {
-    /// Atomically replaces (or creates) `path` with `bytes`, mode 0644. On failure the
-    /// temporary file is removed and the destination is untouched.
-    public static func write(_ bytes: [UInt8], to path: String) throws(AtomicFileError) {
-        let directory: String
-        if let slash = path.lastIndex(of: "/") {
-            directory = slash == path.startIndex ? "/" : String(path[..<slash])
-        } else {
-            directory = "."
+    /// Temporaries untouched for this long (seconds) belong to a writer that died: a live one
+    /// writes bytes it already holds and renames within moments.
+    public static let staleTemporaryAge: Double = 600
+
+    /// Writes `bytes` to `path` as the table above says. On failure a temporary is removed
+    /// and a replaced file is untouched.
+    ///
+    /// - Parameter followsSymbolicLinks: false replaces a symbolic link itself instead of
+    ///   writing to its target (for caches, whose entries must never point elsewhere).
+    public static func write(_ bytes: [UInt8], to path: String, followsSymbolicLinks: Bool = true) throws(AtomicFileError) {
+        var info = stat()
+        guard lstat(path, &info) == 0 else {
+            try replace(path, with: bytes, keeping: nil, reportedAs: path)
+            return
         }
-        let base = path.split(separator: "/").last.map(String.init) ?? "file"
-        let prefix: String = directory == "/" ? "/" : directory + "/"
-        let templateString: String = prefix + "." + base + ".tmp-XXXXXX"
-        var template: [CChar] = Array(templateString.utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { buf -> Int32 in
-            guard let base = buf.baseAddress else { return -1 }
-            return mkstemp(base)
+        var destination = path
+        if fileType(info) == S_IFLNK {
+            // A dangling link, or one we must not follow, is replaced like a new path.
+            guard followsSymbolicLinks, stat(path, &info) == 0 else {
+                try replace(path, with: bytes, keeping: nil, reportedAs: path)
+                return
+            }
+            if fileType(info) == S_IFREG {
+                guard let resolved = realPath(path) else {
+                    let e = errno
+                    throw .cannotCreate(path: path, errno: e, reason: reason(e))
+                }
+                destination = resolved
+            }
+        }
+        switch fileType(info) {
+        case S_IFREG: try replace(destination, with: bytes, keeping: info, reportedAs: path)
+        case S_IFIFO, S_IFCHR: try writeInPlace(bytes, to: path)
+        case S_IFDIR: throw .notAFile(path: path, kind: "a directory")
+        case S_IFBLK: throw .notAFile(path: path, kind: "a block device")
+        case S_IFSOCK: throw .notAFile(path: path, kind: "a socket")
+        default: throw .notAFile(path: path, kind: "not a regular file")
+        }
+    }
+
+    /// Writes all of `bytes` to an open descriptor (standard output), retrying short and
+    /// interrupted writes. `name` names the destination in errors ("standard output").
+    public static func write(_ bytes: [UInt8], toDescriptor fd: Int32, name: String) throws(AtomicFileError) {
+        let failed = writeAll(bytes, to: fd)
+        if failed != 0 { throw .cannotWrite(path: name, errno: failed, reason: reason(failed)) }
+    }
+
+    /// True for names this type gives its temporaries: `.NAME.tmp-XXXXXX`.
+    public static func isTemporaryName(_ name: String) -> Bool {
+        let chars = Array(name.utf8)
+        let marker = Array(".tmp-".utf8)
+        guard chars.count > 1 + marker.count + 6, chars[0] == UInt8(ascii: "."),
+              Array(chars[(chars.count - 6 - marker.count)..<(chars.count - 6)]) == marker else { return false }
+        return chars.suffix(6).allSatisfy { temporaryAlphabet.contains($0) }
+    }
+
+    /// Deletes temporaries left in `directory` by writers that died (older than `age`
+    /// seconds); with `name`, only those of that file. Returns how many were removed.
+    /// Errors are ignored: this is housekeeping before a write, not the write itself.
+    @discardableResult
+    public static func removeStaleTemporaries(in directory: String, of name: String? = nil,
+                                              olderThan age: Double = staleTemporaryAge) -> Int {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return 0 }
+        let prefix = name.map { "." + $0 + ".tmp-" }
+        let now = Date().timeIntervalSince1970
+        var removed = 0
+        for entry in names where isTemporaryName(entry) {
+            if let prefix, !(entry.hasPrefix(prefix) && entry.utf8.count == prefix.utf8.count + 6) { continue }
+            let full = (directory as NSString).appendingPathComponent(entry)
+            var info = stat()
+            guard lstat(full, &info) == 0, fileType(info) == S_IFREG,
+                  now - Double(info.st_mtim.tv_sec) >= age else { continue }
+            if unlink(full) == 0 { removed += 1 }
+        }
+        return removed
+    }
+
+    /// Deletes the stale temporaries of the file at `path` (see the other overload).
+    @discardableResult
+    public static func removeStaleTemporaries(for path: String, olderThan age: Double = staleTemporaryAge) -> Int {
+        let (directory, base) = split(path)
+        return removeStaleTemporaries(in: directory, of: base, olderThan: age)
+    }
+
+    // MARK: Strategies
+
+    /// Temporary beside `destination`, fsync, rename over it. `existing` is the file being
+    /// replaced (its mode and owner are kept); nil for a new file.
+    private static func replace(_ destination: String, with bytes: [UInt8], keeping existing: stat?,
+                                reportedAs path: String) throws(AtomicFileError) {
+        let (directory, base) = split(destination)
+        let prefix = (directory == "/" ? "/" : directory + "/") + "." + base + ".tmp-"
+        var fd: Int32 = -1
+        var tempPath = ""
+        var generator = SystemRandomNumberGenerator()
+        // O_EXCL makes each attempt safe against a concurrent writer picking the same name;
+        // mode 0666 lets the umask decide a new file's permissions, as for any created file.
+        for _ in 0..<64 {
+            let suffix = (0..<6).map { _ in temporaryAlphabet[Int(generator.next(upperBound: UInt(temporaryAlphabet.count)))] }
+            tempPath = prefix + String(decoding: suffix, as: UTF8.self)
+            fd = open(tempPath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o666)
+            if fd >= 0 || errno != EEXIST { break }
         }
         guard fd >= 0 else {
             let e = errno
             throw .cannotCreate(path: path, errno: e, reason: reason(e))
         }
-        let tempPath = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         var failure: AtomicFileError?
-        let written = bytes.withUnsafeBytes { raw -> Int32 in
-            guard let base = raw.baseAddress else { return 0 }
-            var offset = 0
-            while offset < raw.count {
-                let n = systemWrite(fd, base + offset, raw.count - offset)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    return errno
-                }
-                offset += n
-            }
-            return 0
-        }
+        let written = writeAll(bytes, to: fd)
         if written != 0 {
             failure = .cannotWrite(path: path, errno: written, reason: reason(written))
-        } else if fchmod(fd, 0o644) != 0 || fsync(fd) != 0 {
-            let e = errno
-            failure = .cannotWrite(path: path, errno: e, reason: reason(e))
+        } else {
+            if let existing {
+                // Only root can give a file away; for anyone else the new file is theirs.
+                if existing.st_uid != geteuid() || existing.st_gid != getegid() {
+                    _ = fchown(fd, existing.st_uid, existing.st_gid)
+                }
+                if fchmod(fd, existing.st_mode & 0o777) != 0 {
+                    let e = errno
+                    failure = .cannotWrite(path: path, errno: e, reason: reason(e))
+                }
+            }
+            if failure == nil, fsync(fd) != 0 {
+                let e = errno
+                failure = .cannotWrite(path: path, errno: e, reason: reason(e))
+            }
         }
         if close(fd) != 0, failure == nil {
             let e = errno
             failure = .cannotWrite(path: path, errno: e, reason: reason(e))
         }
-        if failure == nil, rename(tempPath, path) != 0 {
+        if failure == nil, rename(tempPath, destination) != 0 {
             let e = errno
             failure = .cannotRename(path: path, errno: e, reason: reason(e))
         }
@@ -85,6 +196,68 @@ public enum AtomicFile {
             unlink(tempPath)
             throw failure
         }
+    }
+
+    /// Opens a FIFO or character device and writes to it: renaming a file over it would
+    /// replace the device node or pipe (as root, `/dev/null` itself).
+    private static func writeInPlace(_ bytes: [UInt8], to path: String) throws(AtomicFileError) {
+        // No O_CREAT: if the node vanished since lstat, fail rather than create a plain file.
+        let fd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC)
+        guard fd >= 0 else {
+            let e = errno
+            throw .cannotCreate(path: path, errno: e, reason: reason(e))
+        }
+        let written = writeAll(bytes, to: fd)
+        let closed = close(fd) == 0 ? 0 : errno
+        if written != 0 { throw .cannotWrite(path: path, errno: written, reason: reason(written)) }
+        if closed != 0 { throw .cannotWrite(path: path, errno: closed, reason: reason(closed)) }
+    }
+
+    // MARK: Helpers
+
+    private static let temporaryAlphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789".utf8)
+
+    /// Writes every byte, retrying short and interrupted writes and waiting out a full
+    /// non-blocking descriptor; returns 0 or the errno that stopped it.
+    private static func writeAll(_ bytes: [UInt8], to fd: Int32) -> Int32 {
+        bytes.withUnsafeBytes { raw -> Int32 in
+            guard let base = raw.baseAddress else { return 0 }
+            var offset = 0
+            while offset < raw.count {
+                let n = systemWrite(fd, base + offset, raw.count - offset)
+                if n < 0 {
+                    let e = errno
+                    if e == EINTR { continue }
+                    if e == EAGAIN || e == EWOULDBLOCK {
+                        var waiter = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+                        _ = poll(&waiter, 1, -1)
+                        continue
+                    }
+                    return e
+                }
+                offset += n
+            }
+            return 0
+        }
+    }
+
+    private static func fileType(_ info: stat) -> mode_t { info.st_mode & S_IFMT }
+
+    /// (directory, last component) of a path; "." for a bare name.
+    private static func split(_ path: String) -> (String, String) {
+        let directory: String
+        if let slash = path.lastIndex(of: "/") {
+            directory = slash == path.startIndex ? "/" : String(path[..<slash])
+        } else {
+            directory = "."
+        }
+        return (directory, path.split(separator: "/").last.map(String.init) ?? "file")
+    }
+
+    private static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
     }
 
     private static func reason(_ code: Int32) -> String {

@@ -125,6 +125,14 @@ public enum Gzip {
         return try decompress(bytes, maxOutputBytes: maxOutputBytes)
     }
 
+    /// CRC-32 (ISO-HDLC, polynomial 0xEDB88320: the checksum of PNG chunks and gzip trailers)
+    /// of `bytes`, continuing from `crc` (0 to start), computed by zlib.
+    static func crc32(_ bytes: UnsafeRawBufferPointer, continuing crc: UInt32 = 0) -> UInt32 {
+        guard let base = bytes.baseAddress else { return crc }
+        // crc32_z takes a size_t length, so no 4 GiB split is needed.
+        return UInt32(truncatingIfNeeded: crc32_z(UInt(crc), base.assumingMemoryBound(to: UInt8.self), bytes.count))
+    }
+
     /// Deflates `bytes` into a gzip (default) or zlib container.
     ///
     /// Deterministic: the gzip header written by zlib has no timestamp or file name.

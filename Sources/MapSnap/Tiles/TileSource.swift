@@ -12,6 +12,17 @@ public protocol TileSource: Sendable {
     /// Throws when the tile exists but cannot be read (I/O error, corrupt container).
     /// Vector tiles come back uncompressed: gzip is removed by the source.
     func tileData(for tile: TileID) throws -> [UInt8]?
+
+    /// The bytes of `tile`, as `tileData(for:)`, from a source that stops waiting — and
+    /// throws — once `deadline` passes (a render's time limit). Sources whose reads cannot
+    /// hang need not implement it: the default ignores the deadline.
+    func tileData(for tile: TileID, deadline: Deadline) throws -> [UInt8]?
+}
+
+extension TileSource {
+    public func tileData(for tile: TileID, deadline: Deadline) throws -> [UInt8]? {
+        try tileData(for: tile)
+    }
 }
 
 /// Why a tile source could not be opened or identified. Errors of a particular container
@@ -50,6 +61,11 @@ public enum TileSources {
             throw TileSourceError.notFound(path: path)
         }
         if isDirectory.boolValue { return try DirectorySource(path: path) }
+        // Opening a FIFO to sniff it would wait for a writer forever; a device is no archive.
+        var info = stat()
+        guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+            throw TileSourceError.unreadable(path: path, reason: "not a regular file")
+        }
         guard let handle = FileHandle(forReadingAtPath: path) else {
             throw TileSourceError.unreadable(path: path, reason: "permission denied or not a regular file")
         }

@@ -54,8 +54,10 @@ enum CLIRunner {
 
     /// Runs `mapsnap arguments…` with `workingDirectory` (a fresh temporary directory when nil)
     /// as its current directory. Standard input is an empty pipe, so a command that reads it by
-    /// mistake sees end-of-file instead of hanging.
-    static func run(_ arguments: [String], in workingDirectory: String? = nil) throws -> CLIResult {
+    /// mistake sees end-of-file instead of hanging. `standardOutput` replaces the captured
+    /// stdout pipe (e.g. `/dev/full`); `stdout` is then empty.
+    static func run(_ arguments: [String], in workingDirectory: String? = nil,
+                    standardOutput: FileHandle? = nil) throws -> CLIResult {
         guard let executable else {
             throw CLIRunnerError("mapsnap executable not found near \(CommandLine.arguments.first ?? "?"); run `swift build --build-tests`")
         }
@@ -65,7 +67,7 @@ enum CLIRunner {
         process.arguments = arguments
         process.currentDirectoryURL = URL(fileURLWithPath: directory)
         let outPipe = Pipe(), errPipe = Pipe(), inPipe = Pipe()
-        process.standardOutput = outPipe
+        process.standardOutput = standardOutput ?? outPipe
         process.standardError = errPipe
         process.standardInput = inPipe
 
@@ -85,6 +87,8 @@ enum CLIRunner {
         }
         try process.run()
         try? inPipe.fileHandleForWriting.close()
+        // Our copy of the write end must go, or the reader never sees end-of-file.
+        if standardOutput != nil { try? outPipe.fileHandleForWriting.close() }
 
         var timedOut = false
         if finished.wait(timeout: .now() + timeoutSeconds) == .timedOut {

@@ -20,19 +20,27 @@ func colors(_ c: Canvas) -> [Color] {
 private func colorType(_ png: [UInt8]) -> UInt8 { png[25] }
 
 @Suite struct PNGRoundTripTests {
+    /// More than 256 colours (fewer become a palette image, see `PNGEncoderTests`).
+    private func manyColours(width: Int = 300, alpha: UInt8 = 255) -> Canvas {
+        let c = Canvas(width: width, height: 2, fill: Color(rgb: 0x336699))
+        for x in 0..<width {
+            let p = Canvas.premultiply(Color(red: UInt8(x & 0xFF), green: UInt8(x >> 8), blue: 7, alpha: alpha))
+            c.pixels[x * 4] = p.0; c.pixels[x * 4 + 1] = p.1; c.pixels[x * 4 + 2] = p.2; c.pixels[x * 4 + 3] = p.3
+        }
+        return c
+    }
+
     @Test func opaqueCanvasIsWrittenAsRGB() throws {
-        let c = Canvas(width: 3, height: 2, fill: Color(rgb: 0x336699))
-        c.pixels[0] = 255; c.pixels[1] = 0; c.pixels[2] = 1
+        let c = manyColours()
         let png = try c.pngData()
         #expect(colorType(png) == 2)
         let back = try PNGCodec.decode(png, origin: "memory")
-        #expect(back.width == 3 && back.height == 2)
+        #expect(back.width == 300 && back.height == 2)
         #expect(back.pixels == c.pixels)
     }
 
     @Test func translucentCanvasIsWrittenAsRGBA() throws {
-        let c = Canvas(width: 2, height: 2, fill: Color(rgb: 0xFFFFFF))
-        for i in 4..<8 { c.pixels[i] = 254 }  // one premultiplied white at α254 is enough
+        let c = manyColours(alpha: 254)
         let png = try PNGCodec.encode(c)
         #expect(colorType(png) == 6)
         #expect(try PNGCodec.decode(png, origin: "memory").pixels == c.pixels)
@@ -43,13 +51,18 @@ private func colorType(_ png: [UInt8]) -> UInt8 { png[25] }
     @Test(arguments: [Color(red: 255, green: 0, blue: 1), Color(red: 127, green: 128, blue: 129),
                       Color(red: 3, green: 254, blue: 200), Color(red: 0, green: 0, blue: 0)])
     func premultiplyRoundTripIsExactForEveryAlpha(_ base: Color) throws {
-        let c = Canvas(width: 256, height: 1)
+        // Row 1 holds 256 more (opaque) colours, so the file is RGBA rather than a palette.
+        let c = Canvas(width: 256, height: 2)
         for a in 0..<256 {
             var col = base; col.alpha = UInt8(a)
             let p = Canvas.premultiply(col)
             c.pixels[a * 4] = p.0; c.pixels[a * 4 + 1] = p.1; c.pixels[a * 4 + 2] = p.2; c.pixels[a * 4 + 3] = p.3
+            let q = (256 + a) * 4
+            c.pixels[q] = UInt8(a); c.pixels[q + 1] = 255 - UInt8(a); c.pixels[q + 2] = 9; c.pixels[q + 3] = 255
         }
-        let back = try PNGCodec.decode(try c.pngData(), origin: "memory")
+        let png = try c.pngData()
+        #expect(colorType(png) == 6)
+        let back = try PNGCodec.decode(png, origin: "memory")
         #expect(back.pixels == c.pixels)
     }
 
@@ -63,7 +76,7 @@ private func colorType(_ png: [UInt8]) -> UInt8 { png[25] }
                 c.pixels[i] = p.0; c.pixels[i + 1] = p.1; c.pixels[i + 2] = p.2; c.pixels[i + 3] = p.3
             }
         }
-        var straight = PNGCodec.straightPixels(c, channels: 4)
+        var straight = PNGEncoder.straightPixels(c, channels: 4)
         PNGCodec.premultiplyInPlace(&straight)
         #expect(straight == c.pixels)
     }

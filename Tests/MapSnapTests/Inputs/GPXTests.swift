@@ -35,18 +35,10 @@ import Testing
         #expect(error.description == "bad-lat.gpx: line 6: <trkpt> lat=\"abc\" is not a number")
     }
 
-    @Test func malformedXMLReportsALine() throws {
-        do {
-            _ = try GPX(data: try InputsFixtures.data("gpx/malformed.gpx"), source: "malformed.gpx")
-            Issue.record("malformed XML was accepted")
-        } catch let error as GPXError {
-            guard case let .malformedXML(source, line, _) = error else {
-                Issue.record("unexpected \(error)")
-                return
-            }
-            #expect(source == "malformed.gpx")
-            #expect(line >= 5 && line <= 8)   // libxml2 reports the mismatched end tag
-        }
+    @Test func malformedXMLReportsLineColumnAndExpatsReason() throws {
+        let error = GPXError.malformedXML(source: "malformed.gpx", line: 6, column: 7, reason: "mismatched tag")
+        #expect(throws: error) { try GPX(data: try InputsFixtures.data("gpx/malformed.gpx"), source: "malformed.gpx") }
+        #expect(error.description == "malformed.gpx: line 6, column 7: malformed XML: mismatched tag")
     }
 
     @Test func entityDeclarationsAreRejected() {
@@ -72,22 +64,49 @@ import Testing
         #expect(throws: GPXError.self) { try parse("\u{0}\u{1}\u{2}") }
     }
 
-    @Test func invalidUTF8IsRejectedBeforeTheXMLParser() throws {
-        // Mutation that crashed Foundation's XMLParser: a 0xFF byte inside an attribute name.
+    @Test func invalidUTF8IsMalformedXML() throws {
+        // A 0xFF byte inside an attribute name (this mutation crashed Foundation's XMLParser).
         var bytes = Array(#"<gpx><rte><rtept lat="1" lon="2"/></rte></gpx>"#.utf8)
         bytes[25] = 0xFF
-        #expect(throws: GPXError.malformedXML(source: "test.gpx", line: 1, reason: "invalid UTF-8 (GPX is read as UTF-8, UTF-16 or ISO-8859-1)")) {
+        #expect(throws: GPXError.malformedXML(source: "test.gpx", line: 1, column: 26, reason: "not well-formed (invalid token)")) {
             try GPX(data: Data(bytes), source: "test.gpx")
         }
-        // Latin-1 documents are transcoded by libxml2.
+        // Latin-1 documents are transcoded by expat.
         var latin1 = Array(#"<?xml version="1.0" encoding="ISO-8859-1"?><gpx><wpt lat="1" lon="2"><name>Caf"#.utf8)
         latin1 += [0xE9] + Array("</name></wpt></gpx>".utf8)
         let gpx = try GPX(data: Data(latin1), source: "latin1.gpx")
         #expect(gpx.overlays == [.marker(MarkerOverlay(coordinate: LatLng(1, 2), title: "Café"))])
-        // A broken declaration does not switch the check off (another crashing mutation).
+        // A broken declaration is an error, whatever follows it.
         var broken = Array(#"<?xml version="1.0" encoding=UTF-8"?><gpx><"#.utf8)
         broken += [0xC3] + Array(#"rkpt lat="1" lon="2"/></gpx>"#.utf8)
         #expect(throws: GPXError.self) { try GPX(data: Data(broken), source: "broken.gpx") }
+    }
+
+    /// Columns count characters, not bytes: "é" is one column (expat points at the name in
+    /// `</nam>`, column 34; counting bytes would give 35).
+    @Test func columnsCountCharacters() throws {
+        #expect(throws: GPXError.malformedXML(source: "test.gpx", line: 2, column: 34, reason: "mismatched tag")) {
+            try parse("<gpx>\n<wpt lat=\"1\" lon=\"2\"><name>Café</nam></wpt></gpx>")
+        }
+    }
+
+    /// Only a real declaration is refused: the text "<!ENTITY" in a comment is harmless.
+    @Test func entityDeclarationsAreFoundByTheParserNotByText() throws {
+        let doc = "<?xml version=\"1.0\"?>\n<!-- <!ENTITY a \"b\"> -->\n<gpx><wpt lat=\"1\" lon=\"2\"/></gpx>"
+        #expect(try parse(doc).overlays.count == 1)
+        // An external entity (XXE) is a declaration too, refused before anything is read.
+        #expect(throws: GPXError.entitiesNotAllowed(source: "test.gpx", line: 2)) {
+            try parse("<?xml version=\"1.0\"?>\n<!DOCTYPE gpx [<!ENTITY x SYSTEM \"file:///etc/passwd\">]>\n<gpx><wpt lat=\"1\" lon=\"2\"><name>&x;</name></wpt></gpx>")
+        }
+        // An external DTD subset is never fetched; the document still parses.
+        #expect(try parse("<!DOCTYPE gpx SYSTEM \"http://127.0.0.1:9/gpx.dtd\">\n<gpx><wpt lat=\"1\" lon=\"2\"/></gpx>").overlays.count == 1)
+    }
+
+    @Test func deepNestingIsCapped() throws {
+        let deep = "<gpx>" + String(repeating: "<a>", count: 300) + String(repeating: "</a>", count: 300) + "</gpx>"
+        #expect(throws: GPXError.nestingTooDeep(source: "test.gpx", line: 1, limit: GPX.maximumDepth)) { try parse(deep) }
+        let fine = "<gpx>" + String(repeating: "<a>", count: 200) + String(repeating: "</a>", count: 200) + "</gpx>"
+        #expect(try parse(fine).overlays.isEmpty)
     }
 
     @Test func waypointNameInCDATA() throws {
@@ -100,8 +119,8 @@ import Testing
     }
 }
 
-/// Processing instructions never reach Foundation's XMLParser, which crashes on some
-/// malformed ones on Linux (found by fuzz/run.sh: a bare `<?xml?>` made it strlen(NULL)).
+/// Processing instructions are ignored wherever they are; malformed ones (which crashed
+/// Foundation's XMLParser on Linux, found by fuzz/run.sh) are errors.
 @Suite struct GPXProcessingInstructionTests {
     @Test func theFuzzerCrashInputIsAnErrorNotACrash() {
         let base64 = "PD94bWw/Pgo8Z3B4IHZlcnNpb249IjEuMSI+CiAgPHRyaz4KKjw/eG1sICAgIDx0cgAAAAAAAAAAAABrc2VnPgogICAgLjEiPgogIDx0ciAgIDx0cmtwdCBsYXQ9IjQ2LjEiICAgPC90YmsAAAAAAAAAAAAAAAAAAAAAc2VnPgogIDwvdHJrPgo8L2dwCiAgPC90cms+CjwvZ3B4Pgo="
@@ -110,27 +129,31 @@ import Testing
         #expect(throws: GPXError.self) { _ = try GPX(data: data, source: "crash.gpx") }
     }
 
-    @Test func bareDeclarationAndProcessingInstructionsAreIgnored() throws {
-        let doc = "<?xml?>\n<?xml-stylesheet href=\"a.xsl\"?>\n<gpx version=\"1.1\"><wpt lat=\"60\" lon=\"24\"><name>A<?x?>B</name></wpt></gpx>\n"
+    @Test func processingInstructionsAreIgnored() throws {
+        let doc = "<?xml version=\"1.0\"?>\n<?xml-stylesheet href=\"a.xsl\"?>\n<gpx version=\"1.1\"><wpt lat=\"60\" lon=\"24\"><name>A<?x?>B</name></wpt></gpx>\n"
         let gpx = try GPX(data: Data(doc.utf8), source: "pi.gpx")
-        guard case .marker(let m)? = gpx.overlays.first else {
-            Issue.record("no marker: \(gpx.overlays)")
-            return
-        }
-        #expect(m.coordinate == LatLng(60, 24))
-        #expect(m.title?.replacingOccurrences(of: " ", with: "") == "AB")
+        #expect(gpx.overlays == [.marker(MarkerOverlay(coordinate: LatLng(60, 24), title: "AB"))])
     }
 
-    @Test func utf16DocumentsAreCheckedAfterTranscoding() throws {
-        let doc = "<?xml version=\"1.0\" encoding=\"UTF-16\"?>\n<gpx version=\"1.1\"><?x?><wpt lat=\"60\" lon=\"24\"/></gpx>"
-        var data = Data([0xFF, 0xFE])
-        data.append(doc.data(using: .utf16LittleEndian) ?? Data())
-        let gpx = try GPX(data: data, source: "utf16.gpx")
-        #expect(gpx.overlays.count == 1)
-        // An entity declaration hidden in UTF-16 is still refused.
+    /// `<?xml?>` without a version is not an XML declaration; expat says so.
+    @Test func bareDeclarationIsMalformed() {
+        #expect(throws: GPXError.malformedXML(source: "pi.gpx", line: 1, column: 6, reason: "XML declaration not well-formed")) {
+            try GPX(data: Data("<?xml?>\n<gpx version=\"1.1\"/>".utf8), source: "pi.gpx")
+        }
+    }
+
+    @Test func utf16DocumentsAreReadNatively() throws {
+        let doc = "<?xml version=\"1.0\" encoding=\"UTF-16\"?>\n<gpx version=\"1.1\"><?x?><wpt lat=\"60\" lon=\"24\"><name>Zürich</name></wpt></gpx>"
+        for (bom, encoding) in [([UInt8](arrayLiteral: 0xFF, 0xFE), String.Encoding.utf16LittleEndian), ([0xFE, 0xFF], .utf16BigEndian)] {
+            var data = Data(bom)
+            data.append(doc.data(using: encoding) ?? Data())
+            let gpx = try GPX(data: data, source: "utf16.gpx")
+            #expect(gpx.overlays == [.marker(MarkerOverlay(coordinate: LatLng(60, 24), title: "Zürich"))])
+        }
+        // An entity declaration in UTF-16 is still refused.
         let evil = "<?xml version=\"1.0\"?><!DOCTYPE gpx [<!ENTITY a \"b\">]><gpx version=\"1.1\"/>"
         var evilData = Data([0xFF, 0xFE])
         evilData.append(evil.data(using: .utf16LittleEndian) ?? Data())
-        #expect(throws: GPXError.self) { _ = try GPX(data: evilData, source: "evil.gpx") }
+        #expect(throws: GPXError.entitiesNotAllowed(source: "evil.gpx", line: 1)) { _ = try GPX(data: evilData, source: "evil.gpx") }
     }
 }

@@ -176,7 +176,7 @@ import Testing
         #expect(b.options.attribution == "")
         try b.setAttribution("© OpenStreetMap", origin: "--attribution")
         #expect(b.options.attribution == "© OpenStreetMap")
-        b.setOutput("-")
+        try b.setOutput("-")
         #expect(try b.build().output == "-")
     }
 }

@@ -90,13 +90,4 @@ import Testing
     func badListenAddressesAreRefused(text: String) {
         #expect(throws: HTTPServerError.self) { try ListenAddress(parsing: text) }
     }
-
-    @Test func iconFieldsAreFoundInMarkersAndURLs() {
-        #expect(MapRequest.namesIcon("icon:/etc/passwd|1,2"))
-        #expect(MapRequest.namesIcon("size:mid| Icon :x.png|1,2"))
-        #expect(!MapRequest.namesIcon("label:I|1,2"))
-        #expect(MapRequest.urlNamesIcon("staticmap?markers=icon%3Ax.png%7C1,2"))
-        #expect(MapRequest.urlNamesIcon("?MARKERS=icon:x.png|1,2"))
-        #expect(!MapRequest.urlNamesIcon("staticmap?markers=label:A%7C1,2&path=icon:1,2"))
-    }
 }

@@ -7,12 +7,35 @@
 /// Zero-length "on" entries produce single-point contours, which the stroker draws as dots
 /// for round and square caps (the usual way to draw dotted lines).
 ///
-/// **Bound:** when a path would produce more than `maxDashCount` dashes (a 0.01 px pattern on
-/// a 10⁶ px route), it is returned undashed instead: at that density the dashes are not
-/// visible anyway, and the bound keeps memory proportional to the input.
+/// **Bounds:** a pattern whose period is shorter than `minimumPeriod` (one device pixel) is
+/// drawn solid: dashes that fine are not visible, only expensive (`Canvas.stroke` fades such
+/// a line by `subpixelCoverage`, the share of it the dashes would have covered). And a path that would
+/// produce more dashes than its budget — `maxDashCount` per call, and what is left of a
+/// canvas's `maxDashesPerCanvas` (see `dash(_:pattern:phase:startDistances:budget:)`) — is
+/// returned undashed, so a hostile pattern costs time and memory in proportion to the input.
 public enum Dasher {
     /// The most dashes one call may produce before falling back to a solid line.
     public static let maxDashCount = 200_000
+    /// The most dashes one canvas draws in all its strokes; later dashed strokes are solid.
+    /// A dash costs a few microseconds (caps, outline, coverage), so this bounds a render's
+    /// dashing to about a second; a large city map at street zoom draws tens of thousands.
+    public static let maxDashesPerCanvas = 250_000
+    /// Patterns with a shorter period (on + off, in device pixels) are drawn solid.
+    public static let minimumPeriod = 1.0
+
+    /// For a pattern drawn solid because its period is below `minimumPeriod`: the share of
+    /// the line its dashes would cover on average, caps included (`capLength`: the width for
+    /// round and square caps, 0 for butt), in 0…1. nil when the pattern dashes normally or
+    /// is not a valid pattern (then the line is solid at full strength).
+    public static func subpixelCoverage(_ pattern: [Double], capLength: Double) -> Double? {
+        guard !pattern.isEmpty, pattern.allSatisfy({ $0.isFinite && $0 >= 0 }) else { return nil }
+        let entries = pattern.count % 2 == 0 ? pattern : pattern + pattern
+        let period = entries.reduce(0, +)
+        guard period > 0, period < minimumPeriod else { return nil }
+        var on = 0.0
+        for i in stride(from: 0, to: entries.count, by: 2) { on += entries[i] + max(capLength, 0) }
+        return min(1, on / period)
+    }
 
     /// The dashes of `path` as open contours.
     ///
@@ -23,11 +46,20 @@ public enum Dasher {
     ///     starts (e.g. from `LineClipper`, so that clipping does not shift the pattern).
     public static func dash(_ path: Path, pattern: [Double], phase: Double,
                             startDistances: [Double]? = nil) -> Path {
+        var budget = maxDashCount
+        return dash(path, pattern: pattern, phase: phase, startDistances: startDistances, budget: &budget)
+    }
+
+    /// The dashes of `path`, drawing from a shared budget: a path that needs more than
+    /// `min(budget, maxDashCount)` dashes is returned undashed; otherwise `budget` goes down
+    /// by the dashes made. Deterministic as long as strokes draw in a fixed order.
+    public static func dash(_ path: Path, pattern: [Double], phase: Double,
+                            startDistances: [Double]? = nil, budget: inout Int) -> Path {
         guard !pattern.isEmpty,
               pattern.allSatisfy({ $0.isFinite && $0 >= 0 }) else { return path }
         let entries = pattern.count % 2 == 0 ? pattern : pattern + pattern
         let period = entries.reduce(0, +)
-        guard period > 0, period.isFinite else { return path }
+        guard period >= minimumPeriod, period.isFinite else { return path }
 
         // Estimate the dash count from the total length before allocating anything.
         var total = 0.0
@@ -40,7 +72,7 @@ public enum Dasher {
             }
         }
         let estimate = (total / period + 1) * Double(entries.count / 2) + Double(path.contours.count)
-        guard estimate.isFinite, estimate <= Double(maxDashCount) else { return path }
+        guard estimate.isFinite, estimate <= Double(min(budget, maxDashCount)) else { return path }
 
         var out = Path()
         var state = DashState(entries: entries, period: period)
@@ -49,6 +81,7 @@ public enum Dasher {
             if let sd = startDistances, ci < sd.count, sd[ci].isFinite { start += sd[ci] }
             state.dashContour(path.points(of: contour), closed: contour.isClosed, offset: start, into: &out)
         }
+        budget -= out.contours.count
         return out
     }
 }

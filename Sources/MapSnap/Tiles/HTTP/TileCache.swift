@@ -96,14 +96,14 @@ public struct TileCache: Sendable {
     /// Stores a complete, validated body for `tile` and drops any "absent" marker.
     public func store(_ bytes: [UInt8], for tile: TileID) throws(AtomicFileError) {
         try makeFolder(for: tile)
-        try AtomicFile.write(bytes, to: dataPath(for: tile))
+        try AtomicFile.write(bytes, to: dataPath(for: tile), followsSymbolicLinks: false)
         try? FileManager.default.removeItem(atPath: absentPath(for: tile))
     }
 
     /// Records that `tile` does not exist on the server and drops any stored body.
     public func storeAbsent(_ tile: TileID) throws(AtomicFileError) {
         try makeFolder(for: tile)
-        try AtomicFile.write([], to: absentPath(for: tile))
+        try AtomicFile.write([], to: absentPath(for: tile), followsSymbolicLinks: false)
         try? FileManager.default.removeItem(atPath: dataPath(for: tile))
     }
 

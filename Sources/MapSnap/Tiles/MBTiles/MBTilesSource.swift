@@ -11,6 +11,11 @@ public enum MBTilesError: Error, Equatable, Sendable, CustomStringConvertible {
     case queryFailed(path: String, tile: String, code: Int32, message: String)
     /// The stored tile is gzip-compressed but cannot be inflated.
     case corruptTile(path: String, tile: String, GzipError)
+    /// The stored tile is larger than `MBTilesSource.maxTileBytes`.
+    case tileTooLarge(path: String, tile: String, size: Int, limit: Int)
+    /// A query was stopped before it finished: it ran too long (a `tiles` view that never
+    /// ends) or the render's deadline passed. `reason` says which.
+    case interrupted(path: String, tile: String, reason: String)
 
     public var description: String {
         switch self {
@@ -18,6 +23,8 @@ public enum MBTilesError: Error, Equatable, Sendable, CustomStringConvertible {
         case .notMBTiles(let p, let m): return "\(p): not an MBTiles file: \(m)"
         case .queryFailed(let p, let t, let c, let m): return "\(p): reading tile \(t) failed (SQLite code \(c)): \(m)"
         case .corruptTile(let p, let t, let e): return "\(p): tile \(t): \(e)"
+        case .tileTooLarge(let p, let t, let size, let limit): return "\(p): tile \(t) of \(size) bytes exceeds the \(limit)-byte tile limit"
+        case .interrupted(let p, let t, let reason): return "\(p): reading tile \(t) stopped: \(reason)"
         }
     }
 }
@@ -27,10 +34,23 @@ public enum MBTilesError: Error, Equatable, Sendable, CustomStringConvertible {
 /// One connection and one prepared statement serve all threads, serialised by a lock: a
 /// tile read is a single indexed lookup, far cheaper than the decode that follows it.
 /// The only file that imports `CSQLite`.
+///
+/// The file is treated as hostile: no extensions, no side-effecting functions in its views
+/// (`trusted_schema` off), no blob over `maxTileBytes` (its size is asked with
+/// `length(tile_data)` before the bytes are read, and SQLite's length limit backs that up),
+/// and every query step is interrupted after `maxInstructionsPerStep` virtual-machine
+/// instructions or when the caller's deadline passes — a `tiles` view over an endless
+/// recursive CTE would otherwise never return.
 public final class MBTilesSource: TileSource, @unchecked Sendable {
     /// The file path, for messages.
     public let path: String
     public let metadata: TileSourceMetadata
+
+    /// Largest stored tile read, as for HTTP and directory sources.
+    public static let maxTileBytes = 32 << 20
+    /// Most SQLite virtual-machine instructions one step of a query may run (about half a
+    /// second): an indexed lookup takes hundreds, a scan of a million-row table tens of millions.
+    static let maxInstructionsPerStep = 100_000_000
 
     private let connection: SQLiteConnection
     /// Guarded by `lock`: SQLite statements carry cursor state.
@@ -40,10 +60,19 @@ public final class MBTilesSource: TileSource, @unchecked Sendable {
     /// Opens `path` read-only and reads its `metadata` table.
     public init(path: String) throws {
         self.path = path
+        // SQLite would block reading a FIFO; only a regular file can be a database.
+        var info = stat()
+        if stat(path, &info) == 0, info.st_mode & S_IFMT != S_IFREG {
+            throw MBTilesError.cannotOpen(path: path, code: SQLITE_CANTOPEN, message: "not a regular file")
+        }
         connection = try SQLiteConnection(path: path)
         do {
-            tileStatement = try connection.prepare(
-                "SELECT tile_data FROM tiles WHERE zoom_level = ?1 AND tile_column = ?2 AND tile_row = ?3")
+            // length() of a stored blob is read from the record header, not the blob: a
+            // 900 MB tile is refused without being loaded.
+            tileStatement = try connection.prepare("""
+                SELECT CASE WHEN length(tile_data) <= ?4 THEN tile_data END, length(tile_data) FROM tiles
+                WHERE zoom_level = ?1 AND tile_column = ?2 AND tile_row = ?3
+                """)
         } catch let error as SQLiteFailure {
             throw MBTilesError.notMBTiles(path: path, message: error.message)
         }
@@ -67,7 +96,12 @@ public final class MBTilesSource: TileSource, @unchecked Sendable {
     }
 
     public func tileData(for tile: TileID) throws -> [UInt8]? {
-        guard let stored = try rawTileData(for: tile) else { return nil }
+        try tileData(for: tile, deadline: .none)
+    }
+
+    /// The tile's bytes; a query still running when `deadline` passes is stopped and throws.
+    public func tileData(for tile: TileID, deadline: Deadline) throws -> [UInt8]? {
+        guard let stored = try rawTileData(for: tile, deadline: deadline) else { return nil }
         // Raster tiles are never gzipped; only vector (or undeclared) tiles are inflated.
         guard metadata.format == .mvt || metadata.format == .unknown else { return stored }
         do {
@@ -78,20 +112,38 @@ public final class MBTilesSource: TileSource, @unchecked Sendable {
     }
 
     /// The tile as stored (possibly gzip-compressed), or nil when absent.
-    func rawTileData(for tile: TileID) throws -> [UInt8]? {
+    func rawTileData(for tile: TileID, deadline: Deadline = .none) throws -> [UInt8]? {
         lock.lock()
         defer { lock.unlock() }
         let statement = tileStatement
-        defer { statement.reset() }
+        connection.deadline = deadline
+        defer {
+            statement.reset()
+            connection.deadline = .none
+        }
         do {
             statement.bind(Int64(tile.z), at: 1)
             statement.bind(Int64(tile.x), at: 2)
             statement.bind(Int64(tile.tmsY), at: 3)
+            statement.bind(Int64(Self.maxTileBytes), at: 4)
             guard try statement.step() else { return nil }
+            if statement.isNull(0), !statement.isNull(1) {
+                throw MBTilesError.tileTooLarge(path: path, tile: tile.description, size: statement.int(1), limit: Self.maxTileBytes)
+            }
             return statement.blob(0)
         } catch let error as SQLiteFailure {
-            throw MBTilesError.queryFailed(path: path, tile: tile.description, code: error.code, message: error.message)
+            throw failure(error, tile: tile.description)
         }
+    }
+
+    /// The error for a failed step: why it was interrupted, that a blob was too big, or
+    /// SQLite's own message.
+    private func failure(_ error: SQLiteFailure, tile: String) -> MBTilesError {
+        if let reason = error.interruption { return .interrupted(path: path, tile: tile, reason: reason) }
+        if error.code == SQLITE_TOOBIG {
+            return .tileTooLarge(path: path, tile: tile, size: Self.maxTileBytes + 1, limit: Self.maxTileBytes)
+        }
+        return .queryFailed(path: path, tile: tile, code: error.code, message: error.message)
     }
 
     /// Calls `body` with every tile as stored (XYZ address, raw possibly-gzipped bytes), in
@@ -105,8 +157,12 @@ public final class MBTilesSource: TileSource, @unchecked Sendable {
         }
         while true {
             let hasRow: Bool
-            do { hasRow = try statement.step() } catch let error as SQLiteFailure {
-                throw MBTilesError.queryFailed(path: path, tile: "(scan)", code: error.code, message: error.message)
+            do {
+                lock.lock()
+                defer { lock.unlock() }
+                hasRow = try statement.step()
+            } catch let error as SQLiteFailure {
+                throw failure(error, tile: "(scan)")
             }
             guard hasRow else { break }
             let z = statement.int(0), x = statement.int(1), row = statement.int(2)
@@ -132,22 +188,101 @@ extension TileFormat {
 struct SQLiteFailure: Error {
     var code: Int32
     var message: String
+    /// Why the progress handler stopped the step, when it did.
+    var interruption: String?
 }
 
-/// Owns a read-only `sqlite3*`, closed in `deinit`.
+/// Owns a `sqlite3*` (read-only unless made for a test), closed in `deinit`.
+///
+/// A progress handler runs every `progressInterval` instructions of any statement and
+/// interrupts a step that has run `MBTilesSource.maxInstructionsPerStep` instructions or
+/// outlived `deadline`. Callers serialise use of a connection (see `MBTilesSource`).
 final class SQLiteConnection {
     let handle: OpaquePointer
+    /// When the current step must give up; set by the caller around its query.
+    var deadline: Deadline {
+        get { watchdog.deadline }
+        set { watchdog.deadline = newValue }
+    }
 
-    init(path: String) throws {
+    static let progressInterval: Int32 = 1000
+    private let watchdog: Watchdog
+
+    /// What the progress handler sees: the budget of the running step and the deadline.
+    final class Watchdog {
+        var deadline = Deadline.none
+        var instructionsLeft = 0
+        /// Set when the handler interrupted the step.
+        var reason: String?
+
+        func arm(budget: Int) {
+            instructionsLeft = budget
+            reason = nil
+        }
+
+        /// True to interrupt the step.
+        func tick() -> Bool {
+            instructionsLeft -= Int(SQLiteConnection.progressInterval)
+            if instructionsLeft <= 0 {
+                reason = "the query ran more than \(MBTilesSource.maxInstructionsPerStep) SQLite instructions"
+                return true
+            }
+            if deadline.hasPassed {
+                reason = "the render's time limit passed"
+                return true
+            }
+            return false
+        }
+    }
+
+    /// Opens `path` read-only with no extensions and distrusted schema. `createForTesting`
+    /// opens it read-write, creating it (tests build hostile databases with `execute`).
+    init(path: String, createForTesting: Bool = false) throws {
         var db: OpaquePointer?
-        let code = sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, nil)
+        let flags = createForTesting ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE : SQLITE_OPEN_READONLY
+        let code = sqlite3_open_v2(path, &db, flags | SQLITE_OPEN_NOMUTEX, nil)
         guard code == SQLITE_OK, let db else {
             let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
             if let db { sqlite3_close_v2(db) }
             throw MBTilesError.cannotOpen(path: path, code: code, message: message)
         }
+        let distrusted = mapsnap_sqlite_distrust(db)
+        guard distrusted == SQLITE_OK else {
+            sqlite3_close_v2(db)
+            throw MBTilesError.cannotOpen(path: path, code: distrusted, message: "cannot disable extensions")
+        }
+        if !createForTesting {
+            // A blob or string over the tile limit fails to load instead of being allocated.
+            sqlite3_limit(db, SQLITE_LIMIT_LENGTH, Int32(MBTilesSource.maxTileBytes))
+        }
         handle = db
+        watchdog = Watchdog()
+        let context = Unmanaged.passUnretained(watchdog).toOpaque()
+        sqlite3_progress_handler(db, Self.progressInterval, { context in
+            guard let context else { return 0 }
+            return Unmanaged<Watchdog>.fromOpaque(context).takeUnretainedValue().tick() ? 1 : 0
+        }, context)
     }
+
+    /// Runs SQL statements that return no rows (tests build fixtures with it).
+    func execute(_ sql: String) throws {
+        watchdog.arm(budget: Int.max)
+        var message: UnsafeMutablePointer<CChar>?
+        let code = sqlite3_exec(handle, sql, nil, nil, &message)
+        guard code == SQLITE_OK else {
+            let text = message.map { String(cString: $0) } ?? "error \(code)"
+            sqlite3_free(message)
+            throw SQLiteFailure(code: code, message: text)
+        }
+    }
+
+    /// Arms the watchdog for one step.
+    fileprivate func armForStep() {
+        watchdog.arm(budget: MBTilesSource.maxInstructionsPerStep)
+    }
+
+    /// Why the last step was interrupted, if the watchdog did it.
+    fileprivate var interruption: String? { watchdog.reason }
 
     func prepare(_ sql: String) throws -> SQLiteStatement {
         var statement: OpaquePointer?
@@ -175,14 +310,22 @@ final class SQLiteStatement {
         sqlite3_bind_int64(handle, index, value)
     }
 
-    /// Advances to the next row: true when a row is available, false when done.
+    /// Advances to the next row: true when a row is available, false when done. Each call
+    /// gets a fresh instruction budget from the connection's watchdog.
     func step() throws -> Bool {
+        connection.armForStep()
         let code = sqlite3_step(handle)
         switch code {
         case SQLITE_ROW: return true
         case SQLITE_DONE: return false
-        default: throw SQLiteFailure(code: code, message: String(cString: sqlite3_errmsg(connection.handle)))
+        default:
+            throw SQLiteFailure(code: code, message: String(cString: sqlite3_errmsg(connection.handle)),
+                                interruption: code == SQLITE_INTERRUPT ? connection.interruption : nil)
         }
+    }
+
+    func isNull(_ column: Int32) -> Bool {
+        sqlite3_column_type(handle, column) == SQLITE_NULL
     }
 
     func reset() {

@@ -16,6 +16,8 @@ public enum PMTilesError: Error, Equatable, Sendable, CustomStringConvertible {
     case directoryTooDeep(path: String, tileID: UInt64)
     /// A tile entry points outside the tile data section.
     case tileOutOfBounds(path: String, tile: String, offset: UInt64, length: UInt64)
+    /// A stored tile is larger than `PMTilesSource.maxTileBytes`.
+    case tileTooLarge(path: String, tile: String, length: UInt64, limit: Int)
     /// Inflating a directory, the metadata or a tile failed.
     case decompression(path: String, what: String, GzipError)
     /// The JSON metadata is not a JSON object.
@@ -36,6 +38,7 @@ public enum PMTilesError: Error, Equatable, Sendable, CustomStringConvertible {
         case .corruptDirectory(let p, let o, let r): return "\(p): directory at offset \(o) is corrupt: \(r)"
         case .directoryTooDeep(let p, let t): return "\(p): leaf directories nest too deep looking up tile id \(t)"
         case .tileOutOfBounds(let p, let t, let o, let l): return "\(p): tile \(t) at data offset \(o), length \(l) lies outside the tile data"
+        case .tileTooLarge(let p, let t, let l, let limit): return "\(p): tile \(t) of \(l) bytes exceeds the \(limit)-byte tile limit"
         case .decompression(let p, let w, let e): return "\(p): \(w): \(e)"
         case .invalidMetadata(let p, let r): return "\(p): JSON metadata is invalid: \(r)"
         case .io(let p, let o, let r): return "\(p): read failed at offset \(o): \(r)"

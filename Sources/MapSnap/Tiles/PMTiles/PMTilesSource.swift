@@ -3,7 +3,12 @@ import Foundation
 /// A tile source reading a PMTiles v3 archive by byte ranges (the file is never loaded whole).
 ///
 /// The root directory is decoded at open; leaf directories are decoded on demand and kept in
-/// a small bounded cache. Reads use `pread`, so concurrent lookups need no file-position lock.
+/// a cache bounded in bytes. Reads use `pread`, so concurrent lookups need no file-position lock.
+///
+/// **Bounds** (a small hostile file must not take gigabytes): a directory inflates to at most
+/// `maxDirectoryBytes`, decoded directories held at once (root and cached leaves) take at most
+/// `maxCachedDirectoryBytes`, leaves are decoded one at a time, and a stored tile is at most
+/// `maxTileBytes`. Past a bound the lookup throws; the render skips that tile with a warning.
 public final class PMTilesSource: TileSource, @unchecked Sendable {
     /// The file path, for messages.
     public let path: String
@@ -12,8 +17,15 @@ public final class PMTilesSource: TileSource, @unchecked Sendable {
     /// The JSON metadata as stored, inflated (empty when the archive has none).
     public let jsonMetadata: [UInt8]
 
-    /// Upper bound on any directory or metadata blob after inflating.
-    static let maxDirectoryBytes = 64 << 20
+    /// Most bytes one directory (root or leaf) may take, stored or inflated. Real archives'
+    /// leaves hold a few thousand entries (tens of KiB); 8 MiB is ~2 million entries.
+    public static let maxDirectoryBytes = 8 << 20
+    /// Most memory held by decoded directories at once: the root plus the leaves cached.
+    public static let maxCachedDirectoryBytes = 64 << 20
+    /// Most bytes of the JSON metadata, stored or inflated.
+    public static let maxMetadataBytes = 16 << 20
+    /// Largest stored tile, as for HTTP and directory sources.
+    public static let maxTileBytes = 32 << 20
     /// Leaf directories kept decoded; a render touches few, a conversion walks them in order.
     static let leafCacheCapacity = 64
     /// The spec's writers nest at most root → leaf; allow some slack, never unbounded.
@@ -26,6 +38,11 @@ public final class PMTilesSource: TileSource, @unchecked Sendable {
     private var leafCache: [UInt64: [PMTilesEntry]] = [:]
     /// Guarded by `lock`; insertion order for FIFO eviction.
     private var leafCacheOrder: [UInt64] = []
+    /// Guarded by `lock`: decoded bytes of the cached leaves.
+    private var leafCacheBytes = 0
+    /// Held while a leaf is read and decoded, so that concurrent lookups never hold more than
+    /// one uncached leaf in memory (and never decode the same leaf twice).
+    private let decodeLock = NSLock()
 
     /// Opens `path`, validates the header and reads the root directory and metadata.
     public init(path: String) throws {
@@ -47,11 +64,11 @@ public final class PMTilesSource: TileSource, @unchecked Sendable {
         var json: [UInt8] = []
         var meta = TileSourceMetadata()
         if header.metadataLength > 0 {
-            guard header.metadataLength <= UInt64(Self.maxDirectoryBytes) else {
-                throw PMTilesError.invalidMetadata(path: path, reason: "\(header.metadataLength) bytes is too large")
+            guard header.metadataLength <= UInt64(Self.maxMetadataBytes) else {
+                throw PMTilesError.invalidMetadata(path: path, reason: "\(header.metadataLength) bytes exceeds the \(Self.maxMetadataBytes)-byte limit")
             }
             let raw = try file.read(offset: header.metadataOffset, length: header.metadataLength, path: path)
-            let bytes = try Self.inflateInternal(raw, header: header, path: path, what: "metadata")
+            let bytes = try Self.inflateInternal(raw, header: header, path: path, what: "metadata", limit: Self.maxMetadataBytes)
             let object: JSONValue
             do {
                 object = try JSONValue.parse(bytes, origin: "metadata")
@@ -106,6 +123,9 @@ public final class PMTilesSource: TileSource, @unchecked Sendable {
         for _ in 0..<Self.maxDirectoryDepth {
             guard let entry = PMTilesDirectory.find(id, in: entries) else { return nil }
             if entry.runLength > 0 {
+                guard entry.length <= Self.maxTileBytes else {
+                    throw PMTilesError.tileTooLarge(path: path, tile: tile.description, length: UInt64(entry.length), limit: Self.maxTileBytes)
+                }
                 let (end, overflow) = entry.offset.addingReportingOverflow(UInt64(entry.length))
                 guard !overflow, end <= header.tileDataLength else {
                     throw PMTilesError.tileOutOfBounds(path: path, tile: tile.description, offset: entry.offset, length: UInt64(entry.length))
@@ -117,11 +137,18 @@ public final class PMTilesSource: TileSource, @unchecked Sendable {
         throw PMTilesError.directoryTooDeep(path: path, tileID: id)
     }
 
-    private func leafDirectory(at entry: PMTilesEntry) throws -> [PMTilesEntry] {
+    private func cachedLeaf(at offset: UInt64) -> [PMTilesEntry]? {
         lock.lock()
-        let cached = leafCache[entry.offset]
-        lock.unlock()
-        if let cached { return cached }
+        defer { lock.unlock() }
+        return leafCache[offset]
+    }
+
+    private func leafDirectory(at entry: PMTilesEntry) throws -> [PMTilesEntry] {
+        if let cached = cachedLeaf(at: entry.offset) { return cached }
+        decodeLock.lock()
+        defer { decodeLock.unlock() }
+        // Another thread may have decoded it while this one waited.
+        if let cached = cachedLeaf(at: entry.offset) { return cached }
         let (end, overflow) = entry.offset.addingReportingOverflow(UInt64(entry.length))
         guard !overflow, end <= header.leafDirectoriesLength else {
             throw PMTilesError.corruptDirectory(path: path, offset: header.leafDirectoriesOffset &+ entry.offset,
@@ -129,24 +156,43 @@ public final class PMTilesSource: TileSource, @unchecked Sendable {
         }
         let entries = try Self.readDirectory(file: file, header: header, offset: header.leafDirectoriesOffset + entry.offset,
                                              length: UInt64(entry.length), path: path)
+        let size = Self.decodedSize(entries)
+        let budget = Self.maxCachedDirectoryBytes - Self.decodedSize(rootEntries)
+        guard size <= budget else {
+            throw PMTilesError.corruptDirectory(path: path, offset: header.leafDirectoriesOffset + entry.offset,
+                                                reason: "\(entries.count) entries exceed the \(Self.maxCachedDirectoryBytes)-byte directory budget")
+        }
         lock.lock()
         defer { lock.unlock() }
-        if leafCache[entry.offset] == nil {
-            if leafCacheOrder.count >= Self.leafCacheCapacity {
-                leafCache[leafCacheOrder.removeFirst()] = nil
-            }
-            leafCache[entry.offset] = entries
-            leafCacheOrder.append(entry.offset)
+        while !leafCacheOrder.isEmpty && (leafCacheOrder.count >= Self.leafCacheCapacity || leafCacheBytes + size > budget) {
+            let evicted = leafCacheOrder.removeFirst()
+            leafCacheBytes -= leafCache[evicted].map(Self.decodedSize) ?? 0
+            leafCache[evicted] = nil
         }
+        leafCache[entry.offset] = entries
+        leafCacheOrder.append(entry.offset)
+        leafCacheBytes += size
         return entries
+    }
+
+    /// Memory held by decoded directories now: the root and the cached leaves.
+    var cachedDirectoryBytes: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return Self.decodedSize(rootEntries) + leafCacheBytes
+    }
+
+    /// Memory taken by decoded entries.
+    static func decodedSize(_ entries: [PMTilesEntry]) -> Int {
+        entries.count * MemoryLayout<PMTilesEntry>.stride
     }
 
     private static func readDirectory(file: ReadOnlyFile, header: PMTilesHeader, offset: UInt64, length: UInt64, path: String) throws -> [PMTilesEntry] {
         guard length <= UInt64(maxDirectoryBytes) else {
-            throw PMTilesError.corruptDirectory(path: path, offset: offset, reason: "\(length) bytes is too large")
+            throw PMTilesError.corruptDirectory(path: path, offset: offset, reason: "\(length) bytes exceeds the \(maxDirectoryBytes)-byte directory limit")
         }
         let raw = try file.read(offset: offset, length: length, path: path)
-        let bytes = try inflateInternal(raw, header: header, path: path, what: "directory at offset \(offset)")
+        let bytes = try inflateInternal(raw, header: header, path: path, what: "directory at offset \(offset)", limit: maxDirectoryBytes)
         do {
             return try PMTilesDirectory.decode(bytes)
         } catch {
@@ -154,10 +200,11 @@ public final class PMTilesSource: TileSource, @unchecked Sendable {
         }
     }
 
-    private static func inflateInternal(_ raw: [UInt8], header: PMTilesHeader, path: String, what: String) throws(PMTilesError) -> [UInt8] {
+    private static func inflateInternal(_ raw: [UInt8], header: PMTilesHeader, path: String, what: String,
+                                        limit: Int) throws(PMTilesError) -> [UInt8] {
         guard header.internalCompression == PMTilesHeader.Compression.gzip.rawValue else { return raw }
         do {
-            return try Gzip.decompress(raw, maxOutputBytes: maxDirectoryBytes)
+            return try Gzip.decompress(raw, maxOutputBytes: limit)
         } catch {
             throw .decompression(path: path, what: what, error)
         }
@@ -171,6 +218,9 @@ public final class PMTilesSource: TileSource, @unchecked Sendable {
                 if entry.runLength == 0 {
                     try walk(try leafDirectory(at: entry), depth: depth + 1)
                     continue
+                }
+                guard entry.length <= Self.maxTileBytes else {
+                    throw PMTilesError.tileTooLarge(path: path, tile: "id \(entry.tileID)", length: UInt64(entry.length), limit: Self.maxTileBytes)
                 }
                 guard entry.offset &+ UInt64(entry.length) <= header.tileDataLength else {
                     throw PMTilesError.tileOutOfBounds(path: path, tile: "id \(entry.tileID)", offset: entry.offset, length: UInt64(entry.length))
@@ -192,13 +242,18 @@ final class ReadOnlyFile: Sendable {
     let size: Int
 
     init(path: String) throws {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        // O_NONBLOCK: opening a FIFO must not wait for a writer; it is refused just below.
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard fd >= 0 else { throw PMTilesError.io(path: path, offset: 0, reason: String(cString: strerror(errno))) }
         var info = stat()
         guard fstat(fd, &info) == 0 else {
             let reason = String(cString: strerror(errno))
             close(fd)
             throw PMTilesError.io(path: path, offset: 0, reason: reason)
+        }
+        guard info.st_mode & S_IFMT == S_IFREG else {
+            close(fd)
+            throw PMTilesError.io(path: path, offset: 0, reason: "not a regular file")
         }
         descriptor = fd
         size = Int(info.st_size)

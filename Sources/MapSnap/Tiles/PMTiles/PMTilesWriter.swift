@@ -123,13 +123,14 @@ public struct PMTilesWriter: Sendable {
         return out
     }
 
-    /// Writes the archive to `path` atomically (temporary file, then rename).
+    /// Writes the archive to `path` with `AtomicFile`: a regular file atomically, a FIFO or
+    /// device (`/dev/null`) in place, never replacing one.
     public func write(to path: String) throws {
         let bytes = try archive()
         do {
-            try Data(bytes).write(to: URL(fileURLWithPath: path), options: .atomic)
+            try AtomicFile.write(bytes, to: path)
         } catch {
-            throw PMTilesError.io(path: path, offset: 0, reason: error.localizedDescription)
+            throw PMTilesError.io(path: path, offset: 0, reason: error.reason)
         }
     }
 

@@ -73,3 +73,35 @@ huge = bytearray(rgb)
 huge[sof + 5:sof + 9] = struct.pack(">HH", 60000, 60000)
 with open(os.path.join(HERE, "huge-header.jpg"), "wb") as f:
     f.write(bytes(huge))
+
+# Plain CMYK (no Adobe APP14 marker: samples are ink amounts, not inverted). Pillow inverts
+# CMYK when it writes the Adobe marker, so the samples are inverted first and the marker is
+# then cut out, leaving ink amounts that decode to the quadrant colours again.
+inverted = Image.eval(quadrant_image().convert("CMYK"), lambda v: 255 - v)
+adobe = save(inverted, "cmyk-plain.jpg", quality=95, subsampling=0)
+app14 = find_marker(adobe, 0xEE)
+app14_end = app14 + 2 + struct.unpack(">H", adobe[app14 + 2:app14 + 4])[0]
+with open(os.path.join(HERE, "cmyk-plain.jpg"), "wb") as f:
+    f.write(adobe[:app14] + adobe[app14_end:])
+
+# A valid progressive 8×8 grey image (every sample 128) with 568 scans: one DC scan, then for
+# each of the 63 AC coefficients a first scan at Al=8 and eight refinement scans down to
+# Al=0. Written by hand: every coefficient is zero, so each scan's entropy data is a single
+# 1-bit code (DC difference 0, or end-of-band) padded with 1s, i.e. the byte 7F.
+def segment(marker, payload):
+    return bytes([0xFF, marker]) + struct.pack(">H", len(payload) + 2) + payload
+
+
+scans = [segment(0xDA, bytes([1, 1, 0x00, 0, 0, 0x00])) + b"\x7f"]
+for k in range(1, 64):
+    scans.append(segment(0xDA, bytes([1, 1, 0x00, k, k, 0x08])) + b"\x7f")
+    for ah in range(8, 0, -1):
+        scans.append(segment(0xDA, bytes([1, 1, 0x00, k, k, (ah << 4) | (ah - 1)])) + b"\x7f")
+one_symbol_table = bytes([1] + [0] * 15) + b"\x00"  # one code of length 1 for symbol 0
+many_scans = (b"\xff\xd8"
+              + segment(0xDB, b"\x00" + bytes([1] * 64))
+              + segment(0xC2, bytes([8, 0, 8, 0, 8, 1, 1, 0x11, 0]))
+              + segment(0xC4, b"\x00" + one_symbol_table + b"\x10" + one_symbol_table)
+              + b"".join(scans) + b"\xff\xd9")
+with open(os.path.join(HERE, "many-scans.jpg"), "wb") as f:
+    f.write(many_scans)

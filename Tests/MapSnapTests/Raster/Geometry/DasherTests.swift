@@ -67,6 +67,53 @@ import Testing
         #expect(d.contours.count == 1 && d.points.count == 2)
     }
 
+    /// Issue #10: a 1e-6 px pattern on a short line made ~10⁸ dashes' worth of work per
+    /// call site. Below one device pixel per period the line is solid.
+    @Test(arguments: [[1e-6, 1e-6], [0.3, 0.6], [0.45]])
+    func subpixelPatternsAreSolid(_ pattern: [Double]) {
+        let d = Dasher.dash(line, pattern: pattern, phase: 0)
+        #expect(d.points == line.points && d.contours == line.contours)
+    }
+
+    @Test func onePixelPeriodStillDashes() {
+        #expect(Dasher.dash(line, pattern: [0.5, 0.5], phase: 0).contours.count == 100)
+        #expect(Dasher.subpixelCoverage([0.5, 0.5], capLength: 0) == nil)
+    }
+
+    /// The faded solid line keeps the ink the dashes would have had: on / period, caps
+    /// counted, never more than 1.
+    @Test(arguments: [([0.2, 0.6], 0.0, 0.25), ([1e-6, 1e-6], 0.0, 0.5), ([0.1, 0.4], 0.2, 0.6),
+                      ([0.3], 0.0, 0.5), ([0.3, 0.15], 0.6, 1.0), ([0, 0.5], 0.0, 0.0)])
+    func subpixelCoverage(_ pattern: [Double], _ cap: Double, _ expected: Double) throws {
+        let c = try #require(Dasher.subpixelCoverage(pattern, capLength: cap))
+        #expect(abs(c - expected) < 1e-9)
+    }
+
+    /// A shared budget: dashing stops (the line is solid) once a render has spent it, and a
+    /// call that fits takes its dashes from it.
+    @Test func budgetIsShared() {
+        var budget = 15
+        let first = Dasher.dash(line, pattern: [10, 5], phase: 0, budget: &budget)
+        #expect(first.contours.count == 7 && budget == 8)
+        let second = Dasher.dash(line, pattern: [10, 5], phase: 0, budget: &budget)
+        #expect(second.contours.count == 1 && budget == 8)
+    }
+
+    /// The canvas draws a dashed stroke solid once its budget is spent.
+    @Test func canvasBudgetFallsBackToSolid() {
+        let style = StrokeStyle(width: 2, dash: [4, 4])
+        let dashed = Canvas(width: 110, height: 10, fill: .white)
+        dashed.stroke(polygon([(5, 5), (105, 5)], closed: false), style: style, color: .black)
+        #expect(dashed.remainingDashes == Dasher.maxDashesPerCanvas - 13)
+        let spent = Canvas(width: 110, height: 10, fill: .white)
+        spent.remainingDashes = 3
+        spent.stroke(polygon([(5, 5), (105, 5)], closed: false), style: style, color: .black)
+        let solid = Canvas(width: 110, height: 10, fill: .white)
+        solid.stroke(polygon([(5, 5), (105, 5)], closed: false), style: StrokeStyle(width: 2), color: .black)
+        #expect(spent.pixels == solid.pixels && spent.pixels != dashed.pixels)
+        #expect(spent.remainingDashes == 3)
+    }
+
     @Test func closedContours() {
         let square = polygon([(0, 0), (10, 0), (10, 10), (0, 10)])
         // A pattern that never switches off over the perimeter keeps the contour closed.

@@ -1,0 +1,169 @@
+import Foundation
+import Testing
+@testable import MapSnap
+
+/// The libdeflate PNG writer: real renders and edge-case canvases go through encode and back
+/// through libpng's decoder with every premultiplied byte unchanged.
+@Suite struct PNGEncoderTests {
+    /// The IHDR fields (bit depth, colour type) of an encoded file.
+    private func header(_ png: [UInt8]) -> (bitDepth: UInt8, colorType: UInt8) { (png[24], png[25]) }
+
+    private func roundTrip(_ canvas: Canvas, maximumIDATLength: Int = PNGEncoder.defaultMaximumIDATLength) throws -> Canvas {
+        try PNGCodec.decode(try PNGEncoder.encode(canvas, maximumIDATLength: maximumIDATLength), origin: "memory")
+    }
+
+    /// Real renders of every kind the encoder distinguishes: a drawn street map (unfiltered),
+    /// satellite imagery and hillshaded relief (Paeth), at @1x and @2x.
+    @Test(arguments: [
+        ("normal", LatLng(60.1699, 24.9450), 16.0, 1.0),
+        ("normal", LatLng(60.1699, 24.9450), 15.0, 2.0),
+        ("hybrid", LatLng(50, 10), 4.5, 1.0),
+        ("terrain", LatLng(46.5, 8), 4.5, 1.0),
+    ])
+    func realRendersDecodeToIdenticalPixels(style: String, center: LatLng, zoom: Double, scale: Double) throws {
+        let o = MapSnapshotOptions(width: 384, height: 256, scale: scale, center: center, zoom: zoom, style: style)
+        let canvas = try MapSnapshotter(options: o).render().canvas
+        let png = try PNGCodec.encode(canvas)
+        #expect(header(png) == (8, 2))
+        let back = try PNGCodec.decode(png, origin: style)
+        let same = back.pixels == canvas.pixels  // a Bool: Swift Testing would diff whole arrays
+        #expect(same, "\(style) z\(zoom) @\(scale)x changed pixels through encode → decode")
+    }
+
+    @Test func drawnMapsStayUnfilteredAndImageryIsPaethFiltered() throws {
+        let map = try MapSnapshotter(options: MapSnapshotOptions(width: 384, height: 256, scale: 1,
+                                                                  center: LatLng(60.1699, 24.9450), zoom: 16, style: "normal")).render().canvas
+        let imagery = try MapSnapshotter(options: MapSnapshotOptions(width: 384, height: 256, scale: 1,
+                                                                      center: LatLng(50, 10), zoom: 4.5, style: "hybrid")).render().canvas
+        for (canvas, expected) in [(map, PNGEncoder.RowFilter.none), (imagery, .paeth)] {
+            let rows = PNGEncoder.scanlines(canvas, channels: 3)
+            #expect(try PNGEncoder.chooseFilter(rows, lineLength: canvas.width * 3 + 1, bytesPerPixel: 3) == expected)
+        }
+    }
+
+    /// A translucent canvas with noise (so Paeth is chosen) and every alpha value: RGBA rows
+    /// filtered with a 4-byte pixel distance.
+    @Test func translucentNoiseRoundTripsThroughPaeth() throws {
+        var rng = SeededGenerator(seed: 7)
+        let c = Canvas(width: 300, height: 170)
+        for i in stride(from: 0, to: c.pixels.count, by: 4) {
+            let alpha = UInt8(truncatingIfNeeded: i / 4)
+            let p = Canvas.premultiply(Color(red: UInt8(truncatingIfNeeded: rng.next()), green: UInt8(truncatingIfNeeded: i / 7),
+                                             blue: UInt8(truncatingIfNeeded: rng.next() >> 8), alpha: alpha))
+            c.pixels[i] = p.0; c.pixels[i + 1] = p.1; c.pixels[i + 2] = p.2; c.pixels[i + 3] = p.3
+        }
+        let rows = PNGEncoder.scanlines(c, channels: 4)
+        #expect(try PNGEncoder.chooseFilter(rows, lineLength: 300 * 4 + 1, bytesPerPixel: 4) == .paeth)
+        let png = try PNGCodec.encode(c)
+        #expect(header(png) == (8, 6))
+        #expect(try PNGCodec.decode(png, origin: "noise").pixels == c.pixels)
+    }
+
+    /// Paeth's predictor against the PNG specification's definition, over every byte triple.
+    @Test func paethPredictorMatchesTheSpecification() {
+        for a in 0..<256 {
+            for b in 0..<256 {
+                for c in stride(from: 0, to: 256, by: 3) {
+                    let p = a + b - c, pa = abs(p - a), pb = abs(p - b), pc = abs(p - c)
+                    let expected = pa <= pb && pa <= pc ? a : (pb <= pc ? b : c)
+                    let got = PNGEncoder.paethPredictor(left: UInt8(a), up: UInt8(b), upperLeft: UInt8(c))
+                    if Int(got) != expected {
+                        Issue.record("paeth(\(a), \(b), \(c)) = \(got), expected \(expected)")
+                        return
+                    }
+                }
+            }
+        }
+    }
+
+    /// One-pixel-wide and one-row images: the filter's left and up neighbours are missing.
+    @Test(arguments: [(1, 1), (1, 40), (40, 1), (2, 3)])
+    func tinyCanvasesRoundTrip(width: Int, height: Int) throws {
+        let c = Canvas(width: width, height: height)
+        for i in 0..<c.pixels.count { c.pixels[i] = UInt8(truncatingIfNeeded: i * 37 + 11) | 0x80 }
+        for i in stride(from: 3, to: c.pixels.count, by: 4) { c.pixels[i] = 255 }
+        let rows = PNGEncoder.scanlines(c, channels: 3)
+        var filtered = rows
+        PNGEncoder.paethFilterInPlace(&filtered, lineLength: width * 3 + 1, bytesPerPixel: 3)
+        #expect(filtered.count == rows.count)
+        #expect(try roundTrip(c).pixels == c.pixels)
+    }
+
+    @Test func oneColourCanvasIsAOneBitPalette() throws {
+        let opaque = Canvas(width: 1600, height: 1200, fill: Color(rgb: 0xF2EFE9))
+        let png = try PNGCodec.encode(opaque)
+        #expect(header(png) == (1, 3))
+        #expect(chunkTypes(png) == ["IHDR", "sRGB", "PLTE", "IDAT", "IEND"])
+        #expect(png.count < 1000)
+        #expect(try PNGCodec.decode(png, origin: "flat").pixels == opaque.pixels)
+    }
+
+    @Test(arguments: [Color.clear, Color(rgba: 0x3366_9980), Color(rgba: 0xFF00_0001)])
+    func translucentOneColourCanvasKeepsItsAlpha(_ fill: Color) throws {
+        let c = Canvas(width: 13, height: 5, fill: fill)
+        let png = try PNGCodec.encode(c)
+        #expect(chunkTypes(png) == ["IHDR", "sRGB", "PLTE", "tRNS", "IDAT", "IEND"])
+        #expect(try PNGCodec.decode(png, origin: "flat").pixels == c.pixels)
+    }
+
+    /// Palette bit depth grows with the colour count; 257 colours are RGB again.
+    @Test(arguments: [(2, 1 as UInt8), (3, 2), (4, 2), (5, 4), (16, 4), (17, 8), (256, 8)])
+    func fewColoursAreAPaletteOfTheSmallestDepth(colours: Int, bitDepth: UInt8) throws {
+        let c = Canvas(width: 37, height: 11, fill: .white)
+        for i in 0..<(c.width * c.height) {
+            let k = (i * 7) % colours  // every colour used, neighbours differ
+            let p = Canvas.premultiply(Color(red: UInt8(k), green: 200, blue: UInt8(255 - k), alpha: k % 3 == 1 ? 128 : 255))
+            c.pixels[i * 4] = p.0; c.pixels[i * 4 + 1] = p.1; c.pixels[i * 4 + 2] = p.2; c.pixels[i * 4 + 3] = p.3
+        }
+        let png = try PNGCodec.encode(c)
+        #expect(header(png) == (bitDepth, 3))
+        #expect(chunkTypes(png).contains("tRNS") == (colours > 1))
+        #expect(try PNGCodec.decode(png, origin: "palette").pixels == c.pixels)
+    }
+
+    @Test func twoHundredFiftySevenColoursAreNotAPalette() throws {
+        let c = Canvas(width: 257, height: 1)
+        for x in 0..<257 { c.pixels[x * 4] = UInt8(x & 0xFF); c.pixels[x * 4 + 1] = UInt8(x >> 8); c.pixels[x * 4 + 3] = 255 }
+        #expect(IndexedImage(c) == nil)
+        #expect(header(try PNGCodec.encode(c)) == (8, 2))
+        #expect(try roundTrip(c).pixels == c.pixels)
+    }
+
+    /// A blank background with the default scale bar and attribution: ~130 colours, the case
+    /// that a palette makes cheap and small.
+    @Test func blankMapWithDecorationsIsAPaletteImage() throws {
+        let style = TestPaths.temporaryDirectory() + "/blank.json"
+        try Data(##"{"version": 8, "sources": {}, "layers": [{"id": "bg", "type": "background", "paint": {"background-color": "#f2efe9"}}]}"##.utf8)
+            .write(to: URL(fileURLWithPath: style))
+        let o = MapSnapshotOptions(width: 480, height: 320, scale: 1, center: LatLng(60.17, 24.94), zoom: 16, style: style)
+        let canvas = try MapSnapshotter(options: o).render().canvas
+        let png = try PNGCodec.encode(canvas)
+        #expect(header(png).colorType == 3)
+        #expect(try PNGCodec.decode(png, origin: "blank").pixels == canvas.pixels)
+    }
+
+    /// The compressed stream split over many IDAT chunks decodes the same (and each chunk's
+    /// CRC is checked by `PNGChunkScanner` on the way in).
+    @Test func compressedStreamSplitOverManyIDATChunks() throws {
+        let c = Canvas(width: 200, height: 150)
+        var rng = SeededGenerator(seed: 3)
+        for i in 0..<c.pixels.count { c.pixels[i] = UInt8(truncatingIfNeeded: rng.next()) }
+        for i in stride(from: 3, to: c.pixels.count, by: 4) { c.pixels[i] = 255 }
+        let png = try PNGEncoder.encode(c, maximumIDATLength: 1000)
+        let idats = chunkTypes(png).filter { $0 == "IDAT" }.count
+        #expect(idats > 10)
+        #expect(try PNGCodec.decode(png, origin: "split").pixels == c.pixels)
+    }
+
+    /// The scanner's CRC (zlib's `crc32`) against the standard check value and a known chunk.
+    @Test func crc32MatchesTheStandardCheckValues() {
+        let check = Array("123456789".utf8).withUnsafeBytes { Gzip.crc32($0) }
+        #expect(check == 0xCBF4_3926)
+        let iend = Array("IEND".utf8).withUnsafeBytes { Gzip.crc32($0) }
+        #expect(iend == 0xAE42_6082)
+        let split = Array("12345".utf8).withUnsafeBytes { first in
+            Array("6789".utf8).withUnsafeBytes { Gzip.crc32($0, continuing: Gzip.crc32(first)) }
+        }
+        #expect(split == check)
+    }
+}
