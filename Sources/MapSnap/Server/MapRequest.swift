@@ -110,6 +110,8 @@ struct MapRequest: Sendable {
     static func defaults(_ configuration: ServerConfiguration) -> MapSnapshotOptions {
         var options = MapSnapshotOptions()
         options.maximumPixelSize = configuration.limits.maximumImageSide
+        options.maximumPixelCount = configuration.limits.maximumPixelCount
+        options.renderTimeout = configuration.limits.renderTimeoutSeconds
         if let directory = configuration.cacheDirectory { options.http.cacheDirectory = directory }
         options.http.offline = configuration.offline
         return options

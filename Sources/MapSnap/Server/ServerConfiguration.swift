@@ -16,7 +16,8 @@ import Foundation
 ///   "cors": ["https://example.org", …] or ["*"],
 ///   "cacheMaxAge": seconds,
 ///   "limits": { "maxSize": px, "maxPixels": px, "maxOverlays": n, "maxPoints": n,
-///               "maxURLLength": bytes, "maxBodyBytes": bytes, "maxQueuedPerClient": n }
+///               "maxURLLength": bytes, "maxBodyBytes": bytes, "maxQueuedPerClient": n,
+///               "renderTimeout": seconds }
 /// }
 /// ```
 /// Without `styles` the bundled `normal`, `terrain` and `hybrid` styles are served over the
@@ -57,6 +58,8 @@ public struct ServerConfiguration: Sendable {
         /// Most requests one client address may have queued or rendering (`429` above;
         /// 0: no per-client limit).
         public var maximumQueuedPerClient = 0
+        /// Seconds a render may spend loading tiles; tiles not read by then are skipped.
+        public var renderTimeoutSeconds = 30.0
 
         public init() {}
     }
@@ -105,7 +108,8 @@ public struct ServerConfiguration: Sendable {
     /// Keys of the configuration file.
     static let keys = ["styles", "defaultStyle", "keys", "cors", "cacheMaxAge", "limits"]
     static let styleKeys = ["style", "source", "dem", "demEncoding"]
-    static let limitKeys = ["maxSize", "maxPixels", "maxOverlays", "maxPoints", "maxURLLength", "maxBodyBytes", "maxQueuedPerClient"]
+    static let limitKeys = ["maxSize", "maxPixels", "maxOverlays", "maxPoints", "maxURLLength", "maxBodyBytes", "maxQueuedPerClient",
+                            "renderTimeout"]
 
     /// Reads a configuration file; relative style and source paths resolve against its folder.
     public mutating func load(path: String) throws(ServerConfigurationError) {
@@ -185,6 +189,7 @@ public struct ServerConfiguration: Sendable {
             if let v = o["maxPoints"] { limits.maximumPointCount = try reader.integer(v, "limits.maxPoints", in: 0...10_000_000) }
             if let v = o["maxURLLength"] { limits.maximumURLLength = try reader.integer(v, "limits.maxURLLength", in: 256...(8 << 20)) }
             if let v = o["maxBodyBytes"] { limits.maximumBodyBytes = try reader.integer(v, "limits.maxBodyBytes", in: 0...(256 << 20)) }
+            if let v = o["renderTimeout"] { limits.renderTimeoutSeconds = Double(try reader.integer(v, "limits.renderTimeout", in: 1...3_600)) }
             if let v = o["maxQueuedPerClient"] { limits.maximumQueuedPerClient = try reader.integer(v, "limits.maxQueuedPerClient", in: 0...100_000) }
         }
         configurationText = String(decoding: bytes, as: UTF8.self)

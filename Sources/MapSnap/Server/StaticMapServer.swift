@@ -190,7 +190,13 @@ public final class StaticMapServer: Sendable {
                     metrics.recordRender(succeeded: false, tileErrors: 0)
                     return respond(self.errorResponse(500, Self.oneLine("render failed: \(error)"), request), "render=error")
                 }
-                metrics.recordRender(succeeded: true, tileErrors: Self.tileErrorCount(snapshot.warnings))
+                let tiles = snapshot.baseMapTiles
+                metrics.recordRender(succeeded: !tiles.nothingLoaded, tileErrors: tiles.failed)
+                if tiles.nothingLoaded {
+                    // Every tile that exists failed (an unreachable tile server): not an image to cache.
+                    return respond(self.errorResponse(503, "no base-map tile could be read (\(tiles.failed) of \(tiles.requested) failed); retry later",
+                                                      request, extra: [("Retry-After", "5")]), "render=no-tiles")
+                }
                 respond(HTTPResponse(status: 200, headers: [("Content-Type", mapRequest.format.contentType)] + cacheHeaders, body: image),
                         "style=\(mapRequest.styleName) format=\(mapRequest.format.rawValue)")
             }
@@ -248,11 +254,6 @@ public final class StaticMapServer: Sendable {
     }
 
     // MARK: Helpers
-
-    /// Tiles a render skipped (unreadable or broken), from its warnings.
-    static func tileErrorCount(_ warnings: [String]) -> Int {
-        warnings.reduce(0) { $0 + ($1.hasPrefix("tile ") ? 1 : 0) }
-    }
 
     static func oneLine(_ text: String) -> String {
         text.split(whereSeparator: \.isNewline).joined(separator: " ")

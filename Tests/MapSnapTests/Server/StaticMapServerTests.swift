@@ -280,6 +280,26 @@ import Testing
         #expect(n <= 0, "the server answered a half request")
     }
 
+    @Test func aMapWhoseTilesAllFailIs503AndCountsTileErrors() throws {
+        let tiles = try LocalHTTPServer { _, _ in .status(500) }
+        defer { tiles.stop() }
+        let cache = TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: cache) }
+        let server = try TestServer {
+            $0.styles = ["remote": .init(style: "normal", source: tiles.baseURL + "/{z}/{x}/{y}.png")]
+            $0.defaultStyle = "remote"
+            $0.cacheDirectory = cache
+        }
+        defer { server.stop() }
+        let response = try server.get("/staticmap?center=60.17,24.94&zoom=12&size=64x64")
+        #expect(response.status == 503, "\(response)")
+        #expect(response.headers["retry-after"] == "5")
+        #expect(response.text.hasPrefix("no base-map tile could be read"))
+        let metrics = try server.get("/metrics").text
+        #expect(!metrics.contains("\nmapsnap_tile_errors_total 0\n"), "\(metrics)")
+        #expect(metrics.contains("mapsnap_renders_total{result=\"error\"} 1"))
+    }
+
     @Test func everyRequestGetsOneAccessLogLine() throws {
         let server = try TestServer()
         _ = try server.get("/health")
