@@ -112,6 +112,9 @@ struct MapRequest: Sendable {
         options.maximumPixelSize = configuration.limits.maximumImageSide
         options.maximumPixelCount = configuration.limits.maximumPixelCount
         options.renderTimeout = configuration.limits.renderTimeoutSeconds
+        // The render threads already use the cores; more threads per render would only
+        // compete with the other renders (output bytes do not depend on it).
+        options.maximumThreads = max(1, ProcessInfo.processInfo.activeProcessorCount / max(1, configuration.renderThreads))
         if let directory = configuration.cacheDirectory { options.http.cacheDirectory = directory }
         options.http.offline = configuration.offline
         return options

@@ -64,47 +64,37 @@ final class ServerMetrics: Sendable {
     func text(_ gauges: Gauges) -> String {
         let c = counters.withLock { $0 }
         var out = ""
-        func family(_ name: String, _ type: String, _ help: String) {
+        /// One metric family: its help and type lines, then its samples (`labels` may be "").
+        func family(_ name: String, _ type: String, _ help: String, _ samples: [(labels: String, value: String)]) {
             out += "# HELP \(name) \(help)\n# TYPE \(name) \(type)\n"
+            for sample in samples { out += "\(name)\(sample.labels) \(sample.value)\n" }
         }
-        family("mapsnap_http_requests_total", "counter", "HTTP requests answered, by status code (0: the client left first).")
-        for status in c.requestsByStatus.keys.sorted() {
-            out += "mapsnap_http_requests_total{code=\"\(status)\"} \(c.requestsByStatus[status] ?? 0)\n"
-        }
-        family("mapsnap_http_request_duration_seconds", "histogram", "Time from a request's headers to the end of its response.")
+        family("mapsnap_http_requests_total", "counter", "HTTP requests answered, by status code (0: the client left first).",
+               c.requestsByStatus.keys.sorted().map { ("{code=\"\($0)\"}", "\(c.requestsByStatus[$0] ?? 0)") })
         var cumulative = 0
+        var buckets: [(labels: String, value: String)] = []
         for (i, bound) in Self.latencyBuckets.enumerated() {
             cumulative += c.latencyBucketCounts[i]
-            out += "mapsnap_http_request_duration_seconds_bucket{le=\"\(Self.format(bound))\"} \(cumulative)\n"
+            buckets.append(("_bucket{le=\"\(Self.format(bound))\"}", "\(cumulative)"))
         }
-        out += "mapsnap_http_request_duration_seconds_bucket{le=\"+Inf\"} \(c.latencyCount)\n"
-        out += "mapsnap_http_request_duration_seconds_sum \(Self.format(c.latencySum))\n"
-        out += "mapsnap_http_request_duration_seconds_count \(c.latencyCount)\n"
-        family("mapsnap_http_not_modified_total", "counter", "Requests answered 304 from their ETag without rendering.")
-        out += "mapsnap_http_not_modified_total \(c.notModified)\n"
-        family("mapsnap_renders_total", "counter", "Renders finished, by result.")
-        out += "mapsnap_renders_total{result=\"ok\"} \(c.renders - c.renderFailures)\n"
-        out += "mapsnap_renders_total{result=\"error\"} \(c.renderFailures)\n"
-        family("mapsnap_renders_in_flight", "gauge", "Renders running now.")
-        out += "mapsnap_renders_in_flight \(gauges.rendersInFlight)\n"
-        family("mapsnap_render_queue_length", "gauge", "Requests waiting for a render thread.")
-        out += "mapsnap_render_queue_length \(gauges.queueLength)\n"
-        family("mapsnap_render_queue_capacity", "gauge", "Most requests admitted at once (rendering or waiting).")
-        out += "mapsnap_render_queue_capacity \(gauges.queueCapacity)\n"
-        family("mapsnap_tile_cache_hits_total", "counter", "Tiles found decoded in the renderer's cache.")
-        out += "mapsnap_tile_cache_hits_total \(gauges.renderer.tileCacheHits)\n"
-        family("mapsnap_tile_cache_misses_total", "counter", "Tiles read and decoded.")
-        out += "mapsnap_tile_cache_misses_total \(gauges.renderer.tileCacheMisses)\n"
-        family("mapsnap_tile_cache_bytes", "gauge", "Memory held by decoded tiles (estimated).")
-        out += "mapsnap_tile_cache_bytes \(gauges.renderer.tileCacheBytes)\n"
-        family("mapsnap_prepared_style_hits_total", "counter", "Renders that found their style prepared.")
-        out += "mapsnap_prepared_style_hits_total \(gauges.renderer.preparedStyleHits)\n"
-        family("mapsnap_prepared_style_misses_total", "counter", "Renders that prepared their style.")
-        out += "mapsnap_prepared_style_misses_total \(gauges.renderer.preparedStyleMisses)\n"
-        family("mapsnap_tile_errors_total", "counter", "Tiles skipped because they could not be fetched or decoded.")
-        out += "mapsnap_tile_errors_total \(c.tileErrors)\n"
-        family("mapsnap_ready", "gauge", "1 while the server accepts work, 0 while it drains.")
-        out += "mapsnap_ready \(gauges.ready ? 1 : 0)\n"
+        buckets += [("_bucket{le=\"+Inf\"}", "\(c.latencyCount)"), ("_sum", Self.format(c.latencySum)), ("_count", "\(c.latencyCount)")]
+        family("mapsnap_http_request_duration_seconds", "histogram", "Time from a request's headers to the end of its response.", buckets)
+        family("mapsnap_renders_total", "counter", "Renders finished, by result.",
+               [("{result=\"ok\"}", "\(c.renders - c.renderFailures)"), ("{result=\"error\"}", "\(c.renderFailures)")])
+        let single: [(name: String, type: String, help: String, value: Int)] = [
+            ("mapsnap_http_not_modified_total", "counter", "Requests answered 304 from their ETag without rendering.", c.notModified),
+            ("mapsnap_renders_in_flight", "gauge", "Renders running now.", gauges.rendersInFlight),
+            ("mapsnap_render_queue_length", "gauge", "Requests waiting for a render thread.", gauges.queueLength),
+            ("mapsnap_render_queue_capacity", "gauge", "Most requests admitted at once (rendering or waiting).", gauges.queueCapacity),
+            ("mapsnap_tile_cache_hits_total", "counter", "Tiles found decoded in the renderer's cache.", gauges.renderer.tileCacheHits),
+            ("mapsnap_tile_cache_misses_total", "counter", "Tiles read and decoded.", gauges.renderer.tileCacheMisses),
+            ("mapsnap_tile_cache_bytes", "gauge", "Memory held by decoded tiles (estimated).", gauges.renderer.tileCacheBytes),
+            ("mapsnap_prepared_style_hits_total", "counter", "Renders that found their style prepared.", gauges.renderer.preparedStyleHits),
+            ("mapsnap_prepared_style_misses_total", "counter", "Renders that prepared their style.", gauges.renderer.preparedStyleMisses),
+            ("mapsnap_tile_errors_total", "counter", "Base-map tiles that could not be read or decoded.", c.tileErrors),
+            ("mapsnap_ready", "gauge", "1 while the server accepts work, 0 while it drains.", gauges.ready ? 1 : 0),
+        ]
+        for metric in single { family(metric.name, metric.type, metric.help, [("", "\(metric.value)")]) }
         return out
     }
 

@@ -156,27 +156,23 @@ import Testing
         }
     }
 
-    @Test func fullQueueIs503WithRetryAfter() throws {
-        let server = try TestServer { $0.renderThreads = 1; $0.maximumConcurrentRequests = 1 }
+    /// A render occupies the queue (capacity 1, or one per client); the next map request is
+    /// refused with `Retry-After`: 503 when the queue is full, 429 when its client is over its share.
+    @Test(arguments: [(503, "another client"), (429, "127.0.0.1")])
+    func busyQueueRefusesWithRetryAfter(status: Int, occupyingClient: String) throws {
+        let server = try TestServer {
+            $0.renderThreads = 1
+            if status == 503 { $0.maximumConcurrentRequests = 1 } else { $0.limits.maximumQueuedPerClient = 1 }
+        }
         defer { server.stop() }
         let release = DispatchSemaphore(value: 0)
-        try server.server.queue.submit(client: "test") { release.wait() }
+        try server.server.queue.submit(client: occupyingClient) { release.wait() }
         let refused = try server.get("/staticmap?center=60.17,24.94&zoom=12&size=64x64")
+        let metrics = try server.get("/metrics")
         release.signal()
-        #expect(refused.status == 503)
+        #expect(refused.status == status)
         #expect(refused.headers["retry-after"] == "1")
-        #expect(try server.get("/metrics").status == 200, "non-render endpoints do not queue")
-    }
-
-    @Test func oneClientOverItsShareIs429() throws {
-        let server = try TestServer { $0.renderThreads = 1; $0.limits.maximumQueuedPerClient = 1 }
-        defer { server.stop() }
-        let release = DispatchSemaphore(value: 0)
-        try server.server.queue.submit(client: "127.0.0.1") { release.wait() }
-        let refused = try server.get("/staticmap?center=60.17,24.94&zoom=12&size=64x64")
-        release.signal()
-        #expect(refused.status == 429)
-        #expect(refused.headers["retry-after"] == "1")
+        #expect(metrics.status == 200, "non-render endpoints do not queue")
     }
 
     @Test func requestsNameOnlyConfiguredStyles() throws {
