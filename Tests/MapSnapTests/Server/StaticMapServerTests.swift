@@ -73,6 +73,10 @@ import Testing
         defer { server.stop() }
         let body = [UInt8](repeating: UInt8(ascii: " "), count: 5_000)
         #expect(try server.request("POST", "/render", body: body).status == 413)
+        // A client that announces a huge body and waits for `100 Continue` gets 413 instead.
+        let announced = try HTTPTestClient.exchange(port: server.port, chunks: [Array(
+            "POST /render HTTP/1.1\r\nHost: x\r\nContent-Length: 100000000\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n".utf8)])
+        #expect(String(decoding: announced.prefix(12), as: UTF8.self) == "HTTP/1.1 413")
         let long = "/staticmap?center=1,2&zoom=3&caption=" + String(repeating: "a", count: 3_000)
         #expect(try server.get(long).status == 414)
         // Far longer than libmicrohttpd's memory for the request line: it answers 414 itself.
