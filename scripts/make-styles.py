@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Generates Styles/normal.json, Styles/terrain.json and Styles/hybrid.json.
+"""Generates Styles/normal.json, Styles/terrain.json, Styles/hybrid.json and Styles/satellite.json.
 
 The three styles share one layer structure for the OpenMapTiles vector schema and differ in
 palette (and terrain/hybrid add their raster layers). Run from the repository root:
@@ -297,12 +297,27 @@ def build(style_id, p):
             "sources": sources, "layers": layers}
 
 
+def satellite(hybrid):
+    """Google's `satellite` map type: hybrid's imagery and surfaces (land cover, water,
+    buildings, rivers, runways) without roads, rails, boundaries or labels."""
+    def keep(layer):
+        if layer["type"] in ("background", "raster", "fill"):
+            return True
+        return layer["type"] == "line" and layer.get("source-layer") in ("waterway", "aeroway")
+    style = dict(hybrid)
+    style["name"] = "mapsnap satellite"
+    style["layers"] = [layer for layer in hybrid["layers"] if keep(layer)]
+    return style
+
+
 def main():
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    for sid, palette in PALETTES.items():
+    styles = {sid: build(sid, palette) for sid, palette in PALETTES.items()}
+    styles["satellite"] = satellite(styles["hybrid"])
+    for sid, style in styles.items():
         path = os.path.join(root, "Styles", f"{sid}.json")
         with open(path, "w") as f:
-            json.dump(build(sid, palette), f, indent=1, ensure_ascii=False)
+            json.dump(style, f, indent=1, ensure_ascii=False)
             f.write("\n")
         print(f"wrote {path}", file=sys.stderr)
 

@@ -1,28 +1,36 @@
 import Dispatch
 import Foundation
 import MapSnap
+import Synchronization
 
-/// `mapsnap batch JOBS.jsonl --out-dir DIR [--jobs N]`: many renders from JSON Lines.
+/// `mapsnap batch JOBS.jsonl --out-dir DIR [--jobs N] [--shard K/N]`: many renders from
+/// JSON Lines, sharing one renderer (styles, sources, decoded tiles, glyphs) across jobs.
 enum BatchCommand {
     static let help = """
-    USAGE: mapsnap batch JOBS.jsonl --out-dir DIR [--jobs N] [--render-timeout SEC]
-                         [--allow-missing-tiles] [--format NAME] [--quality N] [-q]
+    USAGE: mapsnap batch JOBS.jsonl --out-dir DIR [--jobs N] [--shard K/N]
+                         [--render-timeout SEC] [--allow-missing-tiles]
+                         [--format NAME] [--quality N] [-q]
 
     Renders one map per line of JOBS.jsonl (each line a JSON render spec, see
     docs/spec-format.md). A job's "output" names its file inside DIR (its last path
     component; names that are empty, '-', start with '-' or '.', or hold control or
     bidirectional-formatting characters are refused); without one the file is NNNN.png
-    (.jpg, .webp for those formats) after the line number. A job's "format" and "quality"
-    win over --format and --quality, which win over the output name's extension (see
-    mapsnap render --help). Jobs run in parallel (default: one per core); output bytes do
+    (.jpg, .webp for those formats) after the line number. A job's "format" and
+    "quality" win over --format and --quality, which win over the output name's
+    extension (see mapsnap render --help). Jobs run in parallel (default: one per core); output bytes do
     not depend on N. A failing job is reported with its line number and the others still
     run; the exit code is the worst of all jobs. A job whose base-map tiles all failed
     fails (exit 3) unless --allow-missing-tiles; --render-timeout is per job (default
     300 seconds; 0 = no limit), as for render.
+
+    --shard K/N renders only the K-th of N slices of the jobs (every N-th non-blank line,
+    starting with the K-th; K from 1 to N), so N machines given the same file and K = 1…N
+    write, together, exactly the files one unsharded run writes. On a terminal a progress
+    line shows jobs done, rate and time left (not with -q or when stderr is not a terminal).
     """
 
     static func run(_ arguments: ArraySlice<String>) throws(CLIError) {
-        let args = try OptionTable(valued: ["--out-dir", "--jobs", "--render-timeout", "--format", "--quality"],
+        let args = try OptionTable(valued: ["--out-dir", "--jobs", "--render-timeout", "--shard", "--format", "--quality"],
                                    switches: ["--help", "--quiet", "--allow-missing-tiles"],
                                    aliases: ["-h": "--help", "-q": "--quiet", "-j": "--jobs"]).parse(arguments)
         if args.has("--help") { Output.out(help); return }
@@ -35,6 +43,7 @@ enum BatchCommand {
             guard let n = Int(j), n >= 1, n <= 256 else { throw .usage("--jobs \(j): expected 1-256") }
             parallelism = n
         }
+        let shard = try args.last("--shard").map(parseShard)
         var isDir: ObjCBool = false
         guard FileManager.default.fileExists(atPath: outDir, isDirectory: &isDir), isDir.boolValue else {
             throw .runtime("--out-dir \(outDir): no such directory")
@@ -42,6 +51,7 @@ enum BatchCommand {
         // No flag: the default; "0": no limit (nil).
         let renderTimeout: Double? = try args.last("--render-timeout").map(RenderCommand.renderTimeout) ?? RenderCommand.defaultRenderTimeout
         let allowMissingTiles = args.has("--allow-missing-tiles")
+        let quiet = args.has("--quiet")
         var defaults = RenderSpecBuilder()
         do {
             if let f = args.last("--format") { try defaults.setFormat(f, origin: "--format") }
@@ -49,103 +59,178 @@ enum BatchCommand {
         } catch {
             throw .usage("\(error)")
         }
-        let jobs = try loadJobs(jobsPath, format: defaults.format, quality: defaults.quality)
-        let quiet = args.has("--quiet")
+        let format = Format(format: defaults.format, quality: defaults.quality)
+        let jobs: RenderJobs
+        do {
+            jobs = try RenderJobs(path: jobsPath)
+        } catch {
+            throw .input(error.description)
+        }
+        // Every job's file name, read from its "output" alone: duplicates are refused the same
+        // way on every shard, and a shard parses only its own jobs' specs.
+        let names = outputNames(jobs, format: format.format)
+        let selected = shard.map { jobs.shard($0.k, of: $0.n) } ?? Array(0..<jobs.count)
         AtomicFile.removeStaleTemporaries(in: outDir)
-        if !quiet {
-            for job in jobs {
-                if case .success(let spec) = job.spec { spec.warnings.forEach { Output.warning("\(jobsPath):\(job.line): \($0)") } }
-            }
-        }
-        let results = Results(count: jobs.count)
-        // Workers pull job indices in order; each job's bytes do not depend on which worker ran it.
+        let results = Results(count: selected.count)
+        let progress = Progress(total: selected.count, enabled: !quiet && isatty(STDERR_FILENO) == 1)
+        // Workers pull jobs in order; each job's bytes do not depend on which worker ran it.
         let next = Results.Counter()
-        DispatchQueue.concurrentPerform(iterations: min(parallelism, max(jobs.count, 1))) { _ in
-            while let i = next.take(below: jobs.count) {
-                let job = jobs[i]
-                var spec: RenderSpec
-                switch job.spec {
-                case .failure(let error):
-                    results.set(i, 2, error.message)
-                    continue
-                case .success(let s):
-                    spec = s
-                }
-                spec.options.renderTimeout = renderTimeout
-                let path = (outDir as NSString).appendingPathComponent(job.outputName)
-                do {
-                    try RenderCommand.render(spec, to: path, quiet: quiet, allowMissingTiles: allowMissingTiles)
-                    results.set(i, 0, nil)
-                } catch let error as CLIError {
-                    results.set(i, error.exitCode, "\(jobsPath):\(job.line): \(error.description)")
-                } catch {
-                    results.set(i, 3, "\(jobsPath):\(job.line): \(error)")
-                }
+        DispatchQueue.concurrentPerform(iterations: min(parallelism, max(selected.count, 1))) { _ in
+            while let k = next.take(below: selected.count) {
+                let i = selected[k]
+                let source = "\(jobsPath):\(jobs.lineNumber(of: i))"
+                let (code, message) = runJob(i, jobs: jobs, name: names[i], source: source, outDir: outDir,
+                                             renderTimeout: renderTimeout, quiet: quiet,
+                                             allowMissingTiles: allowMissingTiles, format: format, progress: progress)
+                results.set(k, code, message)
+                progress.jobFinished()
             }
         }
+        progress.finish()
         var worst: Int32 = 0
         for (code, message) in results.all {
             if let message { Output.error(message) }
             worst = max(worst, code)
         }
-        if worst != 0 { throw worst == 2 ? .input("\(results.failures) of \(jobs.count) jobs failed") : .runtime("\(results.failures) of \(jobs.count) jobs failed") }
-        if !quiet { Output.out("rendered \(jobs.count) maps into \(outDir)") }
-    }
-
-    /// One non-blank line of the jobs file: its 1-based line number and its spec, or why the
-    /// line was rejected (already naming `file:line`).
-    struct Job: Sendable {
-        var line: Int
-        var spec: Result<RenderSpec, JobError>
-        /// The file name inside the output directory: the spec's `output` (last component
-        /// only, so jobs cannot write outside DIR) or `NNNN.png` after the line number.
-        var outputName: String
-    }
-
-    struct JobError: Error, Sendable {
-        var message: String
-    }
-
-    /// Reads the jobs file; each line is parsed on its own (`RenderSpec.loadJobs`), so one bad
-    /// line fails only its job (the others still render, as the help promises) and every job
-    /// keeps its line number for messages and default file names.
-    static func loadJobs(_ path: String, format: ImageFormat? = nil, quality: Int? = nil) throws(CLIError) -> [Job] {
-        let specs: [RenderSpec.Job]
-        do {
-            specs = try RenderSpec.loadJobs(path: path, resolver: BundledPlaces())
-        } catch {
-            throw .input(error.description)
+        let scope = shard.map { " (shard \($0.k)/\($0.n))" } ?? ""
+        if worst != 0 {
+            let summary = "\(results.failures) of \(selected.count) jobs failed\(scope)"
+            throw worst == 2 ? .input(summary) : .runtime(summary)
         }
-        var jobs: [Job] = []
-        // Output name → line that claimed it first: two jobs writing one file would race, and
-        // which one wins would depend on the worker count.
+        if !quiet { Output.out("rendered \(selected.count) maps into \(outDir)\(scope)") }
+    }
+
+    /// `K/N` with 1 ≤ K ≤ N ≤ 1,000,000.
+    static func parseShard(_ text: String) throws(CLIError) -> (k: Int, n: Int) {
+        let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 2, let k = Int(parts[0]), let n = Int(parts[1]), n >= 1, n <= 1_000_000, k >= 1, k <= n else {
+            throw .usage("--shard \(text): expected K/N with 1 ≤ K ≤ N, e.g. 2/8")
+        }
+        return (k, n)
+    }
+
+    /// `--format` and `--quality`: what jobs that name no format or quality get.
+    struct Format: Sendable {
+        var format: ImageFormat?
+        var quality: Int?
+    }
+
+    /// The file name of each job: its output's last path component, or `NNNN.EXT` after its
+    /// line number, EXT from the job's format, else `format`, else png; a name claimed by an
+    /// earlier job is marked as such.
+    static func outputNames(_ jobs: RenderJobs, format: ImageFormat? = nil) -> [Name] {
         var claimed: [String: Int] = [:]
-        for job in specs {
-            let source = "\(path):\(job.line)"
-            switch job.result {
-            case .success(var spec):
-                spec.format = spec.format ?? format
-                spec.quality = spec.quality ?? quality
-                let name = spec.output.map { ($0 as NSString).lastPathComponent }
-                    ?? String(format: "%04d.", job.line) + spec.outputFormat(fileName: nil).fileExtension
-                if let problem = problem(withOutputName: name) {
-                    let message = "\(source): output \"\(printable(name))\": \(problem)"
-                    jobs.append(Job(line: job.line, spec: .failure(JobError(message: message)), outputName: name))
-                } else if let first = claimed[name] {
-                    let message = "\(source): output \"\(name)\" is already written by line \(first)"
-                    jobs.append(Job(line: job.line, spec: .failure(JobError(message: message)), outputName: name))
-                } else {
-                    claimed[name] = job.line
-                    jobs.append(Job(line: job.line, spec: .success(spec), outputName: name))
-                }
-            case .failure(let error):
-                // Library messages start with the origin they were given ("jobs.jsonl:3: …").
-                let text = error.description
-                jobs.append(Job(line: job.line, spec: .failure(JobError(message: text.hasPrefix(source) ? text : "\(source): \(text)")),
-                                outputName: ""))
+        return (0..<jobs.count).map { i in
+            let line = jobs.lineNumber(of: i)
+            // A format that does not parse is reported when the job is parsed; png meanwhile.
+            let own = jobs.stringMember("format", of: i).flatMap { try? ImageFormat(name: $0) }
+            let fileExtension = (own ?? format)?.fileExtension ?? "png"
+            let name = jobs.stringMember("output", of: i).map { ($0 as NSString).lastPathComponent }
+                ?? String(format: "%04d.", line) + fileExtension
+            if let first = claimed[name] { return Name(file: name, firstClaimedBy: first) }
+            claimed[name] = line
+            return Name(file: name, firstClaimedBy: nil)
+        }
+    }
+
+    struct Name: Sendable {
+        var file: String
+        /// The line of an earlier job writing the same file (two jobs writing one file would
+        /// race, and which one wins would depend on the worker count).
+        var firstClaimedBy: Int?
+    }
+
+    /// Parses and renders one job; its outcome as an exit code and a message naming its line.
+    static func runJob(_ i: Int, jobs: RenderJobs, name: Name, source: String, outDir: String,
+                       renderTimeout: Double?, quiet: Bool, allowMissingTiles: Bool, format: Format,
+                       progress: Progress) -> (Int32, String?) {
+        if let problem = problem(withOutputName: name.file) {
+            return (2, "\(source): output \"\(printable(name.file))\": \(problem)")
+        }
+        if let first = name.firstClaimedBy {
+            return (2, "\(source): output \"\(name.file)\" is already written by line \(first)")
+        }
+        var spec: RenderSpec
+        switch jobs.spec(at: i, resolver: BundledPlaces()) {
+        case .failure(let error):
+            // Library messages start with the origin they were given ("jobs.jsonl:3: …").
+            let text = error.description
+            return (2, text.hasPrefix(source) ? text : "\(source): \(text)")
+        case .success(let s):
+            spec = s
+        }
+        let warn = { (message: String) in progress.print { Output.warning("\(source): \(message)") } }
+        if !quiet { spec.warnings.forEach(warn) }
+        spec.options.renderTimeout = renderTimeout
+        spec.format = spec.format ?? format.format
+        spec.quality = spec.quality ?? format.quality
+        let path = (outDir as NSString).appendingPathComponent(name.file)
+        do {
+            try RenderCommand.render(spec, to: path, quiet: quiet, allowMissingTiles: allowMissingTiles, warn: warn)
+            return (0, nil)
+        } catch {
+            return (error.exitCode, "\(source): \(error.description)")
+        }
+    }
+
+    /// The progress line on a terminal: `batch: 120/400 jobs, 35.2/s, 0:08 left`, redrawn
+    /// in place at most ten times a second; warnings are printed above it.
+    final class Progress: Sendable {
+        private struct State {
+            var done = 0
+            var lastDraw = 0.0
+            var drawn = false
+        }
+        private let total: Int
+        private let enabled: Bool
+        private let start = Date()
+        private let state = Mutex(State())
+
+        init(total: Int, enabled: Bool) {
+            self.total = total
+            self.enabled = enabled
+        }
+
+        func jobFinished() {
+            state.withLock { s in
+                s.done += 1
+                let now = Date().timeIntervalSince(start)
+                guard enabled, now - s.lastDraw >= 0.1 || s.done == total else { return }
+                s.lastDraw = now
+                s.drawn = true
+                Output.rawNoNewline("\r\u{1B}[2K" + line(done: s.done, elapsed: now))
             }
         }
-        return jobs
+
+        /// Runs `body` (which prints a line) with the progress line cleared and redrawn after.
+        func print(_ body: () -> Void) {
+            state.withLock { s in
+                if enabled && s.drawn { Output.rawNoNewline("\r\u{1B}[2K") }
+                body()
+                if enabled && s.drawn {
+                    Output.rawNoNewline(line(done: s.done, elapsed: Date().timeIntervalSince(start)))
+                }
+            }
+        }
+
+        /// Clears the line, so the summary starts on a clean one.
+        func finish() {
+            state.withLock { s in
+                if enabled && s.drawn { Output.rawNoNewline("\r\u{1B}[2K") }
+                s.drawn = false
+            }
+        }
+
+        private func line(done: Int, elapsed: Double) -> String {
+            let rate = elapsed > 0 ? Double(done) / elapsed : 0
+            var text = "batch: \(done)/\(total) jobs"
+            if rate > 0 {
+                text += String(format: ", %.1f/s", rate)
+                let left = Int((Double(total - done) / rate).rounded())
+                text += done < total ? ", \(left / 60):\(String(format: "%02d", left % 60)) left" : ""
+            }
+            return text
+        }
     }
 
     /// Why `name` may not name a file in the output directory, or nil when it may. Names are

@@ -23,6 +23,11 @@ enum Output {
         text(s + "\n", to: STDOUT_FILENO)
     }
 
+    /// Text for standard error as is, without a newline (the batch progress line).
+    static func rawNoNewline(_ s: String) {
+        text(s, to: STDERR_FILENO)
+    }
+
     /// Text for standard error as is (the usage after a missing command).
     static func raw(_ s: String) {
         text(s + "\n", to: STDERR_FILENO)

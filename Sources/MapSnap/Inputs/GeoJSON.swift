@@ -96,7 +96,7 @@ public enum GeoJSONError: Error, Equatable, Sendable, CustomStringConvertible {
         case let .invalidJSON(error): return error.description
         case let .unexpected(source, keyPath, expected): return "\(source): \(Self.show(keyPath)): expected \(expected)"
         case let .coordinateOutOfRange(source, keyPath, lon, lat):
-            return "\(source): \(Self.show(keyPath)): [\(lon), \(lat)] is outside lon -180…180, lat -90…90"
+            return "\(source): \(Self.show(keyPath)): [\(lon), \(lat)] is outside lat -90…90, lon -540…540"
         case let .unsupportedType(source, keyPath, type):
             return "\(source): \(Self.show(keyPath)): unsupported type \"\(type)\""
         case let .badProperty(source, keyPath, reason): return "\(source): \(Self.show(keyPath)): \(reason)"
@@ -627,7 +627,7 @@ private struct GeoJSONReader {
             (lon, lat) = try longPosition()
         }
         let coordinate = LatLng(latitude: lat, longitude: lon)
-        guard coordinate.isValid else {
+        guard coordinate.isValidVertex else {
             throw .coordinateOutOfRange(source: source, keyPath: json.keyPath, longitude: lon, latitude: lat)
         }
         positionCount += 1

@@ -12,7 +12,8 @@ import Foundation
 ///   "size": "600x400" | {"width": 600, "height": 400},     points
 ///   "scale": 1…4,  "zoom": 0…22,  "padding": points,  "fractionalZoom": bool,
 ///   "center": "lat,lon" | [lat, lon] | {"lat": …, "lon": …} | "Place name",
-///   "style": "normal" | "terrain" | "hybrid" | "file.json",  "source": "path or URL template",
+///   "style": "normal" | "terrain" | "hybrid" | "satellite" | "file.json",  "source": "path or URL template",
+///   "sprite": "local sprite sheet base path (BASE.json + BASE.png)",
 ///   "dem": "elevation tiles: path or URL template",  "demEncoding": "terrarium" | "mapbox",
 ///   "paths": [ "Static Maps path syntax"
 ///            | {"coordinates": [[lat, lon], …]  or  "polyline": "…", "precision": 5|6,
@@ -72,7 +73,7 @@ public struct RenderSpec: Sendable {
 
     /// Every top-level key of the JSON schema.
     public static let keys: [String] = [
-        "size", "scale", "center", "zoom", "padding", "fractionalZoom", "style", "source", "dem", "demEncoding", "paths", "markers",
+        "size", "scale", "center", "zoom", "padding", "fractionalZoom", "style", "source", "sprite", "dem", "demEncoding", "paths", "markers",
         "polygons", "circles", "visible", "geojson", "gpx", "polyline", "polyline6", "url", "attribution",
         "scaleBar", "caption", "output", "format", "quality",
     ]
@@ -119,41 +120,29 @@ public struct RenderSpec: Sendable {
                                  resolver: (any PlaceResolving)? = nil,
                                  defaults: MapSnapshotOptions = MapSnapshotOptions(),
                                  filePaths: FilePathPolicy = .unrestricted) throws(RenderSpecError) -> [Job] {
-        let bytes = [UInt8](data)
-        var jobs: [Job] = []
-        for line in JSONLines(bytes) {
-            guard jobs.count < maximumJobCount else {
-                throw .inJob(source: source, line: line.number, message: "more than \(maximumJobCount) jobs")
-            }
-            var builder = RenderSpecBuilder(options: defaults, resolver: resolver, baseDirectory: baseDirectory)
-            builder.filePaths = filePaths
-            let lineSource = "\(source):\(line.number)"
-            do {
-                let spec = try parse(bytes: bytes, range: line.range, file: source, line: line.number, builder: builder)
-                jobs.append(Job(line: line.number, result: .success(spec)))
-            } catch let error as RenderSpecError {
-                jobs.append(Job(line: line.number, result: .failure(error)))
-            } catch {
-                // Messages of other stages start with the origin they were given ("jobs.jsonl:3: …")
-                // or name another file (a GeoJSON's own errors); either way the line is said once.
-                let text = "\(error)"
-                let prefix = lineSource + ": "
-                let message = text.hasPrefix(prefix) ? String(text.dropFirst(prefix.count)) : text
-                jobs.append(Job(line: line.number, result: .failure(.inJob(source: source, line: line.number, message: message))))
-            }
+        let jobs = try RenderJobs(bytes: [UInt8](data), source: source, baseDirectory: baseDirectory)
+        return (0..<jobs.count).map { i in
+            Job(line: jobs.lineNumber(of: i),
+                result: jobs.spec(at: i, resolver: resolver, defaults: defaults, filePaths: filePaths))
         }
-        return jobs
     }
 
-    /// Reads and parses a JSON Lines file (see `parseJobs`); relative paths inside resolve
-    /// against its directory.
-    public static func loadJobs(path: String, resolver: (any PlaceResolving)? = nil,
-                                defaults: MapSnapshotOptions = MapSnapshotOptions(),
-                                filePaths: FilePathPolicy = .unrestricted) throws(RenderSpecError) -> [Job] {
-        let builder = RenderSpecBuilder(options: defaults, resolver: resolver)
-        let bytes = try builder.readFile(path, origin: "batch")
-        return try parseJobs(data: Data(bytes), source: path, baseDirectory: directory(of: path), resolver: resolver, defaults: defaults,
-                             filePaths: filePaths)
+    /// Parses one line of a JSON Lines file; every error names `source:line`.
+    static func parseJob(bytes: [UInt8], line: JSONLines.Line, source: String,
+                         builder: RenderSpecBuilder) -> Result<RenderSpec, RenderSpecError> {
+        let lineSource = "\(source):\(line.number)"
+        do {
+            return .success(try parse(bytes: bytes, range: line.range, file: source, line: line.number, builder: builder))
+        } catch let error as RenderSpecError {
+            return .failure(error)
+        } catch {
+            // Messages of other stages start with the origin they were given ("jobs.jsonl:3: …")
+            // or name another file (a GeoJSON's own errors); either way the line is said once.
+            let text = "\(error)"
+            let prefix = lineSource + ": "
+            let message = text.hasPrefix(prefix) ? String(text.dropFirst(prefix.count)) : text
+            return .failure(.inJob(source: source, line: line.number, message: message))
+        }
     }
 
     /// Parses JSON Lines (see `parseJobs`) and fails on the first bad line.
@@ -226,6 +215,8 @@ public enum RenderSpecError: Error, Equatable, Sendable, CustomStringConvertible
     /// More markers than `RenderSpecBuilder.maximumMarkerCount`; `origin` names the flag or key.
     case tooManyMarkers(origin: String, limit: Int)
     case nothingToShow
+    /// Nothing to show, and an input file (`name`) that had nothing to draw says why.
+    case emptyInput(name: String, lacking: String)
     /// A job in a JSON Lines batch failed with an error from another stage.
     case inJob(source: String, line: Int, message: String)
 
@@ -243,6 +234,7 @@ public enum RenderSpecError: Error, Equatable, Sendable, CustomStringConvertible
         case let .textTooLong(origin, limit): return "\(origin): longer than \(limit) characters"
         case let .tooManyMarkers(origin, limit): return "\(origin): more than \(limit) markers"
         case .nothingToShow: return "nothing to show: give a center (and zoom), or overlays to fit"
+        case let .emptyInput(name, lacking): return "\(name): \(lacking): nothing to show (give a center to draw the map alone)"
         case let .inJob(source, line, message): return "\(source):\(line): \(message)"
         }
     }
@@ -284,6 +276,7 @@ private struct SpecReader {
         if let v = object["fractionalZoom"] { builder.setFractionalZoom(try bool(v, "fractionalZoom")) }
         if let v = object["style"] { try builder.setStyle(try string(v, "style"), origin: origin("style")) }
         if let v = object["source"] { try builder.setSource(try string(v, "source"), origin: origin("source")) }
+        if let v = object["sprite"] { try builder.setSprite(try string(v, "sprite"), origin: origin("sprite")) }
         if let v = object["dem"] { try builder.setDEM(try string(v, "dem"), origin: origin("dem")) }
         if let v = object["demEncoding"] { try builder.setDEMEncoding(try string(v, "demEncoding"), origin: origin("demEncoding")) }
         if let v = object["url"] { try builder.applyStaticMapsURL(try string(v, "url"), origin: origin("url")) }
@@ -296,8 +289,7 @@ private struct SpecReader {
                     var reader = json
                     reader.seek(to: inlineGeoJSON)
                     let document = try GeoJSON(reading: &reader, source: source)
-                    builder.options.overlays += document.overlays
-                    builder.warnings += document.warnings
+                    builder.addGeoJSON(document, name: origin("geojson"))
                 }
             }
         }

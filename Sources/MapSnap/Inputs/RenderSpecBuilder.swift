@@ -28,6 +28,9 @@ public struct RenderSpecBuilder: Sendable {
     public var baseDirectory: String?
     /// Largest input file read (GeoJSON, GPX, specs, job lists).
     public var maximumFileSize: Int = 512 << 20
+    /// Input files that had nothing to draw, in input order: `build()` names the first when
+    /// there is nothing else to show, and warns about each otherwise.
+    private var emptyInputs: [(name: String, lacking: String)] = []
     /// Which files the input may name (styles, sources, GeoJSON, GPX, icons, output);
     /// `.refused` for a server, `.insideBaseDirectory` for a spec from elsewhere.
     public var filePaths: FilePathPolicy = .unrestricted
@@ -84,7 +87,7 @@ public struct RenderSpecBuilder: Sendable {
         options.allowsFractionalZoom = enabled
     }
 
-    /// `--style normal|terrain|hybrid|FILE.json`; a file path is resolved against `baseDirectory`.
+    /// `--style normal|terrain|hybrid|satellite|FILE.json`; a file path is resolved against `baseDirectory`.
     public mutating func setStyle(_ text: String, origin: String) throws {
         let name = text.trimmingFieldSpaces()
         guard !name.isEmpty else { throw RenderSpecError.badValue(origin: origin, reason: "empty style name") }
@@ -105,6 +108,14 @@ public struct RenderSpecBuilder: Sendable {
         let source = text.trimmingFieldSpaces()
         guard !source.isEmpty else { throw RenderSpecError.badValue(origin: origin, reason: "empty DEM source") }
         options.demSource = try sourceLocation(source, origin: origin)
+    }
+
+    /// `--sprite BASE`: a local copy of the style's sprite sheet (`BASE.json` + `BASE.png`),
+    /// resolved against `baseDirectory` and checked against `filePaths` like sources.
+    public mutating func setSprite(_ text: String, origin: String) throws {
+        let base = text.trimmingFieldSpaces()
+        guard !base.isEmpty else { throw RenderSpecError.badValue(origin: origin, reason: "empty sprite path") }
+        options.sprite = try sourceLocation(base, origin: origin)
     }
 
     /// `--dem-encoding terrarium|mapbox`.
@@ -156,6 +167,13 @@ public struct RenderSpecBuilder: Sendable {
         _ = try checkedPath(path, origin: origin)
         let bytes = try readFile(path, origin: origin)
         let document = try GeoJSON(bytes: bytes, source: path)
+        addGeoJSON(document, name: path)
+    }
+
+    /// Adds a parsed GeoJSON document's overlays and warnings; `name` says where it came from
+    /// when it has nothing to draw.
+    mutating func addGeoJSON(_ document: GeoJSON, name: String) {
+        if document.overlays.isEmpty { emptyInputs.append((name, "has no features with a geometry")) }
         options.overlays += document.overlays
         warnings += document.warnings
     }
@@ -164,7 +182,9 @@ public struct RenderSpecBuilder: Sendable {
     public mutating func loadGPX(path: String, origin: String) throws {
         _ = try checkedPath(path, origin: origin)
         let bytes = try readFile(path, origin: origin)
-        options.overlays += try GPX(data: Data(bytes), source: path).overlays
+        let overlays = try GPX(data: Data(bytes), source: path).overlays
+        if overlays.isEmpty { emptyInputs.append((path, "has no track, route or waypoint with a point")) }
+        options.overlays += overlays
     }
 
     /// `--url URL`: applies every parameter of a Static Maps URL.
@@ -176,6 +196,8 @@ public struct RenderSpecBuilder: Sendable {
         if let center = url.center { options.center = center }
         if let zoom = url.zoom { options.zoom = zoom }
         if let style = url.style { options.style = style }
+        options.mapStyles += url.mapStyles
+        if let language = url.language { options.language = language }
         options.overlays += url.paths.map(Overlay.path)
         options.overlays += url.markers.map(Overlay.marker)
         options.visibleCoordinates += url.visible
@@ -245,6 +267,7 @@ public struct RenderSpecBuilder: Sendable {
             throw .imageTooLarge(width: options.width, height: options.height, scale: options.scale, limit: limit)
         }
         guard options.center != nil || !options.overlays.isEmpty || !options.visibleCoordinates.isEmpty else {
+            if let empty = emptyInputs.first { throw .emptyInput(name: empty.name, lacking: empty.lacking) }
             throw .nothingToShow
         }
         var markers = 0
@@ -252,7 +275,8 @@ public struct RenderSpecBuilder: Sendable {
         guard markers <= Self.maximumMarkerCount else {
             throw .tooManyMarkers(origin: "markers from all inputs", limit: Self.maximumMarkerCount)
         }
-        var spec = RenderSpec(options: options, output: output, warnings: warnings)
+        let emptyWarnings = emptyInputs.map { "\($0.name): \($0.lacking), so nothing of it is drawn" }
+        var spec = RenderSpec(options: options, output: output, warnings: warnings + emptyWarnings)
         spec.format = format
         spec.impliedFormat = impliedFormat
         spec.quality = quality

@@ -90,9 +90,10 @@ public enum StaticMapsSyntax {
 
     // MARK: Markers
 
-    /// Parses a `markers` value: `size:`, `color:`, `label:`, `icon:`, `anchor:`, and the
-    /// mapsnap extensions `title:` and `style:dot`, then one or more locations, each of which
-    /// becomes a marker with the same style.
+    /// Parses a `markers` value: `size:`, `color:`, `label:`, `icon:`, `anchor:`, `scale:`
+    /// (icon pixels per point, 1…4), `shadow:` (accepted; mapsnap draws no icon shadows), and
+    /// the mapsnap extensions `title:` and `style:dot`, then one or more locations, each of
+    /// which becomes a marker with the same style.
     ///
     /// - Parameters:
     ///   - baseDirectory: directory that a relative `icon:` path is resolved against, and
@@ -108,6 +109,7 @@ public enum StaticMapsSyntax {
         var iconPath: String? = nil
         var anchorText: (item: Int, text: String)? = nil
         var isDot = false
+        var iconScale = 1.0
         var locations: [LatLng] = []
         let items = text.split(separator: "|", omittingEmptySubsequences: false)
         for (offset, item) in items.enumerated() {
@@ -134,6 +136,12 @@ public enum StaticMapsSyntax {
                     title = String(value)
                 case "icon":
                     guard !value.isEmpty else { throw .badValue(origin: origin, key: key, text: "", reason: "expected a PNG file path") }
+                    let lower = value.lowercased()
+                    guard !lower.hasPrefix("http://"), !lower.hasPrefix("https://") else {
+                        // Read as a path it would fail later as a missing file, or name the wrong thing.
+                        throw .badValue(origin: origin, key: key, text: String(value),
+                                        reason: "icons are not fetched from the web; download the PNG and give its file path")
+                    }
                     do {
                         iconPath = try filePaths.resolve(String(value), against: baseDirectory)
                     } catch {
@@ -146,9 +154,11 @@ public enum StaticMapsSyntax {
                     case "pin": isDot = false
                     default: throw .badValue(origin: origin, key: key, text: String(value), reason: "expected pin or dot")
                     }
+                case "scale": iconScale = try number(value, key: key, origin: origin, in: 1...4)
+                case "shadow": _ = try bool(value, key: key, origin: origin)
                 default:
                     throw .unknownStyleKey(origin: origin, item: itemIndex, key: key,
-                                           allowed: ["size", "color", "label", "icon", "anchor", "title", "style"])
+                                           allowed: ["size", "color", "label", "icon", "anchor", "scale", "shadow", "title", "style"])
                 }
                 continue
             }
@@ -173,7 +183,7 @@ public enum StaticMapsSyntax {
             style = .pin(size)
         }
         return locations.map { coordinate in
-            var marker = MarkerOverlay(coordinate: coordinate, style: style, label: label, title: title)
+            var marker = MarkerOverlay(coordinate: coordinate, style: style, label: label, title: title, iconScale: iconScale)
             if let markerColor { marker.color = markerColor }
             return marker
         }
@@ -233,12 +243,14 @@ public enum StaticMapsSyntax {
     }
 
     /// Maps a Google `maptype` onto a mapsnap style name: roadmap → normal, terrain → terrain,
-    /// satellite and hybrid → hybrid. nil for an unknown map type.
+    /// satellite → satellite (imagery without roads or labels), hybrid → hybrid. nil for an
+    /// unknown map type.
     public static func styleName(forMapType mapType: String) -> String? {
         switch mapType.lowercased() {
         case "roadmap": return "normal"
         case "terrain": return "terrain"
-        case "satellite", "hybrid": return "hybrid"
+        case "satellite": return "satellite"
+        case "hybrid": return "hybrid"
         default: return nil
         }
     }

@@ -1,18 +1,24 @@
 /// A whole Google Maps Static API URL, parsed into mapsnap's model.
 ///
 /// `https://maps.googleapis.com/maps/api/staticmap?center=…&zoom=…&size=…&scale=…&maptype=…`
-/// `&markers=…&path=…&visible=…&format=…&key=…`. `markers`, `path` and `visible` may repeat.
-/// `format` is Google's (`png`/`png8`, `png32`, `jpg`, `jpg-baseline`) or `webp`, and
-/// `quality` (1–100, a mapsnap addition) sets JPEG/WebP quality. Parameters mapsnap does not
-/// use (`key`, `signature`, `language`, `region`, `style`, `map_id`, anything unknown) are
-/// ignored and reported in `warnings`.
+/// `&markers=…&path=…&visible=…&style=…&language=…&format=…&key=…`. `markers`, `path`,
+/// `visible` and `style` may repeat. `style` rules become `mapStyles` (see
+/// `StaticMapsSyntax.parseMapStyle`), `language` the label language, `format` the output
+/// format (Google's `png`/`png8`, `png32`, `jpg`, `jpg-baseline`, and `webp`; `gif` is written
+/// as png8 with a warning) and `quality` (1–100, a mapsnap addition) the JPEG/WebP quality.
+/// Parameters mapsnap does not use (`key`, `signature`, `region`, `map_id`, anything
+/// unknown) are ignored and reported in `warnings`.
 public struct StaticMapsURL: Sendable {
     public var center: LatLng?
     public var zoom: Double?
     public var size: ImageSize?
     public var scale: Double?
-    /// mapsnap style name derived from `maptype` (roadmap → normal, satellite → hybrid).
+    /// mapsnap style name derived from `maptype` (roadmap → normal, terrain, satellite, hybrid).
     public var style: String?
+    /// Google styling rules (`style=`), in URL order.
+    public var mapStyles: [MapStyleRule] = []
+    /// Label language (`language=`), as given.
+    public var language: String?
     public var paths: [PathOverlay] = []
     public var markers: [MarkerOverlay] = []
     public var visible: [LatLng] = []
@@ -60,7 +66,7 @@ public struct StaticMapsURL: Sendable {
             }
             let n = counts[key, default: 0] + 1
             counts[key] = n
-            let here = "\(origin) \(key)" + (["markers", "path", "visible"].contains(key) ? "[\(n)]" : "")
+            let here = "\(origin) \(key)" + (["markers", "path", "visible", "style"].contains(key) ? "[\(n)]" : "")
             switch key {
             case "center": center = try StaticMapsSyntax.parseLocation(value, origin: here, resolver: resolver)
             case "zoom": zoom = try StaticMapsSyntax.parseZoom(value, origin: here)
@@ -76,17 +82,31 @@ public struct StaticMapsURL: Sendable {
                                                              filePaths: filePaths)
             case "path": paths.append(try StaticMapsSyntax.parsePath(value, origin: here, resolver: resolver))
             case "visible": visible += try StaticMapsSyntax.parseLocations(value, origin: here, resolver: resolver)
+            case "style":
+                if let rule = try StaticMapsSyntax.parseMapStyle(value, origin: here, warnings: &warnings) { mapStyles.append(rule) }
+            case "language":
+                let code = value.trimmingFieldSpaces()
+                guard !code.isEmpty, code.count <= 35, code.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }) else {
+                    throw .badValue(origin: here, key: nil, text: value, reason: "expected a language code such as de or zh-CN")
+                }
+                language = code
             case "key", "signature", "client", "channel", "sensor":
                 warnings.append("\(origin): ignored parameter \"\(key)\" (not needed offline)")
             case "format":
                 do {
-                    format = try ImageFormat(name: value)
+                    if value.trimmingFieldSpaces().lowercased() == "gif" {
+                        // A Google URL must keep working: GIF's nearest is the palette PNG.
+                        format = .png8
+                        warnings.append("\(here): gif is written as png8 (mapsnap does not write GIF)")
+                    } else {
+                        format = try ImageFormat(name: value.trimmingFieldSpaces())
+                    }
                 } catch {
                     throw .badValue(origin: here, key: nil, text: value, reason: error.description)
                 }
             case "quality":
                 quality = try StaticMapsSyntax.parseQuality(value, origin: here)
-            case "language", "region", "style", "map_id":
+            case "region", "map_id":
                 warnings.append("\(origin): ignored parameter \"\(key)\" (not supported)")
             default:
                 warnings.append("\(origin): ignored unknown parameter \"\(key)\"")

@@ -21,8 +21,14 @@ public struct MapSnapshotOptions: Sendable {
     public var overlays: [Overlay]
     /// Extra coordinates the fitted camera must show (Google's `visible`).
     public var visibleCoordinates: [LatLng]
-    /// Style name (`normal`, `terrain`, `hybrid`) or path to a style JSON file.
+    /// Style name (`normal`, `terrain`, `hybrid`, `satellite`) or path to a style JSON file.
     public var style: String
+    /// Google Maps styling rules (Static Maps `style=`), applied in order to the style's
+    /// layers when it is loaded: see `MapStyleRule` for how Google's features map to layers.
+    public var mapStyles: [MapStyleRule] = []
+    /// Label language (Static Maps `language=`, e.g. `de`, `zh-CN`): labels read `name:de`
+    /// where the tiles have it, else what the style reads. nil: as the style says.
+    public var language: String?
     /// Tile source path or URL template overriding the style's sources; nil = embedded data.
     public var source: String?
     /// Elevation tiles (`--dem`: .mbtiles, .pmtiles, a z/x/y PNG directory or URL template)
@@ -32,6 +38,11 @@ public struct MapSnapshotOptions: Sendable {
     /// How `demSource` encodes elevation; nil = as the style's `raster-dem` source says
     /// (the bundled terrain style says Terrarium; the style specification's default is Mapbox).
     public var demEncoding: DEMEncoding?
+    /// A local copy of the style's sprite sheet, as the base path of its `.json` index and
+    /// `.png` image (`sprites/osm-liberty` for `sprites/osm-liberty.json` + `.png`, with
+    /// `@2x` files used from scale 2): it replaces the style's `default` sprite, typically a
+    /// remote URL. nil = the sprite the style names (local paths resolve against the style file).
+    public var sprite: String?
     /// nil = from the sources; "" = none; otherwise the text drawn.
     public var attribution: String?
     public var showsScaleBar: Bool

@@ -1,8 +1,9 @@
 extension CircleOverlay {
     /// The ring camera fitting uses: 64 points on the geodesic circle (the drawn ring's
-    /// resolution depends on the camera, which fitting is about to choose).
+    /// resolution depends on the camera, which fitting is about to choose), closed over the
+    /// pole when the circle contains one, as the drawn polygon is.
     func fitRing() -> [WorldPoint] {
-        CameraFit.unwrappedWorldPoints(Geodesy.circle(center: center, radiusMeters: radiusMeters, segments: 64))
+        WorldRing(polygon: Geodesy.circle(center: center, radiusMeters: radiusMeters, segments: 64)).points
     }
 
     /// The geodesic circle as a polygon with as many segments as its on-screen radius in

@@ -48,14 +48,20 @@ extension MarkerOverlay {
             // An unreadable icon fails the render when drawn; fitting just ignores it.
             if let image = try? icons.image(at: path) {
                 let a = anchor ?? PixelPoint(x: Double(image.width) / 2, y: Double(image.height))
-                m = OverlayMargins(left: a.x * s, top: a.y * s,
-                                   right: (Double(image.width) - a.x) * s, bottom: (Double(image.height) - a.y) * s)
+                let k = iconPixelScale(s)
+                m = OverlayMargins(left: a.x * k, top: a.y * k,
+                                   right: (Double(image.width) - a.x) * k, bottom: (Double(image.height) - a.y) * k)
             }
         }
         if let size = titleSize(scale: s, text: text) {
             m.right += size.width + Title.gapPoints * s
         }
         return m
+    }
+
+    /// Image pixels per icon pixel at the render's `scale` (device pixels per point).
+    private func iconPixelScale(_ scale: Double) -> Double {
+        iconScale.isFinite && iconScale > 0 ? scale / iconScale : scale
     }
 
     /// White rim around a dot marker, in points.
@@ -76,8 +82,9 @@ extension MarkerOverlay {
         case .icon(let path, let anchor):
             let image = try ctx.icons.image(at: path)
             let a = anchor ?? PixelPoint(x: Double(image.width) / 2, y: Double(image.height))
-            return PixelRect(x: at.x - a.x * scale, y: at.y - a.y * scale,
-                             width: Double(image.width) * scale, height: Double(image.height) * scale)
+            let k = iconPixelScale(scale)
+            return PixelRect(x: at.x - a.x * k, y: at.y - a.y * k,
+                             width: Double(image.width) * k, height: Double(image.height) * k)
         }
     }
 
@@ -120,9 +127,10 @@ extension MarkerOverlay {
             }
         case .icon(let path, let anchor):
             let image = try ctx.icons.image(at: path)
-            let w = Double(image.width) * scale, h = Double(image.height) * scale
+            let k = iconPixelScale(scale)
+            let w = Double(image.width) * k, h = Double(image.height) * k
             let a = anchor ?? PixelPoint(x: Double(image.width) / 2, y: Double(image.height))
-            canvas.draw(image, in: PixelRect(x: at.x - a.x * scale, y: at.y - a.y * scale, width: w, height: h))
+            canvas.draw(image, in: PixelRect(x: at.x - a.x * k, y: at.y - a.y * k, width: w, height: h))
         }
     }
 

@@ -123,15 +123,20 @@ public struct MarkerOverlay: Sendable, Hashable {
     /// Text drawn beside the marker with a halo.
     public var title: String?
     public var level: Overlay.Level
+    /// Pixels of a custom icon per point (Google's `scale:`): an icon made for scale 2 is
+    /// drawn at half its pixel size in points, so it is sharp, not twice as big, on a scale-2
+    /// map. Anchors stay in icon pixels. Pins and dots ignore it.
+    public var iconScale: Double
 
     /// Google's default marker: a red normal-size pin.
     public init(coordinate: LatLng, style: Style = .pin(.normal), color: Color = Color(rgb: 0xEA4335),
-                label: String? = nil, title: String? = nil, level: Overlay.Level = .aboveLabels) {
+                label: String? = nil, title: String? = nil, level: Overlay.Level = .aboveLabels, iconScale: Double = 1) {
         self.coordinate = coordinate
         self.style = style
         self.color = color
         self.label = label
         self.title = title
         self.level = level
+        self.iconScale = iconScale
     }
 }

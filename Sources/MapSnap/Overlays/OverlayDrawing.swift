@@ -29,17 +29,30 @@ struct ProjectedOverlay {
     /// A path: its line. A polygon: its rings, holes shifted to the outer ring's world copy.
     /// A circle: its ring at fitting resolution. A marker: its point.
     let lines: [[WorldPoint]]
+    /// A polygon's edges, per ring, that are not part of its outline (see `WorldRing`);
+    /// empty lists for everything else.
+    let hiddenEdges: [[Int]]
+    /// A polygon whose outer ring goes round the world (see `WorldRing.goesRoundTheWorld`).
+    let goesRoundTheWorld: Bool
     /// Smallest and largest x of the first line (NaN when empty).
     let minX: Double, maxX: Double
 
     init(_ overlay: Overlay) {
         self.overlay = overlay
+        var hiddenEdges: [[Int]] = []
+        var goesRound = false
         switch overlay {
         case .path(let p): lines = [p.worldLine(maxStepDegrees: PathOverlay.fitStepDegrees)]
-        case .polygon(let p): lines = p.worldRings()
+        case .polygon(let p):
+            let rings = p.worldRings()
+            lines = rings.map(\.points)
+            hiddenEdges = rings.map(\.hiddenEdges)
+            goesRound = rings.first?.goesRoundTheWorld ?? false
         case .circle(let c): lines = [c.fitRing()]
         case .marker(let m): lines = [[WebMercator.project(m.coordinate)]]
         }
+        self.hiddenEdges = hiddenEdges
+        goesRoundTheWorld = goesRound
         var lo = Double.nan, hi = Double.nan
         for p in lines.first ?? [] {
             if !(p.x >= lo) { lo = p.x }
@@ -52,6 +65,27 @@ struct ProjectedOverlay {
     func worldShift(for camera: Camera) -> Double {
         guard minX.isFinite, maxX.isFinite else { return 0 }
         return -((minX + maxX) / 2 - camera.centerWorld.x).rounded()
+    }
+
+    /// The whole-world shifts of every copy of the first line that reaches into the image,
+    /// `marginPixels` included: a polygon as wide as the world (a band round the globe, a polar
+    /// cap) must cover the image wherever the camera looks. Copies of an ordinary polygon
+    /// wider than the world would overlap, so then (and when no copy reaches in) only the
+    /// nearest. Copies of a ring that goes round the world add up to the band round the
+    /// pole however far each reaches past the next (their closing sides cancel), so one more
+    /// on either side keeps the copies' own ends out of the image.
+    func worldShifts(for camera: Camera, marginPixels: Double) -> [Double] {
+        let nearest = worldShift(for: camera)
+        guard minX.isFinite, maxX.isFinite, maxX - minX <= 1 || goesRoundTheWorld else { return [nearest] }
+        let half = (Double(camera.pixelWidth) / 2 + marginPixels) / camera.worldSize
+        let lo = camera.centerWorld.x - half, hi = camera.centerWorld.x + half
+        var first = (lo - maxX).rounded(.up), last = (hi - minX).rounded(.down)
+        if goesRoundTheWorld {
+            first -= 1
+            last += 1
+        }
+        guard first <= last else { return [nearest] }
+        return stride(from: first, through: last, by: 1).map { $0 }
     }
 
     /// What camera fitting needs: the points and how far the drawing sticks out, in pixels.

@@ -1,36 +1,86 @@
 extension PolygonOverlay {
-    /// The rings in world space: the outer ring unwrapped across the antimeridian, each hole
-    /// unwrapped and shifted by whole worlds to the outer ring's copy.
-    func worldRings() -> [[WorldPoint]] {
+    /// The rings in world space (see `WorldRing`: unwrapped across the antimeridian, closed
+    /// over a pole when they go round one), each hole shifted by whole worlds to the copy
+    /// nearest the middle of the outer ring.
+    func worldRings() -> [WorldRing] {
         guard let outer = rings.first else { return [] }
-        let outerWorld = CameraFit.unwrappedWorldPoints(outer)
-        guard let ref = outerWorld.first else { return [outerWorld] }
-        var out = [outerWorld]
+        let outerRing = WorldRing(polygon: outer)
+        guard let middle = Self.middleX(outerRing.points) else { return [outerRing] }
+        var out = [outerRing]
         for hole in rings.dropFirst() {
-            var w = CameraFit.unwrappedWorldPoints(hole)
-            if let f = w.first {
-                let shift = -(f.x - ref.x).rounded()
-                if shift != 0 { for i in w.indices { w[i].x += shift } }
+            var ring = WorldRing(polygon: hole)
+            if let m = Self.middleX(ring.points) {
+                let shift = -(m - middle).rounded()
+                if shift != 0 { for i in ring.points.indices { ring.points[i].x += shift } }
             }
-            out.append(w)
+            out.append(ring)
         }
         return out
     }
 
-    /// Fill (even-odd, so hole winding does not matter), then the outline.
+    /// Halfway between the smallest and largest x; nil when there are no points.
+    private static func middleX(_ points: [WorldPoint]) -> Double? {
+        guard var lo = points.first?.x else { return nil }
+        var hi = lo
+        for p in points {
+            lo = min(lo, p.x)
+            hi = max(hi, p.x)
+        }
+        return (lo + hi) / 2
+    }
+
+    /// Fill (even-odd, so hole winding does not matter), then the outline, for every world
+    /// copy that reaches into the image.
     func draw(_ projected: ProjectedOverlay, in ctx: OverlayContext) {
-        let shift = projected.worldShift(for: ctx.camera)
+        let shifts = projected.worldShifts(for: ctx.camera, marginPixels: strokeWidth * ctx.scale)
         let toPixel = ctx.camera.worldToPixel
         var path = Path()
-        for ring in projected.lines where ring.count >= 2 {
-            path.move(to: toPixel(ring[0], shiftX: shift))
-            for p in ring.dropFirst() { path.line(to: toPixel(p, shiftX: shift)) }
-            path.close()
+        for shift in shifts {
+            for ring in projected.lines where ring.count >= 2 {
+                path.move(to: toPixel(ring[0], shiftX: shift))
+                for p in ring.dropFirst() { path.line(to: toPixel(p, shiftX: shift)) }
+                path.close()
+            }
         }
         guard !path.isEmpty else { return }
         if let fill = fillColor { ctx.canvas.fill(path, color: fill, rule: .evenOdd) }
         if let stroke = strokeColor, strokeWidth > 0 {
-            ctx.canvas.stroke(path, style: StrokeStyle(width: strokeWidth * ctx.scale, cap: .round, join: .round), color: stroke)
+            let outline = projected.hiddenEdges.allSatisfy(\.isEmpty) ? path : outlinePath(projected, shifts: shifts, toPixel)
+            ctx.canvas.stroke(outline, style: StrokeStyle(width: strokeWidth * ctx.scale, cap: .round, join: .round), color: stroke)
         }
+    }
+
+    /// The outline when some edges are not part of it (a split polygon's cut, a pole
+    /// closure): each run of outline edges as an open line, so no seam is stroked.
+    private func outlinePath(_ projected: ProjectedOverlay, shifts: [Double], _ toPixel: WorldToPixel) -> Path {
+        var path = Path()
+        for shift in shifts {
+            for (ring, hidden) in zip(projected.lines, projected.hiddenEdges) where ring.count >= 2 {
+                guard let firstHidden = hidden.first else {
+                    path.move(to: toPixel(ring[0], shiftX: shift))
+                    for p in ring.dropFirst() { path.line(to: toPixel(p, shiftX: shift)) }
+                    path.close()
+                    continue
+                }
+                let hiddenSet = Set(hidden)
+                let n = ring.count
+                // Walk every edge once, starting just after a hidden one, so that each run of
+                // outline edges is one open line.
+                var drawing = false
+                for step in 1...n {
+                    let edge = (firstHidden + step) % n
+                    if hiddenSet.contains(edge) {
+                        drawing = false
+                        continue
+                    }
+                    if !drawing {
+                        path.move(to: toPixel(ring[edge], shiftX: shift))
+                        drawing = true
+                    }
+                    path.line(to: toPixel(ring[(edge + 1) % n], shiftX: shift))
+                }
+            }
+        }
+        return path
     }
 }

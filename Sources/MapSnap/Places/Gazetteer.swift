@@ -1,60 +1,149 @@
 import Foundation
 
 /// Offline place-name lookup from the bundled GeoNames tables (`Data/places.tsv.gz`:
-/// cities with 15,000+ people; `Data/countries.tsv`): `--center Helsinki`,
-/// `--marker "label:A|Paris"`, `--path "Berlin|Prague|Vienna"`.
+/// cities with 15,000+ people; `Data/placenames.tsv.gz`: every name of each of them;
+/// `Data/countries.tsv`, `Data/admin1.tsv`): `--center Helsinki`, `--center München`,
+/// `--marker "label:A|San Francisco,CA"`, `--path "Berlin|Prague|Vienna"`.
 ///
-/// Names match case- and accent-insensitively on the name, the ASCII name and the
-/// alternate names. An optional qualifier after a comma narrows by country code or country
-/// name ("Paris, US", "Paris, France"). Among equal matches the most populous wins; a
-/// country name alone resolves to the country's label point.
-public final class Gazetteer: PlaceResolving, @unchecked Sendable {
+/// Names match case- and accent-insensitively (`fold`) on the name and every GeoNames
+/// alternate name, in any script (`東京`, `Москва`). How a text is resolved, first hit wins:
+///
+/// 1. The whole text as a name; among equal names the most populous place. A country's
+///    name resolves to the country's label point unless the most populous place of that
+///    name is called so itself (`Mexico` is the country, `Singapore` the city).
+/// 2. Trailing comma-separated qualifiers, each a country (code or name) or a first-level
+///    division (US state, Canadian province, Australian state… by code or name):
+///    `Berkeley,CA`, `Paris, Texas`, `San Francisco, California, USA`.
+/// 3. A trailing word as such a qualifier: `Melbourne VIC`, `Paris France`.
+/// 4. A whole-word prefix of a longer place name, not of an alternate name: `New York` →
+///    `New York City` (not `Tok` → `Tok Wah Wan`, an alternate name of To Kwa Wan).
+///
+/// Anything else is unknown: the caller reports it with `suggestions`. Loading reads about
+/// 9 MB of tables without building a dictionary: the name index stays one sorted byte
+/// buffer and is binary-searched in place.
+public final class Gazetteer: PlaceResolving, Sendable {
     public struct Place: Sendable, Hashable {
         public var name: String
         public var coordinate: LatLng
         public var countryCode: String
+        /// GeoNames first-level division code (`CA` for California, `08` for Ontario).
+        public var admin1Code: String
         public var population: Int
+
+        public init(name: String, coordinate: LatLng, countryCode: String, admin1Code: String = "", population: Int) {
+            self.name = name
+            self.coordinate = coordinate
+            self.countryCode = countryCode
+            self.admin1Code = admin1Code
+            self.population = population
+        }
     }
 
-    private var places: [Place] = []
-    /// Folded name → indices into `places`, most populous first.
-    private var index: [String: [Int32]] = [:]
-    /// All index keys, sorted, for word-prefix lookups ("New York" → "New York City").
-    private var sortedKeys: [String] = []
+    /// Places, most populous first (the order of `places.tsv.gz`).
+    let places: [Place]
+    /// `placenames.tsv.gz` decompressed: lines `key<TAB>row,row,…`, sorted by the key's
+    /// UTF-8 bytes; rows index `places`, most populous first.
+    private let names: [UInt8]
+    /// Where each line of `names` starts, plus one past the end.
+    private let lineStarts: [Int32]
     /// Folded country name / ISO code → ISO alpha-2 code.
-    private var countryCodes: [String: String] = [:]
-    /// Folded country name → label point.
-    private var countryPoints: [String: (String, LatLng)] = [:]
+    private let countryCodes: [String: String]
+    /// Folded country name → the country's name and label point.
+    private let countryPoints: [String: Place]
+    /// Folded division abbreviation or name → the divisions it names (`wa`: Washington and
+    /// Western Australia).
+    private let divisions: [String: [Division]]
+
+    private struct Division: Hashable {
+        var countryCode: String
+        var admin1Code: String
+    }
 
     /// The gazetteer of the bundled data, loaded once; nil when the data is missing.
     public static let bundled: Gazetteer? = {
-        guard case .success(let dir) = ResourceLocator.directory(named: "Data", probe: "places.tsv.gz") else { return nil }
-        return try? Gazetteer(placesPath: dir + "/places.tsv.gz", countriesPath: dir + "/countries.tsv")
+        guard case .success(let dir) = ResourceLocator.directory(named: "Data", probe: "placenames.tsv.gz") else { return nil }
+        return try? Gazetteer(directory: dir)
     }()
 
-    /// Largest table file read (the bundled places table is a few MB).
-    static let maximumFileBytes = 256 << 20
+    /// Largest table file read, compressed or not (small enough for `Int32` line offsets).
+    static let maximumFileBytes = 64 << 20
 
-    /// Loads the tables (gzip or plain TSV with a header line).
-    public init(placesPath: String, countriesPath: String?) throws {
-        var bytes = try InputFile.read(placesPath, limit: Self.maximumFileBytes)
-        if Gzip.isGzip(bytes) { bytes = try Gzip.decompress(bytes, maxOutputBytes: 256 << 20) }
-        try loadPlaces(String(decoding: bytes, as: UTF8.self), origin: placesPath)
-        if let countriesPath {
-            loadCountries(String(decoding: try InputFile.read(countriesPath, limit: Self.maximumFileBytes), as: UTF8.self))
+    /// Loads `places.tsv.gz`, `placenames.tsv.gz`, `countries.tsv` and `admin1.tsv` (the last
+    /// two optional) from `directory`; see `Data/README.md` for their columns.
+    public init(directory: String) throws {
+        func read(_ name: String) throws -> [UInt8] {
+            var bytes = try InputFile.read(directory + "/" + name, limit: Self.maximumFileBytes)
+            if Gzip.isGzip(bytes) { bytes = try Gzip.decompress(bytes, maxOutputBytes: Self.maximumFileBytes) }
+            return bytes
         }
-        sortedKeys = index.keys.sorted()
-        for key in index.keys {
-            index[key]?.sort { a, b in
-                let pa = places[Int(a)].population, pb = places[Int(b)].population
-                return pa != pb ? pa > pb : a < b
+        places = Self.parsePlaces(try read("places.tsv.gz"))
+        names = try read("placenames.tsv.gz")
+        var starts: [Int32] = [0]
+        starts.reserveCapacity(names.count / 16)
+        names.withUnsafeBufferPointer { buffer in
+            for i in buffer.indices where buffer[i] == 0x0A { starts.append(Int32(i + 1)) }
+        }
+        if let last = starts.last, Int(last) < names.count { starts.append(Int32(names.count)) }
+        lineStarts = starts
+        var codes: [String: String] = [:], points: [String: Place] = [:]
+        if let text = try? read("countries.tsv") {
+            for f in Self.rows(text).dropFirst() where f.count >= 6 {
+                guard let lat = Double(f[4]), let lon = Double(f[5]) else { continue }
+                let code = String(f[0])
+                for key in [f[0], f[1], f[2]] { codes[Self.fold(String(key))] = code }
+                points[Self.fold(String(f[2]))] = Place(name: String(f[2]), coordinate: LatLng(lat, lon), countryCode: code, population: 0)
             }
         }
+        countryCodes = codes
+        countryPoints = points
+        var divisions: [String: [Division]] = [:]
+        if let text = try? read("admin1.tsv") {
+            for f in Self.rows(text).dropFirst() where f.count >= 4 {
+                let division = Division(countryCode: String(f[0]), admin1Code: String(f[1]))
+                for key in Set([Self.fold(String(f[2])), Self.fold(String(f[3]))]) where !key.isEmpty {
+                    divisions[key, default: []].append(division)
+                }
+            }
+        }
+        self.divisions = divisions
     }
 
-    /// Lower-cased, accents removed, punctuation to spaces, spaces collapsed.
+    /// Tab-separated fields of each non-empty line.
+    private static func rows(_ bytes: [UInt8]) -> [[Substring]] {
+        String(decoding: bytes, as: UTF8.self).split(separator: "\n").map { $0.split(separator: "\t", omittingEmptySubsequences: false) }
+    }
+
+    /// `name, latitude, longitude, country_code, admin1_code, population, …` after a header.
+    private static func parsePlaces(_ bytes: [UInt8]) -> [Place] {
+        var out: [Place] = []
+        out.reserveCapacity(40_000)
+        for f in rows(bytes).dropFirst() {
+            // Rows are numbered by position: a damaged one keeps its place, never matches.
+            guard f.count >= 6, let lat = Double(f[1]), let lon = Double(f[2]) else {
+                out.append(Place(name: "", coordinate: LatLng(.nan, .nan), countryCode: "", population: -1))
+                continue
+            }
+            out.append(Place(name: String(f[0]), coordinate: LatLng(lat, lon), countryCode: String(f[3]),
+                             admin1Code: String(f[4]), population: Int(f[5]) ?? 0))
+        }
+        return out
+    }
+
+    // MARK: Folding
+
+    /// Letters that neither compatibility decomposition nor lower-casing make plain, but
+    /// that people type without their stroke or ligature. `scripts/worlddata/places.py`
+    /// folds with the same table: both sides must make the same key.
+    private static let spelledOut: [Unicode.Scalar: String] = [
+        "ß": "ss", "æ": "ae", "œ": "oe", "ø": "o", "ł": "l", "đ": "d", "ð": "d", "ı": "i", "þ": "th",
+    ]
+
+    /// The lookup key of a name, as `fold_name` in `scripts/worlddata/places.py` makes it:
+    /// compatibility-decomposed (NFKD), lower-cased, non-spacing marks dropped, a few letters
+    /// spelled out (`spelledOut`); letters, numbers and spacing marks kept and every run of
+    /// anything else one space, none at either end.
     static func fold(_ s: String) -> String {
-        // Fast path for plain ASCII (most GeoNames alternate names): no Foundation folding.
+        // Plain ASCII (most queries) needs no Unicode tables and gives the same result.
         if s.utf8.allSatisfy({ $0 < 0x80 }) {
             var bytes: [UInt8] = []
             bytes.reserveCapacity(s.utf8.count)
@@ -71,132 +160,247 @@ public final class Gazetteer: PlaceResolving, @unchecked Sendable {
             }
             return String(decoding: bytes, as: UTF8.self)
         }
-        let f = s.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
-        var out = ""
-        out.reserveCapacity(f.count)
+        var out = String.UnicodeScalarView()
         var space = false
-        for ch in f {
-            if ch.isLetter || ch.isNumber {
+        for scalar in s.decomposedStringWithCompatibilityMapping.lowercased().unicodeScalars {
+            switch scalar.properties.generalCategory {
+            case .nonspacingMark:
+                continue
+            case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
+                 .decimalNumber, .letterNumber, .otherNumber, .spacingMark:
                 if space && !out.isEmpty { out.append(" ") }
-                out.append(ch)
+                if let spelled = spelledOut[scalar] { out.append(contentsOf: spelled.unicodeScalars) } else { out.append(scalar) }
                 space = false
-            } else {
+            default:
                 space = true
             }
         }
-        return out
+        return String(out)
     }
 
-    private func loadPlaces(_ text: String, origin: String) throws {
-        var lineNumber = 0
-        for line in text.split(separator: "\n", omittingEmptySubsequences: true) {
-            lineNumber += 1
-            if lineNumber == 1 && line.hasPrefix("name\t") { continue }
-            let f = line.split(separator: "\t", omittingEmptySubsequences: false)
-            guard f.count >= 8, let lat = Double(f[3]), let lon = Double(f[4]) else { continue }
-            let place = Place(name: String(f[0]), coordinate: LatLng(lat, lon), countryCode: String(f[5]),
-                              population: Int(f[7]) ?? 0)
-            guard place.coordinate.isValid else { continue }
-            let i = Int32(places.count)
-            places.append(place)
-            var keys = Set([Self.fold(String(f[0])), Self.fold(String(f[1]))])
-            for alt in f[2].split(separator: ",") { keys.insert(Self.fold(String(alt))) }
-            for k in keys where !k.isEmpty { index[k, default: []].append(i) }
-        }
-    }
+    // MARK: Lookup
 
-    private func loadCountries(_ text: String) {
-        for line in text.split(separator: "\n").dropFirst() {
-            let f = line.split(separator: "\t", omittingEmptySubsequences: false)
-            guard f.count >= 6, let lat = Double(f[4]), let lon = Double(f[5]) else { continue }
-            let code = String(f[0])
-            countryCodes[Self.fold(code)] = code
-            countryCodes[Self.fold(String(f[1]))] = code
-            countryCodes[Self.fold(String(f[2]))] = code
-            countryPoints[Self.fold(String(f[2]))] = (String(f[2]), LatLng(lat, lon))
-        }
-    }
-
-    /// The best match for a name, or nil.
-    public func place(named name: String) -> Place? {
-        var query = name
-        var country: String?
-        if let comma = name.lastIndex(of: ",") {
-            let qualifier = Self.fold(String(name[name.index(after: comma)...]))
-            if let code = countryCodes[qualifier] {
-                country = code
-                query = String(name[..<comma])
-            }
-        }
-        let key = Self.fold(query)
+    /// The best match for a name, or nil (see the type's documentation for the rules).
+    public func place(named text: String) -> Place? {
+        let key = Self.fold(text)
         guard !key.isEmpty else { return nil }
-        if let hits = index[key] {
-            for h in hits where country == nil || places[Int(h)].countryCode == country {
-                return places[Int(h)]
+        if let p = whole(key) { return p }
+        // Comma-separated qualifiers, the longest name first: "Washington, D.C., USA" tries
+        // "Washington, D.C." with USA before "Washington" with "D.C." and USA.
+        let parts = text.split(separator: ",", omittingEmptySubsequences: false)
+        if parts.count > 1 {
+            for split in stride(from: parts.count - 1, through: 1, by: -1) {
+                let name = Self.fold(parts[..<split].joined(separator: ","))
+                guard !name.isEmpty, let filter = qualifiers(parts[split...].map { Self.fold(String($0)) }) else { continue }
+                if let p = exact(name, filter) ?? longerName(startingWith: name, filter) { return p }
             }
         }
-        if country == nil, let (n, c) = countryPoints[key] {
-            return Place(name: n, coordinate: c, countryCode: countryCodes[key] ?? "", population: 0)
+        if let space = key.lastIndex(of: " ") {
+            let name = String(key[..<space]), last = String(key[key.index(after: space)...])
+            if let filter = qualifiers([last]), let p = exact(name, filter) ?? longerName(startingWith: name, filter) { return p }
         }
-        // A whole-word prefix of a longer name ("New York" → "New York City"): the most
-        // populous such place.
-        var best: Place?
-        let prefix = key + " "
-        var lo = 0, hi = sortedKeys.count
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            if sortedKeys[mid] < prefix { lo = mid + 1 } else { hi = mid }
-        }
-        var i = lo
-        while i < sortedKeys.count, sortedKeys[i].hasPrefix(prefix), i - lo < 10_000 {
-            for h in index[sortedKeys[i]] ?? [] where country == nil || places[Int(h)].countryCode == country {
-                let p = places[Int(h)]
-                if p.population > (best?.population ?? -1) { best = p }
-                break
-            }
-            i += 1
-        }
-        return best
+        return longerName(startingWith: key, nil)
     }
 
     public func coordinate(forPlaceNamed name: String) -> LatLng? {
         place(named: name)?.coordinate
     }
 
-    /// Up to three close names (edit distance ≤ 2, same first letter), most populous first.
-    public func suggestions(forPlaceNamed name: String) -> [String] {
-        let key = Self.fold(name)
-        guard let first = key.first, key.count >= 3 else { return [] }
-        var found: [(String, Int)] = []
-        for (k, hits) in index where k.first == first && abs(k.count - key.count) <= 2 {
-            guard Self.editDistance(k, key, limit: 2) <= 2, let best = hits.first else { continue }
-            let p = places[Int(best)]
-            found.append((p.name, p.population))
+    /// A place named exactly `key`, or a country of that name.
+    private func whole(_ key: String) -> Place? {
+        let hits = rows(named: key)
+        if let country = countryPoints[key] {
+            // A country wins over a city that is only *also* called so (Mexico City's
+            // alternate name "Mexico"); a city whose own name it is wins over the country.
+            if let first = hits.first, Self.fold(places[first].name) == key { return places[first] }
+            return country
         }
-        found.sort { $0.1 != $1.1 ? $0.1 > $1.1 : $0.0 < $1.0 }
+        return hits.first.map { places[$0] }
+    }
+
+    /// What qualifiers allow: a place must satisfy every one.
+    private struct Filter {
+        /// Per qualifier: the countries and the divisions it may mean.
+        var alternatives: [(countries: Set<String>, divisions: Set<Division>)]
+
+        func allows(_ p: Place) -> Bool {
+            alternatives.allSatisfy { a in
+                a.countries.contains(p.countryCode) || a.divisions.contains(Division(countryCode: p.countryCode, admin1Code: p.admin1Code))
+            }
+        }
+    }
+
+    /// The filter for folded qualifiers, or nil when one of them is no country or division.
+    private func qualifiers(_ folded: [String]) -> Filter? {
+        var filter = Filter(alternatives: [])
+        for q in folded {
+            let countries = countryCodes[q].map { Set([$0]) } ?? []
+            let divisions = Set(self.divisions[q] ?? [])
+            guard !countries.isEmpty || !divisions.isEmpty else { return nil }
+            filter.alternatives.append((countries, divisions))
+        }
+        return filter
+    }
+
+    /// The most populous place named exactly `key` that `filter` allows.
+    private func exact(_ key: String, _ filter: Filter?) -> Place? {
+        for row in rows(named: key) where filter?.allows(places[row]) ?? true { return places[row] }
+        return nil
+    }
+
+    /// The most populous place whose own name (not an alternate name) starts with the words
+    /// of `key` and goes on ("New York" → "New York City"), that `filter` allows.
+    private func longerName(startingWith key: String, _ filter: Filter?) -> Place? {
+        let prefix = Array((key + " ").utf8)
+        var line = lowerBound(prefix)
+        var best: Place?
+        var examined = 0
+        while line < lineStarts.count - 1, examined < 10_000 {
+            let start = Int(lineStarts[line])
+            guard hasPrefix(at: start, prefix) else { break }
+            let lineKey = keyString(line)
+            for row in rowsOfLine(line) {
+                let p = places[row]
+                guard p.population > (best?.population ?? -1), filter?.allows(p) ?? true else { continue }
+                if Self.fold(p.name) == lineKey { best = p }
+            }
+            line += 1
+            examined += 1
+        }
+        return best
+    }
+
+    // MARK: The name index
+
+    /// Rows named exactly `key` (folded), most populous first.
+    func rows(named key: String) -> [Int] {
+        let bytes = Array(key.utf8) + [0x09]
+        let line = lowerBound(bytes)
+        guard line < lineStarts.count - 1, hasPrefix(at: Int(lineStarts[line]), bytes) else { return [] }
+        return rowsOfLine(line)
+    }
+
+    /// The first line whose bytes are not less than `bytes` (compared up to `bytes.count`;
+    /// the tab after a key sorts before every character of a longer key, as in the file).
+    private func lowerBound(_ bytes: [UInt8]) -> Int {
+        var lo = 0, hi = lineStarts.count - 1
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if compare(at: Int(lineStarts[mid]), bytes) < 0 { lo = mid + 1 } else { hi = mid }
+        }
+        return lo
+    }
+
+    /// Sign of (the line's bytes at `start`, truncated to `bytes.count`) − `bytes`.
+    private func compare(at start: Int, _ bytes: [UInt8]) -> Int {
+        var i = start
+        for b in bytes {
+            guard i < names.count, names[i] != 0x0A else { return -1 }
+            if names[i] != b { return names[i] < b ? -1 : 1 }
+            i += 1
+        }
+        return 0
+    }
+
+    private func hasPrefix(at start: Int, _ bytes: [UInt8]) -> Bool { compare(at: start, bytes) == 0 }
+
+    /// The bytes of line `line`'s key.
+    private func keyRange(_ line: Int) -> Range<Int> {
+        let start = Int(lineStarts[line]), end = Int(lineStarts[line + 1])
+        var i = start
+        while i < end, names[i] != 0x09 { i += 1 }
+        return start..<i
+    }
+
+    private func keyString(_ line: Int) -> String { String(decoding: names[keyRange(line)], as: UTF8.self) }
+
+    /// The rows listed on line `line` (valid rows only, so a damaged file cannot trap or
+    /// resolve to a broken place).
+    private func rowsOfLine(_ line: Int) -> [Int] {
+        let end = Int(lineStarts[line + 1])
+        var out: [Int] = []
+        var value = 0, digits = 0
+        for i in keyRange(line).upperBound..<end {
+            let b = names[i]
+            if b >= 0x30 && b <= 0x39, digits < 9 {
+                value = value * 10 + Int(b - 0x30)
+                digits += 1
+            } else if digits > 0 {
+                if value < places.count, places[value].coordinate.isValid { out.append(value) }
+                value = 0
+                digits = 0
+            }
+        }
+        if digits > 0, value < places.count, places[value].coordinate.isValid { out.append(value) }
+        return out
+    }
+
+    // MARK: Suggestions
+
+    /// Up to three places whose names are close to `name` (edit distance ≤ 2, same first
+    /// letter), closest first, then most populous; qualifiers after a comma are left out
+    /// ("Bostn,MA" → Boston). Only names with the same first letter are read: a contiguous
+    /// run of the sorted index.
+    public func suggestions(forPlaceNamed name: String) -> [String] {
+        let base = name.split(separator: ",", maxSplits: 1).first.map(String.init) ?? name
+        let key = Array(Self.fold(base).unicodeScalars.map(\.value))
+        guard let first = key.first, key.count >= 3, let firstScalar = Unicode.Scalar(first) else { return [] }
+        let firstBytes = Array(String(firstScalar).utf8)
+        var line = lowerBound(firstBytes)
+        var found: [(distance: Int, population: Int, name: String)] = []
+        var scalars: [UInt32] = []
+        var distance = Levenshtein()
+        while line < lineStarts.count - 1, hasPrefix(at: Int(lineStarts[line]), firstBytes) {
+            defer { line += 1 }
+            let range = keyRange(line)
+            // Scalars are the bytes that do not continue a UTF-8 sequence.
+            var count = 0
+            for i in range where names[i] & 0xC0 != 0x80 { count += 1 }
+            guard abs(count - key.count) <= 2 else { continue }
+            scalars.removeAll(keepingCapacity: true)
+            for s in String(decoding: names[range], as: UTF8.self).unicodeScalars { scalars.append(s.value) }
+            let d = distance(scalars, key, limit: 2)
+            guard d <= 2, let row = rowsOfLine(line).first else { continue }
+            found.append((d, places[row].population, places[row].name))
+        }
+        found.sort { ($0.distance, -$0.population, $0.name) < ($1.distance, -$1.population, $1.name) }
         var names: [String] = []
-        for (n, _) in found where !names.contains(n) {
-            names.append(n)
+        for f in found where !names.contains(f.name) {
+            names.append(f.name)
             if names.count == 3 { break }
         }
         return names
     }
 
-    /// Levenshtein distance, giving up (returning limit + 1) once every path exceeds `limit`.
-    static func editDistance(_ a: String, _ b: String, limit: Int) -> Int {
-        let a = Array(a.unicodeScalars), b = Array(b.unicodeScalars)
-        var prev = Array(0...b.count), cur = [Int](repeating: 0, count: b.count + 1)
-        for i in 1...max(a.count, 1) where !a.isEmpty {
-            cur[0] = i
-            var rowMin = cur[0]
-            for j in 1...max(b.count, 1) where !b.isEmpty {
-                cur[j] = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
-                rowMin = min(rowMin, cur[j])
+    /// Levenshtein distance with reusable rows.
+    private struct Levenshtein {
+        var previous: [Int] = [], current: [Int] = []
+
+        /// The distance between `a` and `b`, or `limit + 1` as soon as it must exceed `limit`.
+        mutating func callAsFunction(_ a: [UInt32], _ b: [UInt32], limit: Int) -> Int {
+            if a.isEmpty || b.isEmpty { return max(a.count, b.count) }
+            previous.removeAll(keepingCapacity: true)
+            previous.append(contentsOf: 0...b.count)
+            if current.count != b.count + 1 { current = [Int](repeating: 0, count: b.count + 1) }
+            for i in 1...a.count {
+                current[0] = i
+                var rowMin = i
+                for j in 1...b.count {
+                    current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+                    rowMin = min(rowMin, current[j])
+                }
+                if rowMin > limit { return limit + 1 }
+                swap(&previous, &current)
             }
-            if rowMin > limit { return limit + 1 }
-            swap(&prev, &cur)
+            return previous[b.count]
         }
-        return a.isEmpty ? b.count : prev[b.count]
+    }
+
+    /// Levenshtein distance between two strings' scalars, giving up (returning limit + 1)
+    /// once every path exceeds `limit`.
+    static func editDistance(_ a: String, _ b: String, limit: Int) -> Int {
+        var d = Levenshtein()
+        return d(a.unicodeScalars.map(\.value), b.unicodeScalars.map(\.value), limit: limit)
     }
 }
 

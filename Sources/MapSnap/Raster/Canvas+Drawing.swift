@@ -14,16 +14,17 @@ extension Canvas {
         let w = width, h = height
         pixels.withUnsafeMutableBufferPointer { px in
             let target = PixelRows(base: px.baseAddress, width: w)
-            if bands.count == 1 {
-                Rasterizer().rasterize(path, width: w, height: h, rows: bands[0], rule: rule) { y, x0, coverage in
+            let band = { @Sendable (rows: Range<Int>) in
+                Rasterizer().rasterizeRuns(path, width: w, height: h, rows: rows, rule: rule, span: { y, x0, coverage in
                     target.blend(y: y, x0: x0, coverage: coverage, src: src)
-                }
+                }, run: { y, x0, x1, coverage in
+                    target.blendRun(y: y, x0: x0, x1: x1, coverage: coverage, src: src)
+                })
+            }
+            if bands.count == 1 {
+                band(bands[0])
             } else {
-                DispatchQueue.concurrentPerform(iterations: bands.count) { b in
-                    Rasterizer().rasterize(path, width: w, height: h, rows: bands[b], rule: rule) { y, x0, coverage in
-                        target.blend(y: y, x0: x0, coverage: coverage, src: src)
-                    }
-                }
+                DispatchQueue.concurrentPerform(iterations: bands.count) { b in band(bands[b]) }
             }
         }
     }

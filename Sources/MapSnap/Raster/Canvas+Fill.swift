@@ -36,6 +36,25 @@ struct PixelRows: @unchecked Sendable {
     let base: UnsafeMutablePointer<UInt8>?
     let width: Int
 
+    /// `blend` for a run of pixels that all get `coverage` (same arithmetic, same bytes).
+    func blendRun(y: Int, x0: Int, x1: Int, coverage: UInt8, src: (UInt8, UInt8, UInt8, UInt8)) {
+        guard let base, coverage > 0 else { return }
+        let start = max(x0, 0), end = min(x1, width)
+        guard start < end else { return }
+        let row = base + y * width * 4
+        if coverage == 255 && src.3 == 255 {
+            // Opaque and fully covered: the colour itself, four bytes at a time.
+            let pattern = UInt32(src.0) | UInt32(src.1) << 8 | UInt32(src.2) << 16 | UInt32(255) << 24
+            UnsafeMutableRawPointer(row + start * 4).withMemoryRebound(to: UInt32.self, capacity: end - start) { p in
+                p.update(repeating: pattern.littleEndian, count: end - start)
+            }
+            return
+        }
+        let px = UnsafeMutableBufferPointer(start: row, count: width * 4)
+        let cov = UInt32(coverage)
+        for x in start..<end { Canvas.blendPixel(px, x * 4, src, cov) }
+    }
+
     /// `Canvas.blendCoverage` on this buffer: same arithmetic, same bytes.
     func blend(y: Int, x0: Int, coverage: UnsafeBufferPointer<UInt8>, src: (UInt8, UInt8, UInt8, UInt8)) {
         guard let base else { return }

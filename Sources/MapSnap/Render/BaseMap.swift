@@ -15,19 +15,27 @@ struct BaseMapSetup: Sendable {
         /// `--dem`: replaces the `raster-dem` sources and fills the bundled `mapsnap:dem` slot.
         var demSource: String?
         var demEncoding: DEMEncoding?
+        /// `--sprite`: a local copy of the style's sprite sheet (base path, without `.json`).
+        var sprite: String?
+        /// Device pixels per CSS pixel: picks `@2x` sprite sheets from 2 up.
+        var pixelRatio: Double
         var http: HTTPTileSource.Options
+        /// Google styling rules and label language applied to the style.
+        var customization = StyleCustomization()
     }
 
     let style: Style
     let sources: [String: ResolvedSource]
+    /// The style's icons and patterns (empty when it names no sprite or it is unavailable).
+    let sprites: SpriteSheet
     /// Style warnings and sources that could not be resolved.
     let warnings: [String]
 
-    /// Loads the style (`normal`, `terrain`, `hybrid` from the bundled `Styles/`, or a JSON
+    /// Loads the style (`normal`, `terrain`, `hybrid`, `satellite` from the bundled `Styles/`, or a JSON
     /// file) and resolves its sources through `registry`.
     init(key: Key, sources registry: TileSourceRegistry) throws {
         let styleName = key.style
-        let builtin = ["normal", "terrain", "hybrid"]
+        let builtin = ["normal", "terrain", "hybrid", "satellite"]
         let path: String
         if builtin.contains(styleName) {
             switch ResourceLocator.directory(named: "Styles", probe: "\(styleName).json") {
@@ -36,13 +44,13 @@ struct BaseMapSetup: Sendable {
             }
         } else {
             guard styleName.hasSuffix(".json") || FileManager.default.fileExists(atPath: styleName) else {
-                throw RenderError.style("--style \(styleName): no such style (normal, terrain, hybrid, or a style .json file)")
+                throw RenderError.style("--style \(styleName): no such style (normal, terrain, hybrid, satellite, or a style .json file)")
             }
             path = styleName
         }
         var loaded: Style
         do {
-            loaded = try Style.load(path: path)
+            loaded = try Style.load(path: path, customization: key.customization)
         } catch {
             throw RenderError.style("--style \(error)")
         }
@@ -51,7 +59,7 @@ struct BaseMapSetup: Sendable {
             do {
                 override = try registry.open(o, http: key.http)
             } catch {
-                throw RenderError.source("--source \(o): \(error)")
+                throw RenderError.source("--source \(URLRedaction.redact(o)): \(error)")
             }
         }
         // Raster tiles given to a style without raster layers become the whole base map:
@@ -61,14 +69,53 @@ struct BaseMapSetup: Sendable {
             loaded = BaseMap.rasterBaseStyle(background: loaded, tileSize: o.metadata.tileSize)
         }
         style = loaded
-        var warnings = loaded.warnings.map(\.description)
+        var warnings = StyleWarning.lines(loaded.warnings)
+        let styleDirectory = builtin.contains(styleName) ? nil : (path as NSString).deletingLastPathComponent
+        do {
+            sprites = try SpriteLoader.load(loaded, override: key.sprite, pixelRatio: key.pixelRatio,
+                                            fetcher: LocalResourceFetcher(baseDirectory: styleDirectory),
+                                            overrideFetcher: LocalResourceFetcher(), warnings: &warnings)
+        } catch {
+            throw RenderError.style(key.sprite != nil ? "--sprite \(error)" : "--style \(styleName): \(error)")
+        }
         let dataDir = try? ResourceLocator.directory(named: "Data", probe: "helsinki.mbtiles").get()
         let resolver = StyleSourceResolver(styleDirectory: (path as NSString).deletingLastPathComponent,
                                            dataDirectory: dataDir, override: override, overrideName: key.source ?? "",
                                            demOverride: key.demSource, demEncodingOverride: key.demEncoding, http: key.http,
                                            registry: registry)
         sources = try resolver.resolve(loaded, warnings: &warnings)
+        if let missing = Self.missingLayersWarning(loaded, sources) { warnings.append(missing) }
         self.warnings = warnings
+    }
+
+    /// One line naming, per vector source, the source layers the style's layers read but
+    /// the data does not have (as its metadata's `vector_layers` lists them): a style
+    /// written for another schema otherwise draws next to nothing without a word. Sources
+    /// whose metadata lists no layers are not judged.
+    static func missingLayersWarning(_ style: Style, _ sources: [String: ResolvedSource]) -> String? {
+        var parts: [String] = []
+        for id in sources.keys.sorted() {
+            guard let s = sources[id], s.isVector else { continue }
+            var available: Set<String> = []
+            var listed: [String] = []
+            for c in s.candidates {
+                for l in c.source.metadata.vectorLayers where available.insert(l.id).inserted { listed.append(l.id) }
+            }
+            guard !available.isEmpty else { continue }
+            var missing: [String] = []
+            for layer in style.layers where layer.source == id && layer.type != .background {
+                guard let name = layer.sourceLayer, !available.contains(name), !missing.contains(name) else { continue }
+                missing.append(name)
+            }
+            guard !missing.isEmpty else { continue }
+            func list(_ names: [String], _ limit: Int) -> String {
+                names.count <= limit ? names.joined(separator: ", ")
+                    : names.prefix(limit).joined(separator: ", ") + ", … (\(names.count) in all)"
+            }
+            parts.append("source \"\(id)\" has no layers \(list(missing, 8)) (the data has: \(list(listed, 12)))")
+        }
+        guard !parts.isEmpty else { return nil }
+        return "style \"\(style.origin)\": " + parts.joined(separator: "; ") + "; layers reading them draw nothing"
     }
 }
 
@@ -81,6 +128,7 @@ final class BaseMap {
 
     let style: Style
     let sources: [String: ResolvedSource]
+    let sprites: SpriteSheet
     private(set) var warnings: [String] = []
     private var loaded: [String: LoadedSource] = [:]
     /// Layers already reported as skipped (one warning each).
@@ -95,6 +143,7 @@ final class BaseMap {
     init(setup: BaseMapSetup, tileCache: DecodedTileCache?) {
         style = setup.style
         sources = setup.sources
+        sprites = setup.sprites
         warnings = setup.warnings
         self.tileCache = tileCache
     }
@@ -183,7 +232,7 @@ final class BaseMap {
     func drawLayers(camera: Camera, canvas: Canvas, labels: LabelCollisionIndex, pass: Pass,
                     text: TextEngine) {
         let zoom = camera.zoom
-        let ctx = PaintContext(camera: camera, canvas: canvas, zoom: zoom)
+        let ctx = PaintContext(camera: camera, canvas: canvas, zoom: zoom, sprites: sprites)
         switch pass {
         case .belowLabels:
             for layer in style.layers where BaseMap.draws(layer, atZoom: zoom) {
@@ -209,7 +258,7 @@ final class BaseMap {
                 }
             }
         case .labels:
-            var placer = SymbolPlacer(context: ctx, labels: labels, text: text)
+            var placer = SymbolPlacer(context: ctx, labels: labels, text: text, sprites: sprites)
             for layer in style.layers where layer.type == .symbol && layer.isVisible(atZoom: zoom) {
                 guard let src = source(for: layer, camera: camera, vector: true) else { continue }
                 placer.collect(layer, src)
@@ -250,7 +299,55 @@ struct PaintContext {
     let canvas: Canvas
     /// The camera's fractional zoom, for style evaluation.
     let zoom: Double
+    /// The style's icons and patterns.
+    var sprites = SpriteSheet()
     /// Style pixel sizes are CSS pixels; multiply by this for device pixels.
     var pixelRatio: Double { camera.scale }
     var canvasRect: PixelRect { PixelRect(x: 0, y: 0, width: Double(canvas.width), height: Double(canvas.height)) }
+}
+
+/// Sprite images as fill patterns for one render: scaled once to device pixels (a 1x
+/// image at scale 2 doubles) and pinned to the map — their repeats start at the world's
+/// top-left pixel, so a pattern stays put under the map whatever the camera, and two
+/// layers with the same pattern line up.
+struct PatternBook {
+    let sprites: SpriteSheet
+    let pixelRatio: Double
+    /// Image pixel of the world's top-left corner, rounded.
+    let originX: Int, originY: Int
+    private var scaled: [String: Canvas?] = [:]
+
+    init(_ ctx: PaintContext) {
+        sprites = ctx.sprites
+        pixelRatio = ctx.pixelRatio
+        let o = ctx.camera.pixel(forWorld: WorldPoint(x: 0, y: 0))
+        // At most about 1e10 (z22, scale 4): exact as Int; clamped so nothing can trap.
+        func whole(_ v: Double) -> Int { v.isFinite ? Int(min(max(v.rounded(), -1e15), 1e15)) : 0 }
+        originX = whole(o.x)
+        originY = whole(o.y)
+    }
+
+    /// Largest pattern repeat, in device pixels per side: an index entry with a tiny
+    /// `pixelRatio` must not blow a small image up to gigapixels.
+    static let maximumPatternSide = 4096.0
+
+    /// The pattern named `name` in device pixels, or nil when the sprite has no such image
+    /// (or it would be larger than `maximumPatternSide`).
+    mutating func pattern(_ name: String) -> Canvas? {
+        if let hit = scaled[name] { return hit }
+        var out: Canvas?
+        if !name.isEmpty, let sprite = sprites.image(named: name),
+           sprite.width * pixelRatio <= Self.maximumPatternSide, sprite.height * pixelRatio <= Self.maximumPatternSide {
+            let w = max(1, Int((sprite.width * pixelRatio).rounded())), h = max(1, Int((sprite.height * pixelRatio).rounded()))
+            if w == sprite.image.width && h == sprite.image.height {
+                out = sprite.image
+            } else {
+                let c = Canvas(width: w, height: h)
+                c.draw(sprite.image, in: PixelRect(x: 0, y: 0, width: Double(w), height: Double(h)))
+                out = c
+            }
+        }
+        scaled[name] = out
+        return out
+    }
 }

@@ -1,20 +1,31 @@
-/// `background`: the whole canvas in one colour.
+/// `background`: the whole canvas in one colour, or a sprite pattern.
 enum BackgroundPainter {
     static func draw(_ layer: StyleLayer, _ ctx: PaintContext) {
-        let color = layer.property(.backgroundColor).color(atZoom: ctx.zoom)
         let opacity = layer.property(.backgroundOpacity).number(atZoom: ctx.zoom) ?? 1
         var p = Path()
         p.addRect(ctx.canvasRect)
+        if layer.paint[.backgroundPattern] != nil {
+            // A pattern the sprite lacks draws nothing (as in MapLibre), never a colour.
+            var book = PatternBook(ctx)
+            guard let pattern = book.pattern(layer.property(.backgroundPattern).string(atZoom: ctx.zoom)) else { return }
+            ctx.canvas.fill(p, pattern: pattern, originX: book.originX, originY: book.originY, opacity: opacity)
+            return
+        }
+        let color = layer.property(.backgroundColor).color(atZoom: ctx.zoom)
         ctx.canvas.fill(p, color: color.withOpacity(opacity))
     }
 }
 
 /// `fill`: polygons clipped to their tile square, accumulated per paint and filled once
-/// (non-zero), then optional 1-px outlines.
+/// (non-zero), then optional 1-px outlines. A `fill-pattern` layer fills with the sprite
+/// image instead of its colour, and features whose pattern the sprite lacks are not drawn
+/// (as in MapLibre) — never in a colour the style did not ask for.
 enum FillPainter {
     struct Key: Hashable {
+        /// The colour, or for a pattern fill only its opacity (in `alpha`).
         var fill: Color
         var outline: Color?
+        var pattern: String?
     }
 
     static func draw(_ layer: StyleLayer, _ src: LoadedSource, _ ctx: PaintContext) {
@@ -23,16 +34,24 @@ enum FillPainter {
         let opacity = ResolvedProperty(layer, .fillOpacity, zoom: zoom)
         let outlineSet = layer.paint[.fillOutlineColor] != nil
         let outline = ResolvedProperty(layer, .fillOutlineColor, zoom: zoom)
+        let patternValue: PropertyValue? = layer.paint[.fillPattern] != nil ? layer.property(.fillPattern).resolved(atZoom: zoom) : nil
+        var book = PatternBook(ctx)
         var groups = PaintGroups<Key>()
         var outlines: [Path] = []
         var clipped: [PixelPoint] = []
         var scratch: [PixelPoint] = []
         FeatureWalker.walk(layer, src, zoom: zoom, types: [.polygon], evaluate: { f, _ -> Key? in
             let o = opacity.number(zoom, f, default: 1)
+            if let patternValue {
+                let name = patternValue.dependsOnFeature ? patternValue.string(atZoom: zoom, feature: f) : patternValue.string(atZoom: zoom)
+                guard book.pattern(name) != nil else { return nil }
+                let alpha = Color.black.withOpacity(o)
+                return alpha.alpha > 0 ? Key(fill: alpha, outline: nil, pattern: name) : nil
+            }
             let c = color.color(zoom, f).withOpacity(o)
             let oc = outlineSet ? outline.color(zoom, f).withOpacity(o) : nil
             guard c.alpha > 0 || (oc?.alpha ?? 0) > 0 else { return nil }
-            return Key(fill: c, outline: oc)
+            return Key(fill: c, outline: oc, pattern: nil)
         }, emit: { g, key, tile in
             // Paints are filled in the order they are first drawn.
             let slot = groups.slot(key)
@@ -58,6 +77,11 @@ enum FillPainter {
             }
         })
         for (i, key) in groups.keys.enumerated() {
+            if let name = key.pattern, let pattern = book.pattern(name) {
+                ctx.canvas.fill(groups.paths[i], pattern: pattern, originX: book.originX, originY: book.originY,
+                                opacity: Double(key.fill.alpha) / 255, rule: .nonZero)
+                continue
+            }
             if key.fill.alpha > 0 { ctx.canvas.fill(groups.paths[i], color: key.fill, rule: .nonZero) }
             if let oc = key.outline, oc.alpha > 0, !outlines[i].isEmpty {
                 ctx.canvas.stroke(outlines[i], style: StrokeStyle(width: ctx.pixelRatio, cap: .butt, join: .round), color: oc)
@@ -68,11 +92,18 @@ enum FillPainter {
 
 /// `line`: lines clipped to their tile square, accumulated per paint and stroked once, so
 /// the same road from two tiles' buffers is one stroke (no darker overlap, no seam).
+///
+/// A `line-pattern` line is its stroke filled with the sprite image, pinned to the map like
+/// fill patterns (MapLibre instead runs the image along the line, scaled to its width:
+/// the same repeat, not turned with the line). Features whose pattern the sprite lacks are
+/// not drawn.
 enum LinePainter {
     struct Key: Hashable {
+        /// The colour, or for a pattern line only its opacity (in `alpha`).
         var color: Color
         var width: Double
         var dash: [Double]
+        var pattern: String?
     }
 
     static func draw(_ layer: StyleLayer, _ src: LoadedSource, _ ctx: PaintContext) {
@@ -86,16 +117,27 @@ enum LinePainter {
         let join = layer.property(.lineJoin).keyword(LineJoin.self, atZoom: zoom)
         let miter = layer.property(.lineMiterLimit).number(atZoom: zoom) ?? 2
         let ratio = ctx.pixelRatio
+        let patternValue: PropertyValue? = layer.paint[.linePattern] != nil ? layer.property(.linePattern).resolved(atZoom: zoom) : nil
+        var book = PatternBook(ctx)
         var groups = PaintGroups<Key>()
         FeatureWalker.walk(layer, src, zoom: zoom, types: [.lineString, .polygon], evaluate: { f, _ -> (key: Key, gap: Double)? in
             let w = width.number(zoom, f, default: 1) * ratio
-            let c = color.color(zoom, f).withOpacity(opacity.number(zoom, f, default: 1))
+            var pattern: String?
+            var c: Color
+            if let patternValue {
+                let name = patternValue.dependsOnFeature ? patternValue.string(atZoom: zoom, feature: f) : patternValue.string(atZoom: zoom)
+                guard book.pattern(name) != nil else { return nil }
+                pattern = name
+                c = Color.black.withOpacity(opacity.number(zoom, f, default: 1))
+            } else {
+                c = color.color(zoom, f).withOpacity(opacity.number(zoom, f, default: 1))
+            }
             guard w > 0, c.alpha > 0 else { return nil }
             let gw = gap.number(zoom, f, default: 0) * ratio
             let dashes = dashValue.dependsOnFeature ? dashValue.numberArray(atZoom: zoom, feature: f) : dashValue.numberArray(atZoom: zoom)
             // MapLibre dash lengths are in line widths.
             let dash = dashes.count >= 2 ? dashes.map { $0 * w } : []
-            return (Key(color: c, width: w, dash: dash), gw)
+            return (Key(color: c, width: w, dash: dash, pattern: pattern), gw)
         }, emit: { g, value, tile in
             var piece = Path()
             let closed = g.type == .polygon
@@ -122,8 +164,13 @@ enum LinePainter {
             }
         })
         for (i, key) in groups.keys.enumerated() {
-            ctx.canvas.stroke(groups.paths[i], style: StrokeStyle(width: key.width, cap: cap, join: join,
-                                                                   miterLimit: miter, dash: key.dash), color: key.color)
+            let style = StrokeStyle(width: key.width, cap: cap, join: join, miterLimit: miter, dash: key.dash)
+            if let name = key.pattern, let pattern = book.pattern(name) {
+                ctx.canvas.stroke(groups.paths[i], style: style, pattern: pattern, originX: book.originX, originY: book.originY,
+                                  opacity: Double(key.color.alpha) / 255)
+                continue
+            }
+            ctx.canvas.stroke(groups.paths[i], style: style, color: key.color)
         }
     }
 

@@ -59,9 +59,14 @@ public final class MapRenderer: Sendable {
     private let styleHits = Atomic<Int>(0)
     private let styleMisses = Atomic<Int>(0)
 
-    public init(configuration: Configuration = Configuration()) {
+    public convenience init(configuration: Configuration = Configuration()) {
+        self.init(configuration: configuration, text: .shared)
+    }
+
+    /// A renderer drawing text with `text`'s fonts (tests: a renderer without fonts).
+    init(configuration: Configuration = Configuration(), text: TextEngine) {
         self.configuration = configuration
-        text = TextEngine.shared
+        self.text = text
         tiles = DecodedTileCache(capacityBytes: configuration.decodedTileCacheBytes)
         sources = TileSourceRegistry()
         setups = Mutex(PreparedStyles())
@@ -81,7 +86,9 @@ public final class MapRenderer: Sendable {
         http.scale = options.scale
         let key = BaseMapSetup.Key(style: options.style, styleFileStamp: Self.fileStamp(options.style),
                                    source: options.source, demSource: options.demSource,
-                                   demEncoding: options.demEncoding, http: http)
+                                   demEncoding: options.demEncoding, sprite: options.sprite,
+                                   pixelRatio: options.scale, http: http,
+                                   customization: StyleCustomization(rules: options.mapStyles, language: options.language))
         if let hit = setups.withLock({ $0.entries[key] }) {
             styleHits.add(1, ordering: .relaxed)
             return hit

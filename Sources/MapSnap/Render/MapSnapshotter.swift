@@ -28,7 +28,7 @@ public struct MapSnapshotter: Sendable {
     public func render() throws -> MapSnapshot {
         try validate()
         let deadline = Deadline.after(seconds: options.renderTimeout)
-        let text = renderer.text
+        let text = renderer.text.forRender()
         let icons = IconStore()
         let projected = options.overlays.map(ProjectedOverlay.init)
         let camera = makeCamera(projected, text: text, icons: icons)
@@ -62,6 +62,7 @@ public struct MapSnapshotter: Sendable {
 
         let attribution = attributionText(base)
         decorations.draw(attribution: attribution, caption: options.caption, scaleBar: options.showsScaleBar)
+        warnings.append(contentsOf: text.warnings)
         return MapSnapshot(canvas: canvas, camera: camera, warnings: warnings, attribution: attribution,
                            baseMapTiles: base.tileStatistics)
     }
@@ -93,8 +94,8 @@ public struct MapSnapshotter: Sendable {
         }
         for (i, overlay) in o.overlays.enumerated() {
             let (what, coords) = overlay.describe(index: i)
-            if let bad = coords.first(where: { !$0.isValid }) {
-                throw RenderError.invalidCoordinate(what: what, bad)
+            if let bad = coords.first(where: { !$0.isValidVertex }) {
+                throw RenderError.invalidVertex(what: what, bad)
             }
         }
     }

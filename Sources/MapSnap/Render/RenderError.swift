@@ -11,6 +11,8 @@ public enum RenderError: Error, Sendable, Equatable, CustomStringConvertible {
     case imageAreaTooLarge(pixelWidth: Int, pixelHeight: Int, limit: Int)
     /// A coordinate that is not a valid latitude/longitude; `what` says which overlay.
     case invalidCoordinate(what: String, LatLng)
+    /// An overlay vertex outside `LatLng.isValidVertex` (longitudes may run one world past ±180).
+    case invalidVertex(what: String, LatLng)
     /// An overlay could not be drawn (an unreadable marker icon).
     case overlay(OverlayError)
     /// The style could not be loaded.
@@ -38,6 +40,8 @@ public enum RenderError: Error, Sendable, Equatable, CustomStringConvertible {
             return "image \(w)x\(h) px has \(w * h) pixels, more than the limit of \(limit) (lower --size or --scale, or raise --max-pixels)"
         case .invalidCoordinate(let what, let c):
             return "\(what): coordinate \(c.latitude),\(c.longitude) is out of range (latitude −90…90, longitude −180…180)"
+        case .invalidVertex(let what, let c):
+            return "\(what): coordinate \(c.latitude),\(c.longitude) is out of range (latitude −90…90, longitude −540…540)"
         case .overlay(let e): return e.description
         case .style(let m): return m
         case .source(let m): return m

@@ -8,6 +8,7 @@ struct ResolvedSource: Sendable {
         let source: any TileSource
         /// The source's `TileSourceRegistry` id, which keys its decoded tiles.
         let sourceID: Int
+        /// How messages name it: a file name, or a URL template with credentials redacted.
         let name: String
         /// Used only for tiles at or above this zoom…
         let fromZoom: Int
@@ -22,7 +23,7 @@ struct ResolvedSource: Sendable {
              attribution: String? = nil, toZoom: Int = 30) {
             self.source = source.source
             self.sourceID = source.id
-            self.name = name
+            self.name = URLRedaction.redact(name)
             self.fromZoom = fromZoom
             self.bounds = bounds
             self.toZoom = toZoom
@@ -78,7 +79,7 @@ struct StyleSourceResolver {
             do {
                 dem = try registry.open(d, http: http)
             } catch {
-                throw RenderError.source("--dem \(d): \(error)")
+                throw RenderError.source("--dem \(URLRedaction.redact(d)): \(error)")
             }
             if dem?.source.metadata.format.isVector == true {
                 throw RenderError.source("--dem \(d): holds vector tiles; expected PNG elevation tiles (Terrarium or Mapbox Terrain-RGB)")
@@ -185,7 +186,7 @@ struct StyleSourceResolver {
         }
         if path.hasPrefix("http://") || path.hasPrefix("https://") {
             guard path.contains("{z}") || path.contains("{quadkey}") else {
-                warnings.append("style source \"\(id)\": \(location) is a TileJSON URL, which is not fetched; pass --source or use \"tiles\" with a {z}/{x}/{y} template")
+                warnings.append("style source \"\(id)\": \(URLRedaction.redact(location)) is a TileJSON URL, which is not fetched; pass --source or use \"tiles\" with a {z}/{x}/{y} template")
                 return nil
             }
             do {
@@ -193,7 +194,7 @@ struct StyleSourceResolver {
                 if let attribution { options.attribution = attribution }
                 return try registry.open(path, http: options)
             } catch {
-                throw RenderError.source("style source \"\(id)\" (\(location)): \(error)")
+                throw RenderError.source("style source \"\(id)\" (\(URLRedaction.redact(location))): \(error)")
             }
         }
         if path.contains("{z}") {

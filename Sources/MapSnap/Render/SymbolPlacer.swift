@@ -4,26 +4,36 @@ import Glibc
 import Darwin
 #endif
 
-/// Places base-map labels for the whole image at once (not per tile): collects candidates
-/// from every symbol layer, places them in priority order against one collision index,
-/// then draws the survivors.
+/// Places base-map labels and icons for the whole image at once (not per tile): collects
+/// candidates from every symbol layer, places them in priority order against one collision
+/// index — icons and text alike — then draws the survivors.
 ///
 /// Priority follows MapLibre: layers higher in the style are placed first; within a layer,
 /// `symbol-sort-key` ascending, then tile and feature order. Point labels come only from
 /// the tile whose square contains the point, so neighbouring tiles' buffers do not
 /// duplicate them; line labels of the same text closer than `symbol-spacing` are dropped.
-/// Labels must fit entirely inside the image: none is ever cut at an edge or tile border.
+/// Labels and icons must fit entirely inside the image: none is ever cut at an edge or
+/// tile border.
+///
+/// A symbol with an icon and text places both or neither, unless one of them is optional
+/// (`icon-optional`, `text-optional`); `*-allow-overlap` skips the collision check and
+/// `*-ignore-placement` keeps the part out of the index. On lines, symbols whose text
+/// follows the line (`text-rotation-alignment` `map`) are set glyph by glyph along it
+/// (icons are then left out); the others — road shields, one-way arrows — are set upright
+/// or turned with the line at anchors every `symbol-spacing` pixels.
 struct SymbolPlacer {
     let context: PaintContext
     let labels: LabelCollisionIndex
     let text: TextEngine
+    let sprites: SpriteSheet
     private var candidates: [Candidate] = []
     private var layerCount = 0
 
-    init(context: PaintContext, labels: LabelCollisionIndex, text: TextEngine) {
+    init(context: PaintContext, labels: LabelCollisionIndex, text: TextEngine, sprites: SpriteSheet = SpriteSheet()) {
         self.context = context
         self.labels = labels
         self.text = text
+        self.sprites = sprites
     }
 
     struct Paint {
@@ -39,18 +49,46 @@ struct SymbolPlacer {
         var lineHeight: Double  // ems
         var padding: Double     // pixels
         var allowOverlap: Bool
+        var ignorePlacement: Bool
+        var optional: Bool
         var maxAngle: Double    // radians
         var spacing: Double     // pixels
         var placement: SymbolPlacement
+    }
+
+    /// How a symbol's icon is drawn. Lengths in device pixels.
+    struct IconPaint {
+        var sprite: SpriteImage
+        /// What is drawn: the sprite image, or for an SDF image, the image coloured.
+        var image: Canvas
+        /// Device pixels per sprite image pixel (`icon-size` × render scale / sprite ratio).
+        var scale: Double
+        var anchor: TextAnchor
+        var offset: PixelPoint
+        /// Clockwise, radians (`icon-rotate`, plus the line's direction for icons turned
+        /// with a line).
+        var rotation: Double
+        var opacity: Double
+        var padding: Double
+        var allowOverlap: Bool
+        var ignorePlacement: Bool
+        var optional: Bool
+        var textFit: IconTextFit
+        /// `icon-text-fit-padding`: top, right, bottom, left.
+        var fitPadding: [Double]
+        /// Turned with the line it is placed on (`icon-rotation-alignment` `map`/`auto`).
+        var followsLine: Bool
     }
 
     struct Candidate {
         var layer: Int
         var sortKey: Double
         var sequence: Int
+        /// The label; empty for an icon alone.
         var text: String
         var paint: Paint
-        /// Point labels: one point. Line labels: the line's pixels.
+        var icon: IconPaint?
+        /// Point symbols: one point. Line labels: the line's pixels.
         var points: [PixelPoint]
         var isLine: Bool
     }
@@ -80,15 +118,24 @@ struct SymbolPlacer {
         let transform = layer.property(.textTransform).resolved(atZoom: zoom)
         let anchorProp = layer.property(.textAnchor).resolved(atZoom: zoom)
         let offsetProp = layer.property(.textOffset).resolved(atZoom: zoom)
+        let translateProp = layer.property(.textTranslate).resolved(atZoom: zoom)
         let placement = layer.property(.symbolPlacement).keyword(SymbolPlacement.self, atZoom: zoom)
         let allowOverlap = layer.property(.textAllowOverlap).bool(atZoom: zoom)
+        let ignorePlacement = layer.property(.textIgnorePlacement).bool(atZoom: zoom)
+        let textOptional = layer.property(.textOptional).bool(atZoom: zoom)
+        // Text along a line follows it unless it is set upright (road shields).
+        let textFollowsLine = placement != .point
+            && layer.property(.textRotationAlignment).keyword(RotationAlignment.self, atZoom: zoom) != .viewport
+        let icons = IconProperties(layer, zoom: zoom, placement: placement)
+        let sprites = self.sprites
         var faceCache: [[String]: FreeTypeFace] = [:]
 
-        FeatureWalker.walk(layer, src, zoom: zoom, types: [.point, .lineString, .polygon], evaluate: { f, _ -> (text: String, paint: Paint, sortKey: Double)? in
+        FeatureWalker.walk(layer, src, zoom: zoom, types: [.point, .lineString, .polygon], evaluate: { f, _ -> (text: String, paint: Paint, icon: IconPaint?, sortKey: Double)? in
             var label = fieldProp.textField(atZoom: zoom, feature: f)
             label = transform.keyword(TextTransform.self, atZoom: zoom, feature: f).apply(label)
             label = label.trimmingWhitespace
-            guard !label.isEmpty else { return nil }
+            let icon = label.isEmpty || !textFollowsLine ? icons.paint(f, zoom: zoom, ratio: ratio, sprites: sprites) : nil
+            guard !label.isEmpty || icon != nil else { return nil }
             let stack = fontProp.stringArray(atZoom: zoom, feature: f)
             let face: FreeTypeFace
             if let cached = faceCache[stack] { face = cached } else {
@@ -96,29 +143,37 @@ struct SymbolPlacer {
                 faceCache[stack] = face
             }
             let px = size.number(zoom, f) * ratio
-            guard px >= 1 else { return nil }
             let o = opacity.number(zoom, f)
             let c = color.color(zoom, f).withOpacity(o)
-            guard c.alpha > 0 else { return nil }
+            if px < 1 || c.alpha == 0 {
+                // Invisible text: the icon alone, if there is one.
+                guard icon != nil else { return nil }
+                label = ""
+            }
             let hc = haloColor.color(zoom, f).withOpacity(o)
             let hw = min(haloWidth.number(zoom, f) * ratio, px / 4)
             let off = offsetProp.numberArray(atZoom: zoom, feature: f)
+            // text-translate: CSS pixels, not ems.
+            let shift = translateProp.numberArray(atZoom: zoom, feature: f)
             let paint = Paint(
                 face: face, sizePixels: px, color: c, haloColor: hc.alpha > 0 && hw > 0 ? hc : nil, haloWidth: hw,
                 anchor: anchorProp.keyword(TextAnchor.self, atZoom: zoom, feature: f),
-                offset: PixelPoint(x: (off.first ?? 0) * px, y: (off.count > 1 ? off[1] : 0) * px),
+                offset: PixelPoint(x: (off.first ?? 0) * px + (shift.first ?? 0) * ratio,
+                                   y: (off.count > 1 ? off[1] : 0) * px + (shift.count > 1 ? shift[1] : 0) * ratio),
                 maxWidth: maxWidth.number(zoom, f) * px,
                 letterSpacing: letterSpacing.number(zoom, f),
                 lineHeight: lineHeight.number(zoom, f),
                 padding: padding.number(zoom, f) * ratio,
                 allowOverlap: allowOverlap,
+                ignorePlacement: ignorePlacement,
+                optional: textOptional,
                 maxAngle: maxAngle.number(zoom, f) * .pi / 180,
                 spacing: max(spacing.number(zoom, f), 1) * ratio,
                 placement: placement)
-            return (label, paint, sortKeySet ? sortKey.number(zoom, f) : 0)
+            return (label, paint, icon, sortKeySet ? sortKey.number(zoom, f) : 0)
         }, emit: { g, value, tile in
             guard g.partCount > 0 else { return }
-            let (label, paint, key) = value
+            let (label, paint, icon, key) = value
             if placement == .point {
                 // One anchor per feature: the point itself, or a polygon's/line's middle.
                 let anchor: PixelPoint
@@ -141,7 +196,7 @@ struct SymbolPlacer {
                 guard tile.clips.contains(where: { anchor.x >= $0.minX && anchor.x < $0.maxX && anchor.y >= $0.minY && anchor.y < $0.maxY })
                 else { return }
                 candidates.append(Candidate(layer: layerIndex, sortKey: key, sequence: candidates.count, text: label,
-                                            paint: paint, points: [anchor], isLine: false))
+                                            paint: paint, icon: icon, points: [anchor], isLine: false))
             } else {
                 guard g.type != .point else { return }
                 for part in 0..<g.partCount {
@@ -153,13 +208,33 @@ struct SymbolPlacer {
                     for clip in tile.clips {
                         let clipped = LineClipper.clip(path, to: clip).path
                         for contour in clipped.contours where contour.count >= 2 {
-                            candidates.append(Candidate(layer: layerIndex, sortKey: key, sequence: candidates.count, text: label,
-                                                        paint: paint, points: Array(clipped.points(of: contour)), isLine: true))
+                            let line = Array(clipped.points(of: contour))
+                            if !label.isEmpty && textFollowsLine {
+                                candidates.append(Candidate(layer: layerIndex, sortKey: key, sequence: candidates.count, text: label,
+                                                            paint: paint, icon: nil, points: line, isLine: true))
+                                continue
+                            }
+                            // Upright text and icons: one symbol per `symbol-spacing` of line.
+                            for at in Self.anchors(along: line, spacing: paint.spacing) {
+                                var turned = icon
+                                if let i = icon, i.followsLine { turned?.rotation = i.rotation + at.angle }
+                                candidates.append(Candidate(layer: layerIndex, sortKey: key, sequence: candidates.count, text: label,
+                                                            paint: paint, icon: turned, points: [at.point], isLine: false))
+                            }
                         }
                     }
                 }
             }
         })
+    }
+
+    /// Evenly spaced anchors on a line, at most one per `spacing` pixels and at least one
+    /// (the middle), each with the line's direction there.
+    static func anchors(along line: [PixelPoint], spacing: Double) -> [(point: PixelPoint, angle: Double)] {
+        let total = LineGeometry.length(line)
+        guard total > 0 else { return [] }
+        let n = max(1, Int(total / max(spacing, 1)))
+        return (0..<n).compactMap { i in LineGeometry.point(at: (Double(i) + 0.5) * total / Double(n), on: line) }
     }
 
     /// Places every candidate in priority order and draws those that fit.
@@ -183,10 +258,11 @@ struct SymbolPlacer {
                 let layout = TextLayout(c.text, face: p.face, fonts: fonts,
                                         options: TextLayoutOptions(sizePixels: p.sizePixels, lineHeight: p.lineHeight,
                                                                    letterSpacing: p.letterSpacing))
+                text.record(layout)
                 guard layout.lines.count == 1, let placed = placeAlongLine(c, layout, bounds: bounds,
                                                                          previous: placedLineAnchors[c.text] ?? []) else { continue }
                 placedLineAnchors[c.text, default: []].append(placed.anchor)
-                if !p.allowOverlap {
+                if !p.ignorePlacement {
                     let owner = labels.newOwner()
                     for b in placed.boxes { labels.insert(b, owner: owner) }
                 }
@@ -206,26 +282,79 @@ struct SymbolPlacer {
                     }
                 }))
             } else {
-                let layout = TextLayout(c.text, face: p.face, fonts: fonts,
-                                        options: TextLayoutOptions(sizePixels: p.sizePixels, maxWidth: p.maxWidth,
-                                                                   lineHeight: p.lineHeight, alignment: .center,
-                                                                   letterSpacing: p.letterSpacing))
-                let at = c.points[0] + p.offset
-                let box = renderer.measure(layout, at: at, anchor: p.anchor, haloWidth: p.haloWidth)
-                let ink = box.inkBounds ?? box.frame
-                let hit = ink.insetBy(-p.padding)
-                guard ink.minX >= bounds.minX, ink.maxX <= bounds.maxX, ink.minY >= bounds.minY, ink.maxY <= bounds.maxY else { continue }
-                if !p.allowOverlap {
-                    guard !labels.collides(hit) else { continue }
-                    labels.insert(hit)
-                }
-                let paint = TextPaint(color: p.color, haloColor: p.haloColor, haloWidth: p.haloWidth)
-                draws.append((c.layer, c.sequence, { renderer.draw(layout, on: canvas, at: at, anchor: p.anchor, paint: paint) }))
+                placePoint(c, fonts: fonts, bounds: bounds, placedAnchors: &placedLineAnchors, draws: &draws)
             }
         }
         // Draw in style order so later layers' labels sit on top.
         draws.sort { $0.layer != $1.layer ? $0.layer < $1.layer : $0.seq < $1.seq }
         for d in draws { d.action() }
+    }
+
+    /// Places one point symbol (text, icon or both) and queues its drawing: icon first,
+    /// text over it.
+    private func placePoint(_ c: Candidate, fonts: FontLibrary, bounds: PixelRect, placedAnchors: inout [String: [PixelPoint]],
+                            draws: inout [(layer: Int, seq: Int, action: () -> Void)]) {
+        let p = c.paint
+        let renderer = text.renderer
+        let canvas = context.canvas
+        let anchor = c.points[0]
+        func inside(_ r: PixelRect) -> Bool {
+            r.minX >= bounds.minX && r.maxX <= bounds.maxX && r.minY >= bounds.minY && r.maxY <= bounds.maxY
+        }
+        // Symbols set along a line repeat only every `symbol-spacing` for the same text and icon.
+        var repeatKey: String?
+        if p.placement != .point {
+            let key = c.text + "\u{0}" + (c.icon.map { "\(ObjectIdentifier($0.sprite.image))" } ?? "")
+            if placedAnchors[key, default: []].contains(where: { ($0 - anchor).length < p.spacing }) { return }
+            repeatKey = key
+        }
+
+        var textPart: (layout: TextLayout, at: PixelPoint, frame: PixelRect, hit: PixelRect, fits: Bool)?
+        if !c.text.isEmpty {
+            let layout = TextLayout(c.text, face: p.face, fonts: fonts,
+                                    options: TextLayoutOptions(sizePixels: p.sizePixels, maxWidth: p.maxWidth,
+                                                               lineHeight: p.lineHeight, alignment: .center,
+                                                               letterSpacing: p.letterSpacing))
+            text.record(layout)
+            let at = anchor + p.offset
+            let box = renderer.measure(layout, at: at, anchor: p.anchor, haloWidth: p.haloWidth)
+            let ink = box.inkBounds ?? box.frame
+            let hit = ink.insetBy(-p.padding)
+            let fits = inside(ink) && (p.allowOverlap || !labels.collides(hit))
+            textPart = (layout, at, box.frame, hit, fits)
+        }
+        var iconPart: (placement: IconPlacement, hit: PixelRect, fits: Bool)?
+        if let icon = c.icon {
+            let placement = IconPlacement(icon, at: anchor, textFrame: textPart?.frame)
+            let hit = placement.bounds.insetBy(-icon.padding)
+            let fits = inside(placement.bounds) && (icon.allowOverlap || !labels.collides(hit))
+            iconPart = (placement, hit, fits)
+        }
+        // MapLibre's rule: both parts or neither, unless one of them is optional.
+        var placeText = textPart?.fits ?? false
+        var placeIcon = iconPart?.fits ?? false
+        if textPart != nil, let icon = c.icon {
+            if !p.optional && !icon.optional {
+                placeText = placeText && placeIcon
+                placeIcon = placeText
+            } else if !p.optional {
+                placeText = placeText && placeIcon
+            } else if !icon.optional {
+                placeIcon = placeIcon && placeText
+            }
+        }
+        guard placeText || placeIcon else { return }
+        if let repeatKey { placedAnchors[repeatKey, default: []].append(anchor) }
+        if placeIcon, let part = iconPart, let icon = c.icon {
+            if !icon.ignorePlacement { labels.insert(part.hit) }
+            let placement = part.placement
+            draws.append((c.layer, c.sequence, { placement.draw(icon.image, on: canvas, opacity: icon.opacity) }))
+        }
+        if placeText, let part = textPart {
+            if !p.ignorePlacement { labels.insert(part.hit) }
+            let paint = TextPaint(color: p.color, haloColor: p.haloColor, haloWidth: p.haloWidth)
+            draws.append((c.layer, c.sequence, { renderer.draw(part.layout, on: canvas, at: part.at, anchor: p.anchor, paint: paint) }))
+        }
     }
 
     struct PlacedGlyph {
@@ -288,6 +417,173 @@ struct SymbolPlacer {
             if ok && !placed.isEmpty { return (mid.point, placed, boxes) }
         }
         return nil
+    }
+}
+
+/// The icon properties of one symbol layer, resolved at the render's zoom.
+struct IconProperties {
+    let image: PropertyValue
+    let size: ResolvedProperty
+    let rotate: ResolvedProperty
+    let opacity: ResolvedProperty
+    let padding: ResolvedProperty
+    let anchor: PropertyValue
+    let offset: PropertyValue
+    let fitPadding: PropertyValue
+    let translate: PropertyValue
+    let textFit: IconTextFit
+    let allowOverlap: Bool
+    let ignorePlacement: Bool
+    let optional: Bool
+    let followsLine: Bool
+    let isSet: Bool
+    let color: ResolvedProperty
+    let haloColor: ResolvedProperty
+    let haloWidth: ResolvedProperty
+    /// SDF images coloured so far, per image, colours and size.
+    private let colored = SDFImages()
+
+    init(_ layer: StyleLayer, zoom: Double, placement: SymbolPlacement) {
+        isSet = layer.layout[.iconImage] != nil
+        color = ResolvedProperty(layer, .iconColor, zoom: zoom)
+        haloColor = ResolvedProperty(layer, .iconHaloColor, zoom: zoom)
+        haloWidth = ResolvedProperty(layer, .iconHaloWidth, zoom: zoom)
+        image = layer.property(.iconImage).resolved(atZoom: zoom)
+        size = ResolvedProperty(layer, .iconSize, zoom: zoom)
+        rotate = ResolvedProperty(layer, .iconRotate, zoom: zoom)
+        opacity = ResolvedProperty(layer, .iconOpacity, zoom: zoom)
+        padding = ResolvedProperty(layer, .iconPadding, zoom: zoom)
+        anchor = layer.property(.iconAnchor).resolved(atZoom: zoom)
+        offset = layer.property(.iconOffset).resolved(atZoom: zoom)
+        fitPadding = layer.property(.iconTextFitPadding).resolved(atZoom: zoom)
+        translate = layer.property(.iconTranslate).resolved(atZoom: zoom)
+        textFit = layer.property(.iconTextFit).keyword(IconTextFit.self, atZoom: zoom)
+        allowOverlap = layer.property(.iconAllowOverlap).bool(atZoom: zoom)
+        ignorePlacement = layer.property(.iconIgnorePlacement).bool(atZoom: zoom)
+        optional = layer.property(.iconOptional).bool(atZoom: zoom)
+        // `auto` means `map` on lines: arrows turn with the road.
+        followsLine = placement != .point
+            && layer.property(.iconRotationAlignment).keyword(RotationAlignment.self, atZoom: zoom) != .viewport
+    }
+
+    /// The icon of one feature, or nil when the layer has none, the name is empty, or the
+    /// sprite has no such image (the text is then placed alone, as in MapLibre).
+    func paint(_ f: VectorTileFeature, zoom: Double, ratio: Double, sprites: SpriteSheet) -> SymbolPlacer.IconPaint? {
+        guard isSet else { return nil }
+        let name = image.dependsOnFeature ? image.string(atZoom: zoom, feature: f) : image.string(atZoom: zoom)
+        guard !name.isEmpty, let sprite = sprites.image(named: name) else { return nil }
+        let s = size.number(zoom, f, default: 1)
+        let o = opacity.number(zoom, f, default: 1)
+        guard s > 0, o > 0 else { return nil }
+        let off = offset.dependsOnFeature ? offset.numberArray(atZoom: zoom, feature: f) : offset.numberArray(atZoom: zoom)
+        let pad = fitPadding.dependsOnFeature ? fitPadding.numberArray(atZoom: zoom, feature: f) : fitPadding.numberArray(atZoom: zoom)
+        // icon-translate: CSS pixels, whatever the icon's size.
+        let shift = translate.dependsOnFeature ? translate.numberArray(atZoom: zoom, feature: f) : translate.numberArray(atZoom: zoom)
+        // Offsets are in icon pixels: they grow with icon-size.
+        let unit = s * ratio
+        let scale = s * ratio / sprite.pixelRatio
+        var image = sprite.image
+        if sprite.sdf {
+            // Halo width is in CSS pixels; the field counts image pixels.
+            image = colored.image(sprite.image, color: color.color(zoom, f), haloColor: haloColor.color(zoom, f),
+                                  haloWidth: haloWidth.number(zoom, f, default: 0) * sprite.pixelRatio / s,
+                                  gamma: 0.105 / max(scale, 0.01))
+        }
+        return SymbolPlacer.IconPaint(
+            sprite: sprite, image: image, scale: scale,
+            anchor: anchor.dependsOnFeature ? anchor.keyword(TextAnchor.self, atZoom: zoom, feature: f) : anchor.keyword(TextAnchor.self, atZoom: zoom),
+            offset: PixelPoint(x: (off.first ?? 0) * unit + (shift.first ?? 0) * ratio,
+                               y: (off.count > 1 ? off[1] : 0) * unit + (shift.count > 1 ? shift[1] : 0) * ratio),
+            rotation: rotate.number(zoom, f, default: 0) * .pi / 180, opacity: o,
+            padding: padding.number(zoom, f, default: 2) * ratio,
+            allowOverlap: allowOverlap, ignorePlacement: ignorePlacement, optional: optional,
+            textFit: textFit, fitPadding: (0..<4).map { (pad.count > $0 ? pad[$0] : 0) * ratio },
+            followsLine: followsLine)
+    }
+}
+
+/// SDF sprite images coloured for one layer, kept so that features sharing an image and
+/// colours share the work.
+final class SDFImages {
+    private struct Key: Hashable {
+        let image: ObjectIdentifier
+        let color: Color
+        let haloColor: Color
+        let haloWidth: Double
+        let gamma: Double
+    }
+    private var images: [Key: Canvas] = [:]
+
+    func image(_ field: Canvas, color: Color, haloColor: Color, haloWidth: Double, gamma: Double) -> Canvas {
+        let key = Key(image: ObjectIdentifier(field), color: color, haloColor: haloColor, haloWidth: haloWidth, gamma: gamma)
+        if let hit = images[key] { return hit }
+        let out = SignedDistanceField.colorize(field, color: color, haloColor: haloColor, haloWidth: haloWidth, gamma: gamma)
+        images[key] = out
+        return out
+    }
+}
+
+/// Where one icon goes: its unrotated box, the point it turns about, and the box it
+/// covers once turned (for collisions and the inside-the-image rule).
+struct IconPlacement {
+    /// The icon's box before rotation, device pixels.
+    let rect: PixelRect
+    /// Clockwise radians about `pivot`.
+    let rotation: Double
+    let pivot: PixelPoint
+    /// What the drawn icon covers.
+    let bounds: PixelRect
+
+    /// - Parameter textFrame: the text's layout box, for `icon-text-fit`.
+    init(_ icon: SymbolPlacer.IconPaint, at anchor: PixelPoint, textFrame: PixelRect?) {
+        var w = Double(icon.image.width) * icon.scale
+        var h = Double(icon.image.height) * icon.scale
+        var r: PixelRect
+        if let frame = textFrame, icon.textFit != .none {
+            // Stretched around the text (plus padding) along the fitted dimensions, centred
+            // on it along the others.
+            let pad = icon.fitPadding
+            let cx = (frame.minX + frame.maxX) / 2, cy = (frame.minY + frame.maxY) / 2
+            var minX = cx - w / 2, maxX = cx + w / 2, minY = cy - h / 2, maxY = cy + h / 2
+            if icon.textFit == .width || icon.textFit == .both { minX = frame.minX - pad[3]; maxX = frame.maxX + pad[1] }
+            if icon.textFit == .height || icon.textFit == .both { minY = frame.minY - pad[0]; maxY = frame.maxY + pad[2] }
+            w = maxX - minX
+            h = maxY - minY
+            r = PixelRect(minX: minX, minY: minY, maxX: maxX, maxY: maxY)
+        } else {
+            let f = icon.anchor.fraction
+            r = PixelRect(x: anchor.x + icon.offset.x - w * f.x, y: anchor.y + icon.offset.y - h * f.y, width: w, height: h)
+        }
+        if icon.rotation == 0 {
+            // Whole pixels, so an icon drawn at its own size is copied sharp.
+            r = PixelRect(x: r.minX.rounded(), y: r.minY.rounded(), width: w, height: h)
+        }
+        rect = r
+        rotation = icon.rotation
+        pivot = anchor
+        if rotation == 0 {
+            bounds = r
+        } else {
+            let c = cos(rotation), s = sin(rotation)
+            let corners = [PixelPoint(x: r.minX, y: r.minY), PixelPoint(x: r.maxX, y: r.minY),
+                           PixelPoint(x: r.minX, y: r.maxY), PixelPoint(x: r.maxX, y: r.maxY)].map { p -> PixelPoint in
+                let dx = p.x - anchor.x, dy = p.y - anchor.y
+                return PixelPoint(x: anchor.x + dx * c - dy * s, y: anchor.y + dx * s + dy * c)
+            }
+            bounds = PixelRect(minX: corners.map(\.x).min() ?? r.minX, minY: corners.map(\.y).min() ?? r.minY,
+                               maxX: corners.map(\.x).max() ?? r.maxX, maxY: corners.map(\.y).max() ?? r.maxY)
+        }
+    }
+
+    func draw(_ image: Canvas, on canvas: Canvas, opacity: Double) {
+        if rotation == 0 {
+            canvas.draw(image, in: rect, opacity: opacity)
+            return
+        }
+        let cx = (rect.minX + rect.maxX) / 2 - pivot.x, cy = (rect.minY + rect.maxY) / 2 - pivot.y
+        let c = cos(rotation), s = sin(rotation)
+        let center = PixelPoint(x: pivot.x + cx * c - cy * s, y: pivot.y + cx * s + cy * c)
+        canvas.draw(image, center: center, width: rect.width, height: rect.height, rotation: rotation, opacity: opacity)
     }
 }
 

@@ -107,33 +107,40 @@ final class LoadedSource: @unchecked Sendable {
             }
         }
         var results = [Result<Payload, TileLoadFailure>](repeating: .success(.missing), count: keys.count)
+        // Each fetch's own warnings, by job: renders sharing a source never see each other's.
+        var fetchWarnings = [[HTTPTileSourceWarning]](repeating: [], count: keys.count)
         let isVector = source.isVector
         let dem = source.demEncoding
         let jobs = keys
         results.withUnsafeMutableBufferPointer { out in
-            let buffer = UnsafeMutableSendableBuffer(out)
-            Parallel.forEach(jobs.count, maxThreads: maxThreads, order: loadOrder?(jobs.count)) { i in
-                let key = jobs[i]
-                let cand = source.candidates[key.candidate]
-                let kind: DecodedTileCache.Kind = isVector ? .vector : dem.map { .dem($0) } ?? .raster
-                let cacheKey = DecodedTileCache.Key(sourceID: cand.sourceID, tile: key.tile, kind: kind)
-                if let hit = cache?.payload(for: cacheKey) {
-                    buffer[i] = .success(hit)
-                    return
+            fetchWarnings.withUnsafeMutableBufferPointer { notes in
+                let buffer = UnsafeMutableSendableBuffer(out)
+                let noteBuffer = UnsafeMutableSendableBuffer(notes)
+                Parallel.forEach(jobs.count, maxThreads: maxThreads, order: loadOrder?(jobs.count)) { i in
+                    let key = jobs[i]
+                    let cand = source.candidates[key.candidate]
+                    let kind: DecodedTileCache.Kind = isVector ? .vector : dem.map { .dem($0) } ?? .raster
+                    let cacheKey = DecodedTileCache.Key(sourceID: cand.sourceID, tile: key.tile, kind: kind)
+                    if let hit = cache?.payload(for: cacheKey) {
+                        buffer[i] = .success(hit)
+                        return
+                    }
+                    guard !deadline.hasPassed else {
+                        buffer[i] = .failure(TileLoadFailure(message: Self.deadlineMessage))
+                        return
+                    }
+                    let (result, notes) = Self.load(key.tile, from: cand, isVector: isVector, dem: dem, deadline: deadline)
+                    // A tile that came with warnings (a 403, a stale copy) is not remembered:
+                    // the next render asks again and reports it again.
+                    if case .success(let payload) = result, notes.isEmpty { cache?.store(payload, for: cacheKey) }
+                    buffer[i] = result
+                    noteBuffer[i] = notes
                 }
-                guard !deadline.hasPassed else {
-                    buffer[i] = .failure(TileLoadFailure(message: Self.deadlineMessage))
-                    return
-                }
-                let result = Self.load(key.tile, from: cand, isVector: isVector, dem: dem, deadline: deadline)
-                if case .success(let payload) = result { cache?.store(payload, for: cacheKey) }
-                buffer[i] = result
             }
         }
-        for cand in source.candidates {
-            if let http = cand.source as? HTTPTileSource {
-                warnings.append(contentsOf: http.takeWarnings().map { "\(cand.name): \($0)" })
-            }
+        for (i, notes) in fetchWarnings.enumerated() {
+            let name = source.candidates[keys[i].candidate].name
+            warnings.append(contentsOf: notes.map { "\(name): \($0)" })
         }
         var used = Set<Int>()
         statistics.requested = results.count
@@ -178,18 +185,28 @@ final class LoadedSource: @unchecked Sendable {
 
     static let deadlineMessage = "the render's time limit passed before it was read"
 
-    static func load(_ tile: TileID, from cand: ResolvedSource.Candidate, isVector: Bool,
-                     dem: DEMEncoding? = nil, deadline: Deadline = .none) -> Result<Payload, TileLoadFailure> {
+    /// Reads and decodes one tile; an HTTP source's warnings for it come back beside it.
+    static func load(_ tile: TileID, from cand: ResolvedSource.Candidate, isVector: Bool, dem: DEMEncoding? = nil,
+                     deadline: Deadline = .none) -> (Result<Payload, TileLoadFailure>, [HTTPTileSourceWarning]) {
+        var warnings: [HTTPTileSourceWarning] = []
         do {
-            guard let bytes = try cand.source.tileData(for: tile, deadline: deadline), !bytes.isEmpty else { return .success(.missing) }
+            let data: [UInt8]?
+            if let http = cand.source as? HTTPTileSource {
+                let fetched = http.fetch(tile, deadline: deadline)
+                warnings = fetched.warnings
+                data = try fetched.result.get()
+            } else {
+                data = try cand.source.tileData(for: tile, deadline: deadline)
+            }
+            guard let bytes = data, !bytes.isEmpty else { return (.success(.missing), warnings) }
             if isVector {
-                return .success(.vector(try VectorTile(bytes: bytes)))
+                return (.success(.vector(try VectorTile(bytes: bytes))), warnings)
             }
             let image = try RasterTileDecoder.decode(bytes, origin: "tile \(tile)")
-            if let dem { return .success(.dem(try DEMTile(decoding: image, encoding: dem))) }
-            return .success(.raster(image))
+            if let dem { return (.success(.dem(try DEMTile(decoding: image, encoding: dem))), warnings) }
+            return (.success(.raster(image)), warnings)
         } catch {
-            return .failure(TileLoadFailure(message: String(describing: error)))
+            return (.failure(TileLoadFailure(message: String(describing: error))), warnings)
         }
     }
 }

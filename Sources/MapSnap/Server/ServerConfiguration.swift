@@ -8,7 +8,7 @@ import Foundation
 ///
 /// ```
 /// {
-///   "styles": { "NAME": { "style": "normal|terrain|hybrid|/path/style.json",
+///   "styles": { "NAME": { "style": "normal|terrain|hybrid|satellite|/path/style.json",
 ///                         "source": "tiles: file or URL template", "dem": "…",
 ///                         "demEncoding": "terrarium|mapbox" }, … },
 ///   "defaultStyle": "NAME",
@@ -20,7 +20,7 @@ import Foundation
 ///               "renderTimeout": seconds }
 /// }
 /// ```
-/// Without `styles` the bundled `normal`, `terrain` and `hybrid` styles are served over the
+/// Without `styles` the bundled `normal`, `terrain`, `hybrid` and `satellite` styles are served over the
 /// embedded data. A request picks a style by name (`maptype=NAME`, spec `"style"`); Google's
 /// map types (`roadmap`, `satellite`, …) mean the bundled style of that kind when it is
 /// served. Requests never name files or tile URLs themselves: only the operator does, here.
@@ -69,6 +69,7 @@ public struct ServerConfiguration: Sendable {
         "normal": StyleEntry(style: "normal"),
         "terrain": StyleEntry(style: "terrain"),
         "hybrid": StyleEntry(style: "hybrid"),
+        "satellite": StyleEntry(style: "satellite"),
     ]
     /// The style of requests that name none.
     public var defaultStyle = "normal"
@@ -196,7 +197,7 @@ public struct ServerConfiguration: Sendable {
     }
 
     /// The style served for `name`: a configured name, or a Google map type whose bundled
-    /// style is served (`roadmap` → `normal`, `satellite` → `hybrid`); nil when neither.
+    /// style is served (`roadmap` → `normal`); nil when neither.
     func styleName(for name: String) -> String? {
         if styles[name] != nil { return name }
         if let bundled = StaticMapsSyntax.styleName(forMapType: name), styles[bundled] != nil { return bundled }

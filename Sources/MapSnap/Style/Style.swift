@@ -32,20 +32,30 @@ public struct Style: Sendable {
     public let sources: [String: StyleSource]
     /// Layers in drawing order (first is drawn first, at the bottom).
     public let layers: [StyleLayer]
+    /// The sprite sheets the style names (`sprite`), in order; empty when it names none.
+    public let sprites: [StyleSprite]
     /// Degradations, deduplicated, in order of first occurrence.
     public let warnings: [StyleWarning]
 
-    init(origin: String, version: Int, name: String?, sources: [String: StyleSource], layers: [StyleLayer], warnings: [StyleWarning]) {
+    init(origin: String, version: Int, name: String?, sources: [String: StyleSource], layers: [StyleLayer],
+         sprites: [StyleSprite] = [], warnings: [StyleWarning]) {
         self.origin = origin
         self.version = version
         self.name = name
         self.sources = sources
         self.layers = layers
+        self.sprites = sprites
         self.warnings = warnings
     }
 
     /// Reads and parses the style file at `path`; errors name the file's last path component.
     public static func load(path: String) throws(StyleError) -> Style {
+        try load(path: path, customization: StyleCustomization())
+    }
+
+    /// Reads the style file at `path` and parses it with `customization` (Google styling
+    /// rules, a label language) applied to its JSON first.
+    static func load(path: String, customization: StyleCustomization) throws(StyleError) -> Style {
         let origin = (path as NSString).lastPathComponent
         let bytes: [UInt8]
         do {
@@ -55,7 +65,7 @@ public struct Style: Sendable {
         } catch {
             throw .unreadable(origin: origin, reason: error.description)
         }
-        return try parse(bytes: bytes, origin: origin)
+        return try parse(bytes: bytes, origin: origin, customization: customization)
     }
 
     /// Parses style JSON. `origin` names the style in errors and warnings.
@@ -66,8 +76,8 @@ public struct Style: Sendable {
         return try parse(bytes: [UInt8](data), origin: origin)
     }
 
-    static func parse(bytes: [UInt8], origin: String) throws(StyleError) -> Style {
-        let json: JSONValue
+    static func parse(bytes: [UInt8], origin: String, customization: StyleCustomization = StyleCustomization()) throws(StyleError) -> Style {
+        var json: JSONValue
         do {
             json = try JSONValue.parse(bytes, origin: origin, maximumDepth: maximumNestingDepth)
         } catch {
@@ -76,6 +86,7 @@ public struct Style: Sendable {
             }
             throw .invalidJSON(error)
         }
+        customization.apply(to: &json)
         do {
             var parser = StyleParser(origin: origin)
             return try parser.parseStyle(json)
@@ -89,6 +100,21 @@ public struct Style: Sendable {
     /// The layer with `id`, if any.
     public func layer(id: String) -> StyleLayer? {
         layers.first { $0.id == id }
+    }
+}
+
+/// A sprite sheet named by a style: `url` is the sheet's base, to which `.json` (the index)
+/// and `.png` (the image) are appended, with `@2x` before them for high-density renders.
+public struct StyleSprite: Sendable, Hashable {
+    /// The id of the sheet whose images are named without a prefix.
+    public static let defaultID = "default"
+    /// `default`, or the prefix of this sheet's image names (`id:name`).
+    public let id: String
+    public let url: String
+
+    public init(id: String, url: String) {
+        self.id = id
+        self.url = url
     }
 }
 

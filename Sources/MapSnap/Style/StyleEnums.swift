@@ -39,3 +39,8 @@ public enum RotationAlignment: String, Sendable, CaseIterable {
     case map, viewport, auto
     case viewportGlyph = "viewport-glyph"
 }
+
+/// `icon-text-fit`: which of the icon's dimensions stretch to the text's box.
+public enum IconTextFit: String, Sendable, CaseIterable {
+    case none, width, height, both
+}

@@ -74,7 +74,7 @@ public struct StyleWarning: Hashable, Sendable, CustomStringConvertible {
         case unsupportedFunction(String)
         /// A source type we do not read.
         case unsupportedSourceType(String)
-        /// A root key that needs the network or is otherwise ignored (`glyphs`, `sprite`).
+        /// A root key mapsnap does not read (`light`, `terrain`, `projection`, …).
         case ignoredRootKey(String)
     }
 
@@ -106,7 +106,70 @@ public struct StyleWarning: Hashable, Sendable, CustomStringConvertible {
         case .unsupportedSourceType(let t):
             return "\(keyPath): source type \"\(t)\" is not supported\(times)"
         case .ignoredRootKey(let k):
-            return "\(keyPath): \"\(k)\" is ignored (rendering is offline; bundled fonts and no sprites)\(times)"
+            return "\(keyPath): \"\(k)\" is ignored\(times)"
+        }
+    }
+}
+
+extension StyleWarning {
+    /// The warnings as lines for people: one line per kind of degradation (every ignored
+    /// property in one line, every skipped layer type in another), so that a real style's
+    /// handful of unsupported details costs a few lines, not one each. A kind with a single
+    /// warning keeps its own `description`; lines come in order of first occurrence.
+    public static func lines(_ warnings: [StyleWarning]) -> [String] {
+        var families: [Int: [StyleWarning]] = [:]
+        var order: [Int] = []
+        for w in warnings {
+            let f = w.kind.family
+            if families[f] == nil { order.append(f) }
+            families[f, default: []].append(w)
+        }
+        return order.compactMap { f -> String? in
+            guard let group = families[f], let first = group.first else { return nil }
+            guard group.count > 1 else { return first.description }
+            let items = group.map { w -> String in
+                "\"\(w.kind.subject)\"" + (w.occurrences > 1 ? " (\(w.occurrences) places)" : "")
+            }
+            let list = items.dropLast().joined(separator: ", ") + " and " + (items.last ?? "")
+            return "\(first.keyPath) and elsewhere: \(first.kind.pluralPhrase(list))"
+        }
+    }
+}
+
+extension StyleWarning.Kind {
+    /// Warnings of one family are merged into one line by `StyleWarning.lines`.
+    fileprivate var family: Int {
+        switch self {
+        case .unsupportedLayerType: return 0
+        case .unsupportedProperty: return 1
+        case .ignoredProperty: return 2
+        case .unknownProperty: return 3
+        case .unsupportedExpression: return 4
+        case .unsupportedFunction: return 5
+        case .unsupportedSourceType: return 6
+        case .ignoredRootKey: return 7
+        }
+    }
+
+    /// The name the warning is about (a layer type, property, operator, key).
+    fileprivate var subject: String {
+        switch self {
+        case .unsupportedLayerType(let s), .unsupportedProperty(let s), .ignoredProperty(let s), .unknownProperty(let s),
+             .unsupportedExpression(let s), .unsupportedFunction(let s), .unsupportedSourceType(let s), .ignoredRootKey(let s):
+            return s
+        }
+    }
+
+    fileprivate func pluralPhrase(_ list: String) -> String {
+        switch self {
+        case .unsupportedLayerType: return "layer types \(list) are not supported; such layers are skipped"
+        case .unsupportedProperty: return "properties \(list) are not supported and have no effect"
+        case .ignoredProperty: return "properties \(list) are read but not rendered"
+        case .unknownProperty: return "properties \(list) are unknown for their layer types"
+        case .unsupportedExpression: return "expressions \(list) are not supported and evaluate to null"
+        case .unsupportedFunction: return "\(list) are not supported; the default values are used"
+        case .unsupportedSourceType: return "source types \(list) are not supported"
+        case .ignoredRootKey: return "keys \(list) are ignored"
         }
     }
 }

@@ -15,6 +15,9 @@ struct StyleParser {
     private static let silentRootKeys: Set<String> = [
         "version", "name", "sources", "layers", "metadata", "center", "zoom", "bearing", "pitch", "id",
         "owner", "draft", "created", "modified", "visibility", "transition",
+        // Read below. Labels always use the bundled fonts (`text-font` picks the face), so
+        // the glyph URL has nothing to add; docs/style-subset.md says so.
+        "sprite", "glyphs",
     ]
 
     // MARK: Helpers
@@ -58,6 +61,10 @@ struct StyleParser {
             throw StyleError.invalidValue(origin: origin, keyPath: "version", reason: "style version must be 8, found \(StyleValue.formatNumber(version))")
         }
         let name = try optionalString(root, "name", "")
+        let sprites = try parseSprites(root["sprite"])
+        if let glyphs = root["glyphs"], glyphs != .null {
+            guard case .string = glyphs else { throw wrongType("glyphs", "URL string", glyphs) }
+        }
 
         for key in root.keys.sorted() where !Self.silentRootKeys.contains(key) {
             compiler.log.add(.ignoredRootKey(key), at: key)
@@ -87,7 +94,36 @@ struct StyleParser {
             }
             layers.append(layer)
         }
-        return Style(origin: origin, version: 8, name: name, sources: sources, layers: layers, warnings: compiler.log.warnings)
+        return Style(origin: origin, version: 8, name: name, sources: sources, layers: layers, sprites: sprites,
+                     warnings: compiler.log.warnings)
+    }
+
+    // MARK: Sprites
+
+    /// `"sprite": "URL"` (one sheet, id `default`) or `[{"id": …, "url": …}, …]` (several;
+    /// images of a sheet other than `default` are named `id:name`).
+    private func parseSprites(_ json: JSONValue?) throws -> [StyleSprite] {
+        switch json {
+        case nil, .null?:
+            return []
+        case .string(let url)?:
+            return [StyleSprite(id: StyleSprite.defaultID, url: url)]
+        case .array(let items)?:
+            var out: [StyleSprite] = []
+            for (i, item) in items.enumerated() {
+                let path = "sprite[\(i)]"
+                let o = try object(item, path)
+                guard let id = try optionalString(o, "id", path) else { throw StyleError.missingKey(origin: origin, keyPath: path + ".id") }
+                guard let url = try optionalString(o, "url", path) else { throw StyleError.missingKey(origin: origin, keyPath: path + ".url") }
+                guard !out.contains(where: { $0.id == id }) else {
+                    throw StyleError.invalidValue(origin: origin, keyPath: path + ".id", reason: "sprite id \"\(id)\" is used twice")
+                }
+                out.append(StyleSprite(id: id, url: url))
+            }
+            return out
+        case let other?:
+            throw wrongType("sprite", "URL string or array of {\"id\", \"url\"} objects", other)
+        }
     }
 
     // MARK: Sources

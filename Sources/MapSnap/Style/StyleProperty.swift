@@ -215,6 +215,9 @@ public enum StyleProperty: String, CaseIterable, Hashable, Sendable {
     private static let mapViewport = ["map", "viewport"]
     private static let mapViewportAuto = ["map", "viewport", "auto"]
 
+    // `*-pitch-alignment` and `*-translate-anchor` choose between the map's and the
+    // viewport's frame; mapsnap images are north-up and unpitched, where both frames are
+    // the same, so they are honoured by doing nothing (no warning).
     private static let table: [StyleProperty: Info] = {
         func n(_ v: Double) -> StyleValue { .number(v) }
         func c(_ r: Double, _ g: Double, _ b: Double, _ a: Double = 1) -> StyleValue {
@@ -229,7 +232,7 @@ public enum StyleProperty: String, CaseIterable, Hashable, Sendable {
 
             (.backgroundColor, .background, false, .color, black, .supported),
             (.backgroundOpacity, .background, false, .number, n(1), .supported),
-            (.backgroundPattern, .background, false, .image, .null, .unsupported),
+            (.backgroundPattern, .background, false, .image, .null, .supported),
 
             (.fillSortKey, .fill, true, .number, .null, .ignored),
             (.fillAntialias, .fill, false, .boolean, .bool(true), .supported),
@@ -237,8 +240,8 @@ public enum StyleProperty: String, CaseIterable, Hashable, Sendable {
             (.fillColor, .fill, false, .color, black, .supported),
             (.fillOutlineColor, .fill, false, .color, .null, .supported),
             (.fillTranslate, .fill, false, .numberArray, zero2, .supported),
-            (.fillTranslateAnchor, .fill, false, .enumeration(mapViewport), .string("map"), .ignored),
-            (.fillPattern, .fill, false, .image, .null, .unsupported),
+            (.fillTranslateAnchor, .fill, false, .enumeration(mapViewport), .string("map"), .supported),
+            (.fillPattern, .fill, false, .image, .null, .supported),
 
             (.lineCap, .line, true, .enumeration(["butt", "round", "square"]), .string("butt"), .supported),
             (.lineJoin, .line, true, .enumeration(["bevel", "round", "miter"]), .string("miter"), .supported),
@@ -248,13 +251,13 @@ public enum StyleProperty: String, CaseIterable, Hashable, Sendable {
             (.lineOpacity, .line, false, .number, n(1), .supported),
             (.lineColor, .line, false, .color, black, .supported),
             (.lineTranslate, .line, false, .numberArray, zero2, .supported),
-            (.lineTranslateAnchor, .line, false, .enumeration(mapViewport), .string("map"), .ignored),
+            (.lineTranslateAnchor, .line, false, .enumeration(mapViewport), .string("map"), .supported),
             (.lineWidth, .line, false, .number, n(1), .supported),
             (.lineGapWidth, .line, false, .number, n(0), .supported),
             (.lineOffset, .line, false, .number, n(0), .supported),
             (.lineBlur, .line, false, .number, n(0), .ignored),
             (.lineDasharray, .line, false, .numberArray, .null, .supported),
-            (.linePattern, .line, false, .image, .null, .unsupported),
+            (.linePattern, .line, false, .image, .null, .supported),
             (.lineGradient, .line, false, .color, .null, .unsupported),
 
             (.symbolPlacement, .symbol, true, .enumeration(["point", "line", "line-center"]), .string("point"), .supported),
@@ -268,16 +271,16 @@ public enum StyleProperty: String, CaseIterable, Hashable, Sendable {
             (.iconOptional, .symbol, true, .boolean, .bool(false), .supported),
             (.iconRotationAlignment, .symbol, true, .enumeration(mapViewportAuto), .string("auto"), .supported),
             (.iconSize, .symbol, true, .number, n(1), .supported),
-            (.iconTextFit, .symbol, true, .enumeration(["none", "width", "height", "both"]), .string("none"), .ignored),
-            (.iconTextFitPadding, .symbol, true, .numberArray, .array([n(0), n(0), n(0), n(0)]), .ignored),
+            (.iconTextFit, .symbol, true, .enumeration(["none", "width", "height", "both"]), .string("none"), .supported),
+            (.iconTextFitPadding, .symbol, true, .numberArray, .array([n(0), n(0), n(0), n(0)]), .supported),
             (.iconImage, .symbol, true, .image, .null, .supported),
             (.iconRotate, .symbol, true, .number, n(0), .supported),
             (.iconPadding, .symbol, true, .padding, .array([n(2)]), .supported),
             (.iconKeepUpright, .symbol, true, .boolean, .bool(false), .supported),
             (.iconOffset, .symbol, true, .numberArray, zero2, .supported),
             (.iconAnchor, .symbol, true, .enumeration(anchors), .string("center"), .supported),
-            (.iconPitchAlignment, .symbol, true, .enumeration(mapViewportAuto), .string("auto"), .ignored),
-            (.textPitchAlignment, .symbol, true, .enumeration(mapViewportAuto), .string("auto"), .ignored),
+            (.iconPitchAlignment, .symbol, true, .enumeration(mapViewportAuto), .string("auto"), .supported),
+            (.textPitchAlignment, .symbol, true, .enumeration(mapViewportAuto), .string("auto"), .supported),
             (.textRotationAlignment, .symbol, true, .enumeration(["map", "viewport", "viewport-glyph", "auto"]), .string("auto"), .supported),
             (.textField, .symbol, true, .formatted, .string(""), .supported),
             (.textFont, .symbol, true, .stringArray, .array([.string("Open Sans Regular"), .string("Arial Unicode MS Regular")]), .supported),
@@ -301,19 +304,19 @@ public enum StyleProperty: String, CaseIterable, Hashable, Sendable {
             (.textIgnorePlacement, .symbol, true, .boolean, .bool(false), .supported),
             (.textOptional, .symbol, true, .boolean, .bool(false), .supported),
             (.iconOpacity, .symbol, false, .number, n(1), .supported),
-            (.iconColor, .symbol, false, .color, black, .ignored),
-            (.iconHaloColor, .symbol, false, .color, clear, .ignored),
-            (.iconHaloWidth, .symbol, false, .number, n(0), .ignored),
+            (.iconColor, .symbol, false, .color, black, .supported),
+            (.iconHaloColor, .symbol, false, .color, clear, .supported),
+            (.iconHaloWidth, .symbol, false, .number, n(0), .supported),
             (.iconHaloBlur, .symbol, false, .number, n(0), .ignored),
             (.iconTranslate, .symbol, false, .numberArray, zero2, .supported),
-            (.iconTranslateAnchor, .symbol, false, .enumeration(mapViewport), .string("map"), .ignored),
+            (.iconTranslateAnchor, .symbol, false, .enumeration(mapViewport), .string("map"), .supported),
             (.textOpacity, .symbol, false, .number, n(1), .supported),
             (.textColor, .symbol, false, .color, black, .supported),
             (.textHaloColor, .symbol, false, .color, clear, .supported),
             (.textHaloWidth, .symbol, false, .number, n(0), .supported),
             (.textHaloBlur, .symbol, false, .number, n(0), .ignored),
             (.textTranslate, .symbol, false, .numberArray, zero2, .supported),
-            (.textTranslateAnchor, .symbol, false, .enumeration(mapViewport), .string("map"), .ignored),
+            (.textTranslateAnchor, .symbol, false, .enumeration(mapViewport), .string("map"), .supported),
 
             (.rasterOpacity, .raster, false, .number, n(1), .supported),
             (.rasterHueRotate, .raster, false, .number, n(0), .supported),

@@ -1,7 +1,6 @@
 import Foundation
 
-/// A value behind a lock, shared between threads (a waiting caller and URLSession's queue,
-/// prefetch workers, concurrent test code).
+/// A value behind a lock, shared between threads (prefetch workers, concurrent test code).
 final class Locked<Value>: @unchecked Sendable {
     private let lock = NSLock()
     private var value: Value

@@ -1,13 +1,16 @@
 import Foundation
 
 /// The fonts text is drawn with: the bundled Noto Sans Regular and Bold, the bundled Droid
-/// Sans Fallback for Chinese, Japanese and other scripts Noto Sans lacks, the bundled
-/// Nanum Gothic for Korean (Hangul, which Droid Sans Fallback lacks; loaded on first use),
-/// and — only when nothing bundled has a glyph — optional system fonts.
+/// Sans Fallback for Chinese, Japanese and other scripts Noto Sans lacks (4 MB, loaded on
+/// first use), the bundled Nanum Gothic for Korean (Hangul, which Droid Sans Fallback lacks)
+/// and Noto Sans Symbols 2 for symbols (✓ ★ ☎ ⚠ ✈), both loaded on first use, and — only
+/// when a caller asks for them — system fonts. The
+/// renderer never asks: a render draws with the files in `Fonts/` only, so it looks the
+/// same on every machine.
 ///
 /// Faces are immutable after loading and serialise their own FreeType calls, so a library is
-/// safe to share between threads; the only mutable state (lazily loaded system fallbacks)
-/// sits behind a lock.
+/// safe to share between threads; the only mutable state (faces loaded on first use) sits
+/// behind a lock.
 public final class FontLibrary: @unchecked Sendable {
     /// The bundled font files, by the names `face(named:)` accepts.
     public static let bundledFonts: [(name: String, file: String)] = [
@@ -17,12 +20,7 @@ public final class FontLibrary: @unchecked Sendable {
     ]
 
     /// Bundled faces loaded only when a glyph needs them (large files, rarely used).
-    public static let lazyBundledFonts = ["NanumGothic.ttf"]
-
-    /// System fonts tried per glyph after every bundled face, in order. Never used by tests.
-    public static let defaultSystemFallbackPaths = [
-        "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
-    ]
+    public static let lazyBundledFonts = ["NanumGothic.ttf", "NotoSansSymbols2-Regular.ttf"]
 
     /// Words in a MapLibre `text-font` name that select the bold face.
     static let boldKeywords = ["bold", "semibold", "demibold", "medium", "black", "heavy"]
@@ -31,37 +29,61 @@ public final class FontLibrary: @unchecked Sendable {
     public let regular: FreeTypeFace
     /// The face for bold text.
     public let bold: FreeTypeFace
-    /// The CJK-capable face tried when the requested face lacks a glyph.
-    public let fallback: FreeTypeFace
     /// The directory the faces came from (`nil` when built from faces directly).
     public let fontsDirectory: String?
 
     private let lock = NSLock()
+    /// The CJK-capable face, once loaded (guarded by `lock`).
+    private var loadedFallback: FreeTypeFace?
+    /// Where to load it from on first use (nil: no file, or already loaded).
+    private var fallbackPath: String?
     private var systemFallbackPaths: [String]
     private var systemFallbacks: [FreeTypeFace] = []
 
-    /// Builds a library from already loaded faces.
+    /// Builds a library from already loaded faces; `systemFallbackPaths` are font files tried
+    /// (loaded on first use) for characters none of the faces has.
     public init(regular: FreeTypeFace, bold: FreeTypeFace, fallback: FreeTypeFace,
                 systemFallbackPaths: [String] = []) {
         self.regular = regular
         self.bold = bold
-        self.fallback = fallback
+        self.loadedFallback = fallback
         self.fontsDirectory = nil
         self.systemFallbackPaths = systemFallbackPaths
     }
 
-    /// Loads the bundled fonts from `fontsDirectory` (the `Fonts/` folder itself).
-    public init(fontsDirectory: String, systemFallbackPaths: [String] = FontLibrary.defaultSystemFallbackPaths) throws(FontError) {
+    /// Loads the bundled fonts from `fontsDirectory` (the `Fonts/` folder itself): the
+    /// regular and bold faces now, the fallback faces when a character needs them.
+    /// `systemFallbackPaths` are font files tried after every bundled face (none by default).
+    public init(fontsDirectory: String, systemFallbackPaths: [String] = []) throws(FontError) {
         let dir = URL(fileURLWithPath: fontsDirectory)
         func load(_ file: String) throws(FontError) -> FreeTypeFace {
             try FreeTypeFace(path: dir.appendingPathComponent(file).path)
         }
         regular = try load(FontLibrary.bundledFonts[0].file)
         bold = try load(FontLibrary.bundledFonts[1].file)
-        fallback = try load(FontLibrary.bundledFonts[2].file)
+        fallbackPath = dir.appendingPathComponent(FontLibrary.bundledFonts[2].file).path
         self.fontsDirectory = fontsDirectory
         // The lazily loaded bundled faces go first in the on-demand list.
         self.systemFallbackPaths = FontLibrary.lazyBundledFonts.map { dir.appendingPathComponent($0).path } + systemFallbackPaths
+    }
+
+    /// Whether the CJK fallback face has been loaded (for tests: ordinary text never needs it).
+    var hasLoadedFallback: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return loadedFallback != nil
+    }
+
+    /// The CJK-capable face tried when the requested face lacks a glyph (Droid Sans
+    /// Fallback; `regular` if its file cannot be loaded).
+    public var fallback: FreeTypeFace {
+        lock.lock()
+        defer { lock.unlock() }
+        if let face = loadedFallback { return face }
+        let face = fallbackPath.flatMap { try? FreeTypeFace(path: $0) } ?? regular
+        loadedFallback = face
+        fallbackPath = nil
+        return face
     }
 
     // MARK: - Finding the bundled fonts
@@ -86,23 +108,14 @@ public final class FontLibrary: @unchecked Sendable {
     private static let standardLock = NSLock()
     nonisolated(unsafe) private static var standardLibrary: FontLibrary?
 
-    /// The process-wide library of bundled fonts, loaded once. When the bundled fonts cannot
-    /// be found, falls back to DejaVu Sans from the system as a last resort; throws when
-    /// neither exists.
+    /// The process-wide library of bundled fonts, loaded once. Throws when the bundled
+    /// fonts cannot be found or loaded: system fonts are never used instead, since text would
+    /// then look different on every machine.
     public static func standard() throws(FontError) -> FontLibrary {
         standardLock.lock()
         defer { standardLock.unlock() }
         if let library = standardLibrary { return library }
-        let library: FontLibrary
-        switch locateFontsDirectory() {
-        case .success(let dir):
-            library = try FontLibrary(fontsDirectory: dir)
-        case .failure(let error):
-            let system = "/usr/share/fonts/truetype/dejavu/"
-            guard let regular = try? FreeTypeFace(path: system + "DejaVuSans.ttf") else { throw error }
-            let bold = (try? FreeTypeFace(path: system + "DejaVuSans-Bold.ttf")) ?? regular
-            library = FontLibrary(regular: regular, bold: bold, fallback: regular)
-        }
+        let library = try FontLibrary(fontsDirectory: try locateFontsDirectory().get())
         standardLibrary = library
         return library
     }
@@ -166,7 +179,10 @@ public final class FontLibrary: @unchecked Sendable {
     /// The face and glyph for one scalar, walking the fallback chain; `nil` when no face,
     /// bundled or system, maps it.
     public func glyph(for scalar: Unicode.Scalar, preferring preferred: FreeTypeFace) -> (face: FreeTypeFace, glyph: UInt32)? {
-        for face in fallbackChain(for: preferred) {
+        // The preferred face first: the rest of the chain (and loading the big CJK face)
+        // only when it lacks the character.
+        if let g = preferred.glyphIndex(for: scalar) { return (preferred, g) }
+        for face in fallbackChain(for: preferred).dropFirst() {
             if let g = face.glyphIndex(for: scalar) { return (face, g) }
         }
         for face in systemFallbackFaces() {

@@ -200,14 +200,22 @@ struct Shaper {
     let fonts: FontLibrary
     let face: FreeTypeFace
     let size: Double
-    let chain: [FreeTypeFace]
+    /// The faces after `face`, in fallback order; looked up (which loads the big CJK face)
+    /// only when `face` lacks a character.
+    private var rest: [FreeTypeFace]?
     var missing: [Character] = []
 
     init(fonts: FontLibrary, face: FreeTypeFace, size: Double) {
         self.fonts = fonts
         self.face = face
         self.size = size
-        chain = fonts.fallbackChain(for: face)
+    }
+
+    /// `face`, then the rest of the fallback chain: the first face that maps every scalar.
+    private mutating func resolveInChain(_ scalars: [Unicode.Scalar]) -> [Cluster.Glyph]? {
+        if let whole = resolveWhole(scalars, faces: [face]) { return whole }
+        if rest == nil { rest = Array(fonts.fallbackChain(for: face).dropFirst()) }
+        return resolveWhole(scalars, faces: rest ?? [])
     }
 
     mutating func cluster(_ character: Character, index: Int) -> Cluster {
@@ -225,7 +233,7 @@ struct Shaper {
         let breakAfter = isBreakingSpace || scalars.contains(where: Shaper.allowsBreakAfter)
         var glyphs: [Cluster.Glyph] = []
         // Prefer one face for the whole character so base and marks match in style.
-        if let whole = resolveWhole(scalars, faces: chain) ?? resolveWhole(scalars, faces: fonts.systemFallbackFaces()) {
+        if let whole = resolveInChain(scalars) ?? resolveWhole(scalars, faces: fonts.systemFallbackFaces()) {
             glyphs = whole
         } else {
             for s in scalars {

@@ -43,6 +43,38 @@ import MapSnap
         #expect(Self.hasInk(image))
     }
 
+    /// A style whose sprite is a remote URL, pointed at a local copy with `--sprite`.
+    @Test func spriteFlagReplacesARemoteSprite() throws {
+        let dir = TestPaths.temporaryDirectory()
+        defer { CLIRunner.cleanUp(dir) }
+        try CLIRunner.write(##"""
+        {"version": 8, "sprite": "https://example.com/sprite",
+         "sources": {"s": {"type": "vector", "url": "https://example.com/tiles.json"}},
+         "layers": [{"id": "bg", "type": "background", "paint": {"background-pattern": "square"}}]}
+        """##, to: dir + "/style.json")
+        let base = ["render", "--style", "style.json", "--center", "60.17,24.94", "--zoom", "14", "--size", "40x30",
+                    "--source", TestPaths.fixture("helsinki-openmaptiles.mbtiles"), "--attribution", "none", "--no-scale-bar"]
+        let remote = try CLIRunner.run(base + ["-o", "a.png"], in: dir)
+        #expect(remote.exitCode == 0, "\(remote)")
+        #expect(remote.stderr == "mapsnap: warning: sprite https://example.com/sprite: remote sprites are not fetched; icons and patterns are left out (give a local copy with --sprite PATH)\n")
+        let local = try CLIRunner.run(base + ["--sprite", TestPaths.fixture("sprites/test"), "-o", "b.png"], in: dir)
+        #expect(local.exitCode == 0, "\(local)")
+        #expect(local.stderr.isEmpty, "\(local.stderr)")
+        let image = try #require(CLIRunner.decodePNG(atPath: dir + "/b.png"))
+        #expect(image.color(atX: 20, y: 15) == Color(rgb: 0xFF0000))
+        // A sprite that is not there: one line naming the flag.
+        let missing = try CLIRunner.run(base + ["--sprite", "nowhere/sprite", "-o", "c.png"], in: dir)
+        #expect(missing.exitCode == 0)
+        #expect(missing.stderr.hasPrefix("mapsnap: warning: --sprite nowhere/sprite: no nowhere/sprite.json and .png"), "\(missing.stderr)")
+        // A malformed one: exit 2, one line naming the file and key.
+        try CLIRunner.write(#"{"square": {"x": 0}}"#, to: dir + "/bad.json")
+        try Data(contentsOf: URL(fileURLWithPath: TestPaths.fixture("sprites/test.png"))).write(to: URL(fileURLWithPath: dir + "/bad.png"))
+        let bad = try CLIRunner.run(base + ["--sprite", "bad", "-o", "d.png"], in: dir)
+        #expect(bad.exitCode == 2, "\(bad)")
+        #expect(bad.stderr.contains("bad.json: square.y: expected an integer"), "\(bad.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: dir + "/d.png"))
+    }
+
     @Test func dashOWritesThePNGToStdout() throws {
         let dir = TestPaths.temporaryDirectory()
         defer { CLIRunner.cleanUp(dir) }

@@ -79,6 +79,10 @@ struct BadRenderCase: Sendable, CustomTestStringConvertible {
                       files: ["spec.json": #"{"center": "60,24", "zom": 3}"#], mentions: ["spec.json", "\"zom\""]),
         BadRenderCase(name: "unexpected positional argument", arguments: marker + ["extra"], mentions: ["'extra'"]),
         BadRenderCase(name: "nothing to show", arguments: [], mentions: ["nothing to show"]),
+        BadRenderCase(name: "GeoJSON with no features", arguments: ["--geojson", TestPaths.fixture("corpus/geojsonvt-empty.geojson")],
+                      mentions: ["geojsonvt-empty.geojson", "no features", "nothing to show"]),
+        BadRenderCase(name: "GPX with an empty track", arguments: ["--gpx", TestPaths.fixture("corpus/togeojson-empty_trk.gpx")],
+                      mentions: ["togeojson-empty_trk.gpx", "no track, route or waypoint", "nothing to show"]),
         BadRenderCase(name: "missing -o", arguments: marker, mentions: ["-o"], withOutput: false),
         BadRenderCase(name: "switch given a value", arguments: marker + ["--no-scale-bar=yes"], mentions: ["--no-scale-bar"]),
     ]

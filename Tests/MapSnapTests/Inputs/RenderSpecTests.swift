@@ -80,6 +80,21 @@ import Testing
         #expect(fromFlags.options.attribution == fromSpec.options.attribution)
     }
 
+    @Test func spriteKeyLikeTheFlag() throws {
+        var flags = RenderSpecBuilder()
+        try flags.setCenter("0,0", origin: "--center")
+        try flags.setZoom("1", origin: "--zoom")
+        try flags.setSprite("https://example.com/sprite", origin: "--sprite")
+        #expect(try flags.build().options.sprite == "https://example.com/sprite")
+        // A relative path resolves against the spec's folder, like every file in a spec.
+        let dir = TestPaths.temporaryDirectory()
+        try Data(#"{"size": "10x10", "zoom": 1, "center": "0,0", "sprite": "sprites/base"}"#.utf8)
+            .write(to: URL(fileURLWithPath: dir + "/spec.json"))
+        #expect(try RenderSpec.load(path: dir + "/spec.json").options.sprite == dir + "/sprites/base")
+        #expect(throws: RenderSpecError.self) { try parse(#"{"center": "0,0", "zoom": 1, "sprite": ""}"#) }
+        #expect(throws: RenderSpecError.self) { try parse(#"{"center": "0,0", "zoom": 1, "sprite": 3}"#) }
+    }
+
     @Test func relativePathsResolveAgainstTheSpecDirectory() throws {
         let specPath = InputsFixtures.path("spec/route.json")
         let spec = try RenderSpec.load(path: specPath)
@@ -231,8 +246,8 @@ import Testing
         let spec = try parse(#"{"geojson": {"type": "FeatureCollection", "features": [{"type": "Feature", "properties": {}, "geometry": {"type": "LineString", "coordinates": [[1, 2], [3, 4]]}}]}, "markers": ["5,6"]}"#)
         #expect(spec.options.overlays.count == 2)
         #expect(throws: GeoJSONError.coordinateOutOfRange(source: "spec.json", keyPath: "geojson.features[0].geometry.coordinates[1]",
-                                                          longitude: 300, latitude: 4)) {
-            try parse(#"{"geojson": {"type": "FeatureCollection", "features": [{"type": "Feature", "geometry": {"type": "LineString", "coordinates": [[1, 2], [300, 4]]}}]}}"#)
+                                                          longitude: 600, latitude: 4)) {
+            try parse(#"{"geojson": {"type": "FeatureCollection", "features": [{"type": "Feature", "geometry": {"type": "LineString", "coordinates": [[1, 2], [600, 4]]}}]}}"#)
         }
         // A later "geojson" replaces an earlier one, as for every other key.
         #expect(try parse(#"{"geojson": {"type": "Point", "coordinates": [1, 2]}, "geojson": {"type": "MultiPoint", "coordinates": [[1, 2], [3, 4]]}}"#)

@@ -197,14 +197,62 @@ struct InputsPlaceTable: PlaceResolving {
             + "&path=1,2%7C3,4&visible=10,10%7C11,11&visible=12,12&format=png&language=de&style=feature:road"
         let parsed = try StaticMapsURL(parsing: url)
         #expect(parsed.scale == 2)
-        #expect(parsed.style == "hybrid")
+        #expect(parsed.style == "satellite")
         #expect(parsed.paths.count == 2)
         #expect(parsed.paths[0].coordinates.count == 3)
         #expect(parsed.visible == [LatLng(10, 10), LatLng(11, 11), LatLng(12, 12)])
-        #expect(parsed.warnings.count == 2, "language and style are ignored")
-        #expect(parsed.format == .png8, "format=png is Google's png8")
+        // format, language and style are used, not warned about.
+        #expect(parsed.warnings.isEmpty)
+        #expect(parsed.format == .png8 && parsed.language == "de", "format=png is Google's png8")
+        #expect(parsed.mapStyles == [MapStyleRule(feature: "road", stylers: [])])
         #expect(try StaticMapsURL(parsing: "?maptype=terrain").style == "terrain")
+        #expect(try StaticMapsURL(parsing: "?maptype=hybrid").style == "hybrid")
         #expect(try StaticMapsURL(parsing: "?format=jpg-baseline&quality=70").quality == 70)
+        let gif = try StaticMapsURL(parsing: "?format=GIF")
+        #expect(gif.format == .png8 && gif.warnings == ["--url format: gif is written as png8 (mapsnap does not write GIF)"])
+    }
+
+    @Test func styleRulesFromGooglesDocumentation() throws {
+        // developers.google.com/maps/documentation/maps-static/styling, "Examples".
+        let url = "?size=512x512&zoom=15&center=1,2&style=feature:road.local%7Celement:geometry%7Ccolor:0x00ff00"
+            + "&style=feature:landscape%7Celement:geometry.fill%7Ccolor:0x000000&style=element:labels%7Cinvert_lightness:true"
+            + "&style=feature:road.arterial%7Celement:labels%7Cinvert_lightness:false"
+            + "&style=feature:road.highway%7Celement:geometry%7Cvisibility:simplified%7Ccolor:0xc280e9%7Cweight:2.5"
+            + "&style=hue:0x0000ff%7Csaturation:-50%7Clightness:20%7Cgamma:0.8"
+        let parsed = try StaticMapsURL(parsing: url)
+        #expect(parsed.warnings.isEmpty)
+        #expect(parsed.mapStyles == [
+            MapStyleRule(feature: "road.local", element: "geometry", stylers: [.color(Color(rgb: 0x00FF00))]),
+            MapStyleRule(feature: "landscape", element: "geometry.fill", stylers: [.color(Color(rgb: 0x000000))]),
+            MapStyleRule(element: "labels", stylers: [.invertLightness(true)]),
+            MapStyleRule(feature: "road.arterial", element: "labels", stylers: [.invertLightness(false)]),
+            MapStyleRule(feature: "road.highway", element: "geometry", stylers: [.visibility(true), .color(Color(rgb: 0xC280E9)), .weight(2.5)]),
+            MapStyleRule(stylers: [.hue(Color(rgb: 0x0000FF)), .saturation(-50), .lightness(20), .gamma(0.8)]),
+        ])
+    }
+
+    @Test func unknownStyleFeaturesAreLeftOutWithAWarningAndBadValuesAreErrors() throws {
+        let parsed = try StaticMapsURL(parsing: "?style=feature:road.cycleway%7Ccolor:0xff0000&style=feature:water%7Cshimmer:3%7Ccolor:0x0000ff")
+        #expect(parsed.mapStyles == [MapStyleRule(feature: "water", stylers: [.color(Color(rgb: 0x0000FF))])])
+        #expect(parsed.warnings.count == 2)
+        #expect(parsed.warnings[0].contains("style[1]") && parsed.warnings[0].contains("road.cycleway"))
+        #expect(parsed.warnings[1].contains("style[2]") && parsed.warnings[1].contains("shimmer"))
+        #expect(throws: StaticMapsSyntaxError.self) { try StaticMapsURL(parsing: "?style=lightness:200") }
+        #expect(throws: StaticMapsSyntaxError.self) { try StaticMapsURL(parsing: "?style=visibility:maybe") }
+        #expect(throws: StaticMapsSyntaxError.self) { try StaticMapsURL(parsing: "?language=de%20DE") }
+    }
+
+    @Test func markerScaleSizesTheIconAndShadowIsAccepted() throws {
+        let markers = try StaticMapsSyntax.parseMarkers("scale:2|shadow:false|icon:pin.png|1,2", origin: "--marker")
+        #expect(markers.first?.iconScale == 2)
+        #expect(try StaticMapsSyntax.parseMarkers("shadow:true|1,2", origin: "--marker").first?.iconScale == 1)
+        #expect(throws: StaticMapsSyntaxError.self) { try StaticMapsSyntax.parseMarkers("scale:8|1,2", origin: "--marker") }
+        #expect(throws: StaticMapsSyntaxError.self) { try StaticMapsSyntax.parseMarkers("shadow:maybe|1,2", origin: "--marker") }
+        // A web icon is named as such, with the parameter, before anything is drawn.
+        #expect(throws: StaticMapsSyntaxError.badValue(origin: "--url markers[1]", key: "icon", text: "https://goo.gl/5y3S82",
+                                                       reason: "icons are not fetched from the web; download the PNG and give its file path")) {
+            try StaticMapsURL(parsing: "?markers=icon:https://goo.gl/5y3S82%7C1,2")
+        }
     }
 
     @Test func errorsNameTheRepeatedParameter() {

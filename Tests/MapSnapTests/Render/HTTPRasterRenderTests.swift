@@ -14,7 +14,17 @@ import Testing
         o.http.cacheDirectory = cache
         o.http.timeout = 2
         o.http.retryBackoff = 0.01
+        // Breakers and Retry-After holds are per host:port and process-wide; keep them short
+        // in case a later test's server gets the same port.
+        o.http.breakerCooldown = 1
+        o.http.maxRetryAfter = 2
         return o
+    }
+
+    /// Files the cache holds (tiles, absent markers, temporaries).
+    static func cachedFiles(_ cache: String) -> [String] {
+        (FileManager.default.enumerator(atPath: cache)?.compactMap { $0 as? String } ?? [])
+            .filter { $0.hasSuffix(".tile") || $0.hasSuffix(".absent") || $0.contains(".tmp-") }
     }
 
     @Test func httpMatchesDirectoryAndTheSecondRenderIsServedFromCache() throws {
@@ -59,6 +69,80 @@ import Testing
         let differs = snap.canvas.pixels != good.canvas.pixels
         #expect(differs)
         #expect(snap.canvas.color(atX: 290, y: 210) == good.canvas.color(atX: 290, y: 210))
+    }
+}
+
+/// Renders against the fault-injection server: every hostile tile costs only itself, the
+/// render ends by its deadline, and nothing bad reaches the cache.
+@Suite(.serialized) struct HostileHTTPRenderTests {
+    static let tiles = HTTPRasterRenderTests.tiles
+
+    /// Each fixture tile of the render meets another hostile behaviour (the tiles around them
+    /// are 404s).
+    @Test func everyHostileTileIsSkippedWithinTheDeadline() throws {
+        let serveDirectory = LocalHTTPServer.directory(Self.tiles)
+        let server = try LocalHTTPServer { request, n in
+            switch request.path.split(separator: "?").first ?? "" {
+            case "/13/4663/2370.png": return .endless
+            case "/13/4664/2370.png": return .gzipBomb
+            case "/13/4663/2371.png": return .hang
+            case "/13/4664/2371.png": return .htmlPage
+            default: return serveDirectory(request, n)
+            }
+        }
+        defer { server.stop() }
+        let cache = TestPaths.temporaryDirectory()
+        var o = HTTPRasterRenderTests().options(source: server.baseURL + "/{z}/{x}/{y}.png?token=SECRET", cache: cache)
+        o.http.timeout = 30
+        o.renderTimeout = 2
+        let start = ContinuousClock.now
+        let snap = try MapSnapshotter(options: o, renderer: MapRenderer()).render()
+        #expect(FetchClock.seconds(from: start, to: .now) < 20)
+        let skipped = snap.warnings.filter { $0.contains(" skipped: ") }
+        #expect(skipped.count == 4, "\(snap.warnings)")
+        #expect(skipped.contains { $0.contains("13/4663/2370") && $0.contains("tile limit") })
+        #expect(skipped.contains { $0.contains("13/4664/2370") && $0.contains("tile limit") })
+        #expect(skipped.contains { $0.contains("13/4663/2371") && $0.contains("time limit") })
+        #expect(skipped.contains { $0.contains("13/4664/2371") && $0.contains("not a usable tile") })
+        #expect(snap.warnings.allSatisfy { !$0.contains("SECRET") }, "\(snap.warnings)")
+        // Only the 404s beside the fixture tiles are remembered (as absent markers).
+        let cached = Self.cachedFiles(cache)
+        #expect(!cached.isEmpty && cached.allSatisfy { $0.hasSuffix(".absent") }, "\(cached)")
+    }
+
+    static func cachedFiles(_ cache: String) -> [String] { HTTPRasterRenderTests.cachedFiles(cache) }
+
+    /// Two renders sharing one renderer, and so one HTTP source, at once: each reports only
+    /// the warnings of its own tiles.
+    @Test func concurrentRendersReportOnlyTheirOwnWarnings() throws {
+        let serveDirectory = LocalHTTPServer.directory(Self.tiles)
+        // z12 tiles are forbidden; z13 tiles are served.
+        let server = try LocalHTTPServer { request, n in
+            request.path.hasPrefix("/12/") ? .status(403) : serveDirectory(request, n)
+        }
+        defer { server.stop() }
+        let renderer = MapRenderer()
+        let cache = TestPaths.temporaryDirectory()
+        let template = server.baseURL + "/{z}/{x}/{y}.png"
+        let forbidden = {
+            var o = HTTPRasterRenderTests().options(source: template, cache: cache)
+            o.zoom = 12
+            return o
+        }()
+        let served = HTTPRasterRenderTests().options(source: template, cache: cache)
+        let warnings = Locked([[String]](repeating: [], count: 8))
+        DispatchQueue.concurrentPerform(iterations: 8) { i in
+            let options = i % 2 == 0 ? forbidden : served
+            let w = (try? MapSnapshotter(options: options, renderer: renderer).render().warnings) ?? ["render failed"]
+            warnings.withLock { $0[i] = w }
+        }
+        for (i, w) in warnings.withLock({ $0 }).enumerated() {
+            if i % 2 == 0 {
+                #expect(!w.isEmpty && w.allSatisfy { $0.contains("HTTP 403") && $0.contains("tile 12/") }, "\(w)")
+            } else {
+                #expect(w.isEmpty, "\(w)")
+            }
+        }
     }
 }
 

@@ -13,7 +13,7 @@ import Testing
     @Test func shippedConfigurationsLoad() throws {
         var fromFile = ServerConfiguration()
         try fromFile.load(path: TestPaths.repositoryRoot + "/deploy/server.json")
-        #expect(fromFile.styles.keys.sorted() == ["hybrid", "normal", "terrain"])
+        #expect(fromFile.styles.keys.sorted() == ["hybrid", "normal", "satellite", "terrain"])
         // The ConfigMap's server.json: the indented block after "server.json: |".
         let manifest = try Self.text("kubernetes/mapsnap.yaml")
         let block = try #require(manifest.components(separatedBy: "server.json: |\n").dropFirst().first?

@@ -9,8 +9,12 @@ import Darwin
 /// thread accepting connections and one short-lived thread per connection, every response
 /// produced by a closure. Connections are closed after each response.
 ///
-/// Every wait is bounded (poll timeouts, receive timeouts, capped request size), so a broken
-/// client or a failing test cannot hang the suite.
+/// It doubles as a fault injector: a response can hang, trickle, stream without end, lie
+/// about its length or close without answering (`Response.Behaviour`).
+///
+/// Every wait is bounded (poll timeouts, receive and send timeouts, capped request size, a
+/// cap on streamed bytes and time), and waits end early when the client hangs up, so a
+/// broken client or a failing test cannot hang the suite.
 final class LocalHTTPServer: @unchecked Sendable {
     struct Request: Sendable {
         var method: String
@@ -18,6 +22,8 @@ final class LocalHTTPServer: @unchecked Sendable {
         var path: String
         /// Header names lowercased.
         var headers: [String: String]
+        /// When the request arrived.
+        var time: ContinuousClock.Instant = .now
     }
 
     struct Response: Sendable {
@@ -30,6 +36,22 @@ final class LocalHTTPServer: @unchecked Sendable {
         var truncateBodyAfter: Int?
         /// Send no `Content-Length`: the body ends when the connection closes (HTTP/1.0 style).
         var omitContentLength = false
+        /// What happens after the request instead of (or after) sending `body`.
+        var behaviour: Behaviour = .normal
+
+        /// Hostile ways to answer.
+        enum Behaviour: Sendable {
+            case normal
+            /// Read the request, then say nothing until the client hangs up (or `seconds` pass).
+            case hang(seconds: TimeInterval)
+            /// Send the head, then `chunk` again and again until the client hangs up (no
+            /// `Content-Length` unless the head sets one).
+            case endless(chunk: [UInt8])
+            /// Send the head, then `body` one `bytesPerTick` slice every `interval` seconds.
+            case trickle(bytesPerTick: Int, interval: TimeInterval)
+            /// Read the request and close the connection without a response.
+            case closeWithoutResponse
+        }
 
         static func ok(_ body: [UInt8], contentType: String = "application/octet-stream") -> Response {
             Response(status: 200, headers: [("Content-Type", contentType)], body: body)
@@ -45,6 +67,8 @@ final class LocalHTTPServer: @unchecked Sendable {
     private let lock = NSLock()
     private var stopped = false
     private var requests: [Request] = []
+    private var requestsInProgress = 0
+    private var mostRequestsInProgress = 0
 
     /// Starts listening; throws when the socket cannot be set up.
     init(handler: @escaping Handler) throws {
@@ -80,6 +104,10 @@ final class LocalHTTPServer: @unchecked Sendable {
     /// Requests received so far, in arrival order.
     var receivedRequests: [Request] { lock.lock(); defer { lock.unlock() }; return requests }
     var requestCount: Int { receivedRequests.count }
+    /// The most requests between arrival and the start of their answer at the same moment
+    /// so far. Counted up to the answer, not to the closed connection, so that a client that
+    /// opens its next connection as soon as it has a whole response is never over-counted.
+    var peakConcurrentRequests: Int { lock.lock(); defer { lock.unlock() }; return mostRequestsInProgress }
 
     /// Stops accepting; the accept thread notices within one poll interval.
     func stop() {
@@ -106,14 +134,28 @@ final class LocalHTTPServer: @unchecked Sendable {
         defer { close(fd) }
         var timeout = timeval(tv_sec: 2, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         guard let request = readRequest(fd) else { return }
         let number: Int = {
             lock.lock(); defer { lock.unlock() }
             requests.append(request)
+            requestsInProgress += 1
+            mostRequestsInProgress = max(mostRequestsInProgress, requestsInProgress)
             return requests.count
         }()
         let response = handler(request, number)
-        if response.delay > 0 { Thread.sleep(forTimeInterval: min(response.delay, 10)) }
+        let waited = response.delay <= 0 || Self.waitForHangUp(fd, seconds: min(response.delay, 10))
+        lock.lock(); requestsInProgress -= 1; lock.unlock()
+        guard waited else { return }
+        switch response.behaviour {
+        case .hang(let seconds):
+            _ = Self.waitForHangUp(fd, seconds: min(seconds, 30))
+            return
+        case .closeWithoutResponse:
+            return
+        case .normal, .endless, .trickle:
+            break
+        }
         var head = "HTTP/1.1 \(response.status) \(Self.reason(response.status))\r\n"
         var headers = response.headers
         if !response.omitContentLength, !headers.contains(where: { $0.0.lowercased() == "content-length" }) {
@@ -123,6 +165,24 @@ final class LocalHTTPServer: @unchecked Sendable {
         for (name, value) in headers { head += "\(name): \(value)\r\n" }
         head += "\r\n"
         guard sendAll(fd, Array(head.utf8)) else { return }
+        switch response.behaviour {
+        case .endless(let chunk):
+            // Until the client hangs up (a send fails), or 30 s / 16 GiB as a backstop.
+            let start = ContinuousClock.now
+            var sent = 0
+            while sent < 16 << 30, ContinuousClock.now - start < .seconds(30), sendAll(fd, chunk) { sent += chunk.count }
+            return
+        case .trickle(let bytesPerTick, let interval):
+            var offset = 0
+            while offset < response.body.count {
+                let end = min(response.body.count, offset + max(1, bytesPerTick))
+                guard sendAll(fd, Array(response.body[offset..<end])), Self.waitForHangUp(fd, seconds: interval) else { return }
+                offset = end
+            }
+            return
+        default:
+            break
+        }
         let body = response.truncateBodyAfter.map { Array(response.body.prefix($0)) } ?? response.body
         _ = sendAll(fd, body)
         if response.truncateBodyAfter != nil {
@@ -130,6 +190,25 @@ final class LocalHTTPServer: @unchecked Sendable {
             Thread.sleep(forTimeInterval: 0.05)
         }
         shutdown(fd, Int32(SHUT_RDWR))
+    }
+
+    /// Waits `seconds` unless the client hangs up first; true when the wait ran its course
+    /// (the client is still there).
+    static func waitForHangUp(_ fd: Int32, seconds: TimeInterval) -> Bool {
+        let end = ContinuousClock.now + .milliseconds(Int64(seconds * 1000))
+        while ContinuousClock.now < end {
+            var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&poller, 1, 20)
+            if ready > 0 {
+                if poller.revents & (Int16(POLLHUP) | Int16(POLLERR)) != 0 { return false }
+                // Readable: the client hung up (recv gives 0 or an error), or sent stray bytes
+                // (none expected), which are drained.
+                var scratch = [UInt8](repeating: 0, count: 512)
+                let n = scratch.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
+                if n <= 0 { return false }
+            }
+        }
+        return true
     }
 
     /// Reads up to the blank line ending the headers (bodies are not expected: GET only).
@@ -169,6 +248,9 @@ final class LocalHTTPServer: @unchecked Sendable {
         switch status {
         case 200: return "OK"
         case 204: return "No Content"
+        case 301: return "Moved Permanently"
+        case 302: return "Found"
+        case 429: return "Too Many Requests"
         case 403: return "Forbidden"
         case 404: return "Not Found"
         case 500: return "Internal Server Error"

@@ -92,14 +92,35 @@ public final class Rasterizer {
     func rasterize(_ path: Path, width: Int, height: Int, rows: Range<Int>, rule: FillRule,
                    span: (_ y: Int, _ x0: Int, _ coverage: UnsafeBufferPointer<UInt8>) -> Void) {
         guard width > 0, height > 0 else { return }
+        rasterizeRuns(path, width: width, height: height, rows: rows, rule: rule, span: span) { y, x0, x1, coverage in
+            // A run of one coverage, handed on as a buffer like any other span.
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: x1 - x0) { b in
+                b.initialize(repeating: coverage)
+                span(y, x0, UnsafeBufferPointer(b))
+            }
+        }
+    }
+
+    /// Rasterises the rows in `rows`, handing varying coverage to `span` and runs of one
+    /// coverage (a shape's inside, typically) to `run(y, x0, x1, coverage)`, where painting
+    /// can be quicker. Together the calls give each pixel exactly the bytes `rasterize` does.
+    func rasterizeRuns(_ path: Path, width: Int, height: Int, rows: Range<Int>, rule: FillRule,
+                       span: (_ y: Int, _ x0: Int, _ coverage: UnsafeBufferPointer<UInt8>) -> Void,
+                       run: (_ y: Int, _ x0: Int, _ x1: Int, _ coverage: UInt8) -> Void) {
+        guard width > 0, height > 0 else { return }
         if bytes.count < width + 2 { bytes = [UInt8](repeating: 0, count: width + 2) }
         var out = bytes
         bytes = []
         defer { bytes = out }
         out.withUnsafeMutableBufferPointer { b in
-            scan(path, width: width, height: height, rows: rows, rule: rule) { y, lo, end, cov in
-                for c in lo..<end { b[c] = UInt8(cov[c] * 255 + 0.5) }
-                span(y, lo, UnsafeBufferPointer(rebasing: b[lo..<end]))
+            scan(path, width: width, height: height, rows: rows, rule: rule) { y, lo, end, constant, cov in
+                if let constant {
+                    let byte = UInt8(constant * 255 + 0.5)
+                    if byte > 0 { run(y, lo, end, byte) }
+                } else {
+                    for c in lo..<end { b[c] = UInt8(cov[c] * 255 + 0.5) }
+                    span(y, lo, UnsafeBufferPointer(rebasing: b[lo..<end]))
+                }
             }
         }
     }
@@ -108,16 +129,24 @@ public final class Rasterizer {
     func rasterizeExact(_ path: Path, width: Int, height: Int, rule: FillRule,
                         span: (_ y: Int, _ x0: Int, _ coverage: UnsafeBufferPointer<Double>) -> Void) {
         guard width > 0, height > 0 else { return }
-        scan(path, width: width, height: height, rows: 0..<height, rule: rule) { y, lo, end, cov in
-            span(y, lo, UnsafeBufferPointer(rebasing: cov[lo..<end]))
+        scan(path, width: width, height: height, rows: 0..<height, rule: rule) { y, lo, end, constant, cov in
+            if let constant {
+                for c in lo..<end { cov[c] = constant }
+                span(y, lo, UnsafeBufferPointer(rebasing: cov[lo..<end]))
+                for c in lo..<end { cov[c] = 0 }
+            } else {
+                span(y, lo, UnsafeBufferPointer(rebasing: cov[lo..<end]))
+            }
         }
     }
 
     // MARK: - Core
 
-    /// Builds edges, then sweeps rows. `row(y, lo, end, cov)` sees coverage in `cov[lo..<end]`.
+    /// Builds edges, then sweeps rows. `row(y, lo, end, constant, cov)` sees either one
+    /// coverage for all of `lo..<end` (`constant`, `cov` untouched), or coverage in
+    /// `cov[lo..<end]`.
     private func scan(_ path: Path, width: Int, height: Int, rows: Range<Int>, rule: FillRule,
-                      row: (Int, Int, Int, UnsafeMutableBufferPointer<Double>) -> Void) {
+                      row: (Int, Int, Int, Double?, UnsafeMutableBufferPointer<Double>) -> Void) {
         let rows = rows.clamped(to: 0..<height)
         guard !rows.isEmpty else { return }
         buildEdges(path, width: Double(width), height: Double(height))
@@ -126,11 +155,21 @@ public final class Rasterizer {
         if accumulation.count < width + 2 {
             accumulation = [Double](repeating: 0, count: width + 2)
         }
-        active.removeAll(keepingCapacity: true)
         let w = Double(width)
-        var acc = accumulation
+        // The buffers are taken out of the object for the sweep: locals need no exclusivity
+        // checks in the loops.
+        var acc = accumulation, active = self.active, touched = self.touched
+        let rowStart = self.rowStart, order = self.order
         accumulation = []
-        defer { accumulation = acc }
+        self.active = []
+        self.touched = []
+        defer {
+            accumulation = acc
+            active.removeAll(keepingCapacity: true)
+            self.active = active
+            self.touched = touched
+        }
+        active.removeAll(keepingCapacity: true)
         edges.withUnsafeBufferPointer { edges in
             acc.withUnsafeMutableBufferPointer { acc in
                 // Edges that started above the first row and reach into it, in the order a
@@ -160,7 +199,9 @@ public final class Rasterizer {
                     }
                     active.removeLast(active.count - keep)
                     if touched.isEmpty { continue }
-                    sweep(acc, width: width, rule: rule) { lo, end in row(y, lo, end, acc) }
+                    Rasterizer.sweep(acc, runs: &touched, width: width, rule: rule) { lo, end, constant in
+                        row(y, lo, end, constant, acc)
+                    }
                 }
             }
         }
@@ -168,14 +209,14 @@ public final class Rasterizer {
 
     /// Turns one row's cell differences into coverage, visiting only what matters.
     ///
-    /// The cells edges touched form a few runs (`touched`, merged here); between runs the
+    /// The cells edges touched form a few runs (`runs`, merged here); between runs the
     /// winding is constant, so a gap is either empty (skipped) or a solid run of one
-    /// coverage (filled). `emit(lo, end)` sees coverage in `acc[lo..<end]`, runs left to
-    /// right. Every cell's value is exactly what a prefix sum over the whole row would give:
-    /// untouched cells hold 0, and adding 0 leaves the sum unchanged. `acc` is zero again
-    /// on return.
-    private func sweep(_ acc: UnsafeMutableBufferPointer<Double>, width: Int, rule: FillRule,
-                       emit: (_ lo: Int, _ end: Int) -> Void) {
+    /// coverage. `emit(lo, end, constant)` sees a run of one coverage (`constant`) or
+    /// coverage in `acc[lo..<end]`, left to right. Every cell's value is exactly what a
+    /// prefix sum over the whole row would give: untouched cells hold 0, and adding 0 leaves
+    /// the sum unchanged. `acc` is zero again on return.
+    private static func sweep(_ acc: UnsafeMutableBufferPointer<Double>, runs touched: inout [ClosedRange<Int>],
+                              width: Int, rule: FillRule, emit: (_ lo: Int, _ end: Int, _ constant: Double?) -> Void) {
         if touched.count * 8 > width {
             // So many edges that sorting their runs costs more than walking the row.
             var lo = Int.max, hi = Int.min
@@ -203,7 +244,8 @@ public final class Rasterizer {
         var i = 0
         while i < touched.count {
             // Merge runs that overlap or abut.
-            var lo = touched[i].lowerBound, hi = touched[i].upperBound
+            let lo = touched[i].lowerBound
+            var hi = touched[i].upperBound
             i += 1
             while i < touched.count, touched[i].lowerBound <= hi + 1 {
                 hi = max(hi, touched[i].upperBound)
@@ -211,20 +253,23 @@ public final class Rasterizer {
             }
             // The gap before this run: constant coverage.
             let gap = rule.coverage(sum)
-            if gap > 0, next < min(lo, width) {
-                let end = min(lo, width)
-                for c in next..<end { acc[c] = gap }
-                emit(next, end)
-                for c in next..<end { acc[c] = 0 }
-            }
+            if gap > 0, next < min(lo, width) { emit(next, min(lo, width), gap) }
             // The run itself: prefix sum; cells at or past `width` only carry the sum on.
             let last = min(hi, width - 1)
             if lo <= last {
-                for c in lo...last {
-                    sum += acc[c]
-                    acc[c] = rule.coverage(sum)
+                switch rule {
+                case .nonZero:
+                    for c in lo...last {
+                        sum += acc[c]
+                        acc[c] = FillRule.nonZero.coverage(sum)
+                    }
+                case .evenOdd:
+                    for c in lo...last {
+                        sum += acc[c]
+                        acc[c] = FillRule.evenOdd.coverage(sum)
+                    }
                 }
-                emit(lo, last + 1)
+                emit(lo, last + 1, nil)
                 for c in lo...last { acc[c] = 0 }
             }
             if hi > last {
@@ -235,11 +280,7 @@ public final class Rasterizer {
         // Past the last touched cell the winding is constant; a shape that leaves the
         // canvas on the right keeps covering to the edge.
         let tail = rule.coverage(sum)
-        if tail > 0, next < width {
-            for c in next..<width { acc[c] = tail }
-            emit(next, width)
-            for c in next..<width { acc[c] = 0 }
-        }
+        if tail > 0, next < width { emit(next, width, tail) }
     }
 
     /// `∫₀ˢ clamp(t, 0, 1) dt`: the area of a unit pixel column left of an edge at depth `s`.
@@ -280,6 +321,11 @@ public final class Rasterizer {
     // MARK: - Edges
 
     private func buildEdges(_ path: Path, width: Double, height: Double) {
+        // Built in a local array: appending to a stored property would check exclusivity
+        // on every edge.
+        var edges = self.edges
+        self.edges = []
+        defer { self.edges = edges }
         edges.removeAll(keepingCapacity: true)
         let lim = Rasterizer.coordinateLimit
         path.points.withUnsafeBufferPointer { pts in
@@ -290,7 +336,7 @@ public final class Rasterizer {
                 for i in s..<(s + contour.count) {
                     prev = pts[i]
                     let x = min(max(prev.x, -lim), lim), y = min(max(prev.y, -lim), lim)
-                    addSegment(px, py, x, y, width, height)
+                    Rasterizer.addSegment(px, py, x, y, width, height, to: &edges)
                     px = x; py = y
                 }
             }
@@ -298,8 +344,8 @@ public final class Rasterizer {
     }
 
     /// Clips one segment to the canvas (see type docs) and stores the pieces that matter.
-    private func addSegment(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double,
-                            _ w: Double, _ h: Double) {
+    private static func addSegment(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double,
+                                   _ w: Double, _ h: Double, to edges: inout [Edge]) {
         if y0 == y1 { return }
         let direction: Double = y1 > y0 ? 1 : -1
         let (ax, ay, bx, by) = y0 < y1 ? (x0, y0, x1, y1) : (x1, y1, x0, y0)
@@ -345,6 +391,13 @@ public final class Rasterizer {
 
     /// Counting sort of edges by their first row: O(edges + rows), deterministic.
     private func bucketEdges(height: Int) {
+        var rowStart = self.rowStart, order = self.order
+        self.rowStart = []
+        self.order = []
+        defer {
+            self.rowStart = rowStart
+            self.order = order
+        }
         rowStart.removeAll(keepingCapacity: true)
         rowStart.append(contentsOf: repeatElement(0, count: height + 2))
         for e in edges {

@@ -1,5 +1,8 @@
 /// Why an HTTP tile source could not be created or a tile could not be fetched. Cases name
 /// the template or URL and carry the evidence (status, byte counts, attempts made).
+///
+/// Templates and URLs in the payloads are redacted (`access_token=REDACTED`, userinfo
+/// removed): errors end up in warnings and logs, which must not leak credentials.
 public enum HTTPTileSourceError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The URL template is unusable; `reason` says which rule it breaks.
     case invalidTemplate(template: String, reason: String)
@@ -11,11 +14,28 @@ public enum HTTPTileSourceError: Error, Equatable, Sendable, CustomStringConvert
     case truncatedBody(url: String, expected: Int, received: Int, attempts: Int)
     /// The connection failed (refused, reset, DNS) on every attempt.
     case connectionFailed(url: String, reason: String, attempts: Int)
-    /// The body exceeds the per-tile size limit.
+    /// The body (declared, or counted after decoding) exceeds the per-tile size limit; the
+    /// transfer was stopped there and is not retried.
     case bodyTooLarge(url: String, size: Int, limit: Int)
     /// A 200 response whose body is not a tile of the expected kind (an HTML error page,
     /// a corrupt image); it is not cached.
     case invalidBody(url: String, reason: String)
+    /// More than `limit` redirects in a row (a loop, typically); not retried.
+    case tooManyRedirects(url: String, limit: Int)
+    /// A redirect the policy does not follow (to another origin, from https to http).
+    case redirectRefused(url: String, location: String, reason: String)
+    /// HTTP 429 (or a host still inside an earlier `Retry-After`, `status` nil): the server
+    /// asked to wait `retryAfter` seconds (nil: it did not say), longer than allowed or than
+    /// the deadline leaves.
+    case rateLimited(url: String, status: Int?, retryAfter: Double?, attempts: Int)
+    /// The host's circuit breaker is open: its last `failures` requests failed to connect or
+    /// timed out, so it is not contacted for another `retryIn` seconds.
+    case hostUnavailable(url: String, host: String, failures: Int, retryIn: Double)
+    /// The deadline the caller gave (the render's time limit) passed before the tile arrived.
+    case deadlineExceeded(url: String, attempts: Int)
+    /// All transfers of the process together hold `limit` bytes, so this one could not grow;
+    /// it failed on every attempt.
+    case transferMemoryExhausted(url: String, limit: Int, attempts: Int)
 
     public var description: String {
         switch self {
@@ -33,8 +53,32 @@ public enum HTTPTileSourceError: Error, Equatable, Sendable, CustomStringConvert
             return "\(url): body of \(size) bytes exceeds the \(limit)-byte tile limit"
         case let .invalidBody(url, reason):
             return "\(url): response is not a usable tile: \(reason)"
+        case let .tooManyRedirects(url, limit):
+            return "\(url): more than \(limit) redirects in a row (a redirect loop?)"
+        case let .redirectRefused(url, location, reason):
+            return "\(url): redirect to \(location) not followed: \(reason)"
+        case let .rateLimited(url, status, retryAfter, attempts):
+            let wait = retryAfter.map { "asks to wait \(Self.seconds($0))" } ?? "gave no Retry-After"
+            if let status {
+                return "\(url): rate limited (HTTP \(status)); the server \(wait), after \(Self.attempts(attempts))"
+            }
+            return "\(url): not requested: the server \(wait) (Retry-After of an earlier response)"
+        case let .hostUnavailable(url, host, failures, retryIn):
+            return "\(url): not requested: \(host) failed \(failures) times in a row (connection failures or timeouts); "
+                + "it is left alone for another \(Self.seconds(retryIn))"
+        case let .deadlineExceeded(url, attempts):
+            return "\(url): the render's time limit passed, after \(Self.attempts(attempts))"
+        case let .transferMemoryExhausted(url, limit, attempts):
+            return "\(url): transfers in progress already hold the limit of \(limit) bytes, after \(Self.attempts(attempts))"
         }
     }
+}
+
+private extension HTTPTileSourceError {
+    static func attempts(_ n: Int) -> String { "\(n) attempt\(n == 1 ? "" : "s")" }
+
+    /// Whole seconds, rounded up ("1 s" rather than "0.37 s").
+    static func seconds(_ s: Double) -> String { s.isFinite ? "\(Int(min(max(0, s), 1e9).rounded(.up))) s" : "indefinitely" }
 }
 
 /// Something that went wrong without failing the tile: reported so the caller can show it.

@@ -1,14 +1,28 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// An on-disk cache of fetched tiles, one file per tile:
 ///
-///     <directory>/<key>/<z>/<x>/<y>.tile     the response body
+///     <directory>/<key>/<z>/<x>/<y>.tile     the response body (validated before it is stored)
 ///     <directory>/<key>/<z>/<x>/<y>.absent   empty marker: the server said 404/204
 ///
 /// `key` is the FNV-1a 64-bit hash of the URL template (plus `@2x` when the template's tiles
 /// depend on the scale), in hex: stable across processes and machines, unlike `hashValue`.
-/// Files are written atomically (temporary file + rename), so a reader sees a whole body or
-/// none; age is the file's modification time.
+/// Age is the file's modification time.
+///
+/// Safety of the files below `directory` (the directory itself is the user's and may be a
+/// link): every folder and file is opened relative to its parent's descriptor with
+/// `O_NOFOLLOW`, so a symbolic link planted inside the cache is never followed, for writes
+/// or reads; only regular files are read (a FIFO cannot block a read). Writes go to a
+/// temporary file in the tile's folder, are synced and renamed over the entry, so a reader
+/// sees a whole body or none. Temporaries older than `staleTemporaryAge` that a killed
+/// process left behind are removed from a folder the first time this process writes to it.
 public struct TileCache: Sendable {
     /// Root folder shared by all templates.
     public let directory: String
@@ -25,6 +39,12 @@ public struct TileCache: Sendable {
     public static let defaultMaxAge: TimeInterval = 7 * 24 * 3600
     /// Default freshness of "absent" markers: 1 day.
     public static let defaultAbsentMaxAge: TimeInterval = 24 * 3600
+    /// A temporary file older than this belongs to no running write (a write takes
+    /// milliseconds): it was left by a process that was killed.
+    public static let staleTemporaryAge: TimeInterval = 600
+
+    /// Folders this process has already swept for stale temporaries.
+    private static let sweptFolders = Locked<Set<String>>([])  // not `Mutex`: see `HostGate.state`
 
     /// A cache for `cacheKey` (see `key(for:)`) under `directory`, or under
     /// `defaultDirectory(environment:)` when `directory` is nil.
@@ -75,64 +95,186 @@ public struct TileCache: Sendable {
     }
 
     /// Path of the body file for `tile`.
-    public func dataPath(for tile: TileID) -> String { folder(for: tile) + "/\(tile.y).tile" }
+    public func dataPath(for tile: TileID) -> String { folderPath(for: tile) + "/" + dataName(tile) }
     /// Path of the "absent" marker for `tile`.
-    public func absentPath(for tile: TileID) -> String { folder(for: tile) + "/\(tile.y).absent" }
+    public func absentPath(for tile: TileID) -> String { folderPath(for: tile) + "/" + absentName(tile) }
 
-    private func folder(for tile: TileID) -> String { "\(directory)/\(key)/\(tile.z)/\(tile.x)" }
+    private func folderPath(for tile: TileID) -> String { "\(directory)/\(key)/\(tile.z)/\(tile.x)" }
+    private func dataName(_ tile: TileID) -> String { "\(tile.y).tile" }
+    private func absentName(_ tile: TileID) -> String { "\(tile.y).absent" }
 
-    /// The entry for `tile`, or nil when there is none (or it cannot be read).
+    /// The entry for `tile`, or nil when there is none (or it cannot be read, is not a
+    /// regular file, or lies behind a symbolic link).
     public func lookup(_ tile: TileID, now: Date = Date()) -> Lookup? {
-        let dataFile = dataPath(for: tile)
-        if let modified = modificationDate(dataFile), let bytes = read(dataFile) {
+        guard let folder = try? openFolder(for: tile, create: false) else { return nil }
+        if let (bytes, modified) = readEntry(dataName(tile), in: folder) {
             return Lookup(entry: .data(bytes), isFresh: now.timeIntervalSince(modified) <= maxAge)
         }
-        if let modified = modificationDate(absentPath(for: tile)) {
+        if let modified = regularFileDate(absentName(tile), in: folder) {
             return Lookup(entry: .absent, isFresh: now.timeIntervalSince(modified) <= absentMaxAge)
         }
         return nil
     }
 
     /// Stores a complete, validated body for `tile` and drops any "absent" marker.
-    public func store(_ bytes: [UInt8], for tile: TileID) throws(AtomicFileError) {
-        try makeFolder(for: tile)
-        try AtomicFile.write(bytes, to: dataPath(for: tile), followsSymbolicLinks: false)
-        try? FileManager.default.removeItem(atPath: absentPath(for: tile))
+    public func store(_ bytes: [UInt8], for tile: TileID) throws(TileCacheError) {
+        let folder = try openFolder(for: tile, create: true)
+        sweepStaleTemporaries(in: folder, path: folderPath(for: tile))
+        try writeEntry(bytes, name: dataName(tile), in: folder, path: dataPath(for: tile))
+        unlinkat(folder.fd, absentName(tile), 0)
     }
 
     /// Records that `tile` does not exist on the server and drops any stored body.
-    public func storeAbsent(_ tile: TileID) throws(AtomicFileError) {
-        try makeFolder(for: tile)
-        try AtomicFile.write([], to: absentPath(for: tile), followsSymbolicLinks: false)
-        try? FileManager.default.removeItem(atPath: dataPath(for: tile))
+    public func storeAbsent(_ tile: TileID) throws(TileCacheError) {
+        let folder = try openFolder(for: tile, create: true)
+        sweepStaleTemporaries(in: folder, path: folderPath(for: tile))
+        try writeEntry([], name: absentName(tile), in: folder, path: absentPath(for: tile))
+        unlinkat(folder.fd, dataName(tile), 0)
     }
 
-    /// Removes whatever is cached for `tile` (e.g. an entry that failed to decode).
+    /// Removes whatever is cached for `tile` (e.g. an entry that failed validation).
     public func remove(_ tile: TileID) {
-        try? FileManager.default.removeItem(atPath: dataPath(for: tile))
-        try? FileManager.default.removeItem(atPath: absentPath(for: tile))
+        guard let folder = try? openFolder(for: tile, create: false) else { return }
+        unlinkat(folder.fd, dataName(tile), 0)
+        unlinkat(folder.fd, absentName(tile), 0)
     }
 
-    private func makeFolder(for tile: TileID) throws(AtomicFileError) {
-        let path = folder(for: tile)
+    // MARK: - Files
+
+    /// An open folder descriptor, closed with its owner.
+    private final class Folder {
+        let fd: Int32
+        init(_ fd: Int32) { self.fd = fd }
+        deinit { close(fd) }
+    }
+
+    /// `<key>/<z>/<x>` below `directory`, walked one component at a time without following
+    /// links (and created when `create`).
+    private func openFolder(for tile: TileID, create: Bool) throws(TileCacheError) -> Folder {
+        if create, !FileManager.default.fileExists(atPath: directory) {
+            do {
+                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            } catch {
+                throw .cannotCreate(path: directory, reason: "\(error)")
+            }
+        }
+        let root = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard root >= 0 else { throw .cannotCreate(path: directory, reason: Self.reason(errno)) }
+        var folder = Folder(root)
+        var path = directory
+        for component in [key, String(tile.z), String(tile.x)] {
+            path += "/" + component
+            if create, mkdirat(folder.fd, component, 0o755) != 0, errno != EEXIST {
+                throw .cannotCreate(path: path, reason: Self.reason(errno))
+            }
+            let next = openat(folder.fd, component, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+            guard next >= 0 else {
+                let code = errno
+                if isSymbolicLink(component, in: folder) { throw .symbolicLink(path: path) }
+                throw .cannotCreate(path: path, reason: Self.reason(code))
+            }
+            folder = Folder(next)
+        }
+        return folder
+    }
+
+    private func isSymbolicLink(_ name: String, in folder: Folder) -> Bool {
+        var info = stat()
+        return fstatat(folder.fd, name, &info, AT_SYMLINK_NOFOLLOW) == 0 && info.st_mode & S_IFMT == S_IFLNK
+    }
+
+    /// Writes `bytes` to a temporary beside `name`, syncs it and renames it over `name` (a
+    /// link at `name` is replaced, not followed).
+    private func writeEntry(_ bytes: [UInt8], name: String, in folder: Folder, path: String) throws(TileCacheError) {
+        var temporary = ""
+        var fd: Int32 = -1
+        for _ in 0..<16 where fd < 0 {
+            temporary = ".\(name).tmp-" + Self.randomSuffix()
+            fd = openat(folder.fd, temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
+            if fd < 0 && errno != EEXIST { break }
+        }
+        guard fd >= 0 else { throw .cannotWrite(path: path, reason: Self.reason(errno)) }
+        let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
         do {
-            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+            try handle.write(contentsOf: bytes)
+            try handle.synchronize()
+            try handle.close()
         } catch {
-            throw .cannotCreate(path: path, errno: 0, reason: "\(error)")
+            unlinkat(folder.fd, temporary, 0)
+            throw .cannotWrite(path: path, reason: "\(error)")
+        }
+        if renameat(folder.fd, temporary, folder.fd, name) != 0 {
+            let code = errno
+            unlinkat(folder.fd, temporary, 0)
+            throw .cannotReplace(path: path, reason: Self.reason(code))
         }
     }
 
-    private func modificationDate(_ path: String) -> Date? {
-        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
-              attributes[.type] as? FileAttributeType == .typeRegular else { return nil }
-        return attributes[.modificationDate] as? Date
+    /// The bytes and modification time of the regular file `name`, or nil (missing, a link,
+    /// not a regular file, larger than `maxEntryBytes`, unreadable).
+    private func readEntry(_ name: String, in folder: Folder) -> ([UInt8], Date)? {
+        // O_NONBLOCK: opening a FIFO planted here must not wait for a writer.
+        let fd = openat(folder.fd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_size <= maxEntryBytes else { return nil }
+        let size = Int(info.st_size)
+        var bytes = [UInt8](repeating: 0, count: size)
+        var offset = 0
+        let complete = bytes.withUnsafeMutableBytes { raw -> Bool in
+            while offset < size, let base = raw.baseAddress {
+                let n = read(fd, base + offset, size - offset)
+                if n < 0 && errno == EINTR { continue }
+                guard n > 0 else { return false }
+                offset += n
+            }
+            return true
+        }
+        guard complete else { return nil }
+        return (bytes, Self.date(info))
     }
 
-    private func read(_ path: String) -> [UInt8]? {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
-        defer { try? handle.close() }
-        // One byte past the cap shows an oversized file without reading all of it.
-        guard let data = try? handle.read(upToCount: maxEntryBytes + 1), data.count <= maxEntryBytes else { return nil }
-        return [UInt8](data)
+    private func regularFileDate(_ name: String, in folder: Folder) -> Date? {
+        var info = stat()
+        guard fstatat(folder.fd, name, &info, AT_SYMLINK_NOFOLLOW) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
+        return Self.date(info)
+    }
+
+    /// Removes temporaries older than `staleTemporaryAge` from a folder, once per folder and
+    /// process (the set of swept folders is bounded; forgetting it only means sweeping again).
+    private func sweepStaleTemporaries(in folder: Folder, path: String) {
+        let first = Self.sweptFolders.withLock { swept -> Bool in
+            if swept.count >= 10_000 { swept.removeAll() }
+            return swept.insert(path).inserted
+        }
+        guard first else { return }
+        let listing = dup(folder.fd)
+        guard listing >= 0 else { return }
+        guard let stream = fdopendir(listing) else { close(listing); return }
+        defer { closedir(stream) }
+        let cutoff = Date().addingTimeInterval(-Self.staleTemporaryAge)
+        while let entry = readdir(stream) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            guard name.hasPrefix("."), name.contains(".tmp-"), let modified = regularFileDate(name, in: folder),
+                  modified < cutoff else { continue }
+            unlinkat(folder.fd, name, 0)
+        }
+    }
+
+    private static func date(_ info: stat) -> Date {
+        Date(timeIntervalSince1970: Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9)
+    }
+
+    private static func randomSuffix() -> String {
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
+        return String((0..<6).map { _ in alphabet[Int.random(in: 0..<alphabet.count)] })
+    }
+
+    private static func reason(_ code: Int32) -> String {
+        guard let text = strerror(code) else { return "error \(code)" }
+        return String(cString: text)
     }
 }

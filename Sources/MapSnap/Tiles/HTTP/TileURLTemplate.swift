@@ -28,7 +28,7 @@ public struct TileURLTemplate: Sendable, Equatable, CustomStringConvertible {
         self.subdomains = subdomains
         let lower = template.lowercased()
         guard lower.hasPrefix("http://") || lower.hasPrefix("https://") else {
-            throw .invalidTemplate(template: template, reason: "must start with http:// or https://")
+            throw .invalidTemplate(template: URLRedaction.redact(template), reason: "must start with http:// or https://")
         }
         var parts: [Part] = []
         var literal = ""
@@ -37,7 +37,7 @@ public struct TileURLTemplate: Sendable, Equatable, CustomStringConvertible {
             literal += rest[..<open]
             guard let close = rest[open...].firstIndex(of: "}") else {
                 let position = template.distance(from: template.startIndex, to: open)
-                throw .invalidTemplate(template: template, reason: "unclosed '{' at character \(position)")
+                throw .invalidTemplate(template: URLRedaction.redact(template), reason: "unclosed '{' at character \(position)")
             }
             let name = rest[rest.index(after: open)..<close]
             let part: Part
@@ -50,7 +50,7 @@ public struct TileURLTemplate: Sendable, Equatable, CustomStringConvertible {
             case "r": part = .retina
             case "quadkey": part = .quadkey
             default:
-                throw .invalidTemplate(template: template, reason: "unknown placeholder '{\(name)}' (known: {z} {x} {y} {-y} {s} {r} {quadkey})")
+                throw .invalidTemplate(template: URLRedaction.redact(template), reason: "unknown placeholder '{\(name)}' (known: {z} {x} {y} {-y} {s} {r} {quadkey})")
             }
             if !literal.isEmpty { parts.append(.literal(literal)); literal = "" }
             parts.append(part)
@@ -62,18 +62,18 @@ public struct TileURLTemplate: Sendable, Equatable, CustomStringConvertible {
 
         let hasXYZ = parts.contains(.z) && parts.contains(.x) && (parts.contains(.y) || parts.contains(.tmsY))
         guard hasXYZ || parts.contains(.quadkey) else {
-            throw .invalidTemplate(template: template, reason: "must contain {z}, {x} and {y} (or {-y}), or {quadkey}")
+            throw .invalidTemplate(template: URLRedaction.redact(template), reason: "must contain {z}, {x} and {y} (or {-y}), or {quadkey}")
         }
         if parts.contains(.subdomain) {
             guard !subdomains.isEmpty, subdomains.allSatisfy({ !$0.isEmpty }) else {
-                throw .invalidTemplate(template: template, reason: "uses {s} but the subdomain list is empty")
+                throw .invalidTemplate(template: URLRedaction.redact(template), reason: "uses {s} but the subdomain list is empty")
             }
         }
         // Every expansion differs from this one only in digits and subdomains, so one valid
         // URL here means the template's fixed parts are valid URL text.
         let sample = expand(TileID(unchecked: 1, 1, 1), scale: 1)
         guard let url = URL(string: sample), url.host?.isEmpty == false else {
-            throw .invalidTemplate(template: template, reason: "does not form a valid URL with a host (e.g. \(sample))")
+            throw .invalidTemplate(template: URLRedaction.redact(template), reason: "does not form a valid URL with a host (e.g. \(URLRedaction.redact(sample)))")
         }
     }
 
@@ -130,5 +130,6 @@ public struct TileURLTemplate: Sendable, Equatable, CustomStringConvertible {
         return String(decoding: digits, as: UTF8.self)
     }
 
-    public var description: String { template }
+    /// The template with credentials redacted (see `URLRedaction`): safe for messages.
+    public var description: String { URLRedaction.redact(template) }
 }

@@ -17,17 +17,27 @@ import Testing
         [UInt8](try Data(contentsOf: URL(fileURLWithPath: "\(TileFixtures.helsinkiRaster)/\(tile.z)/\(tile.x)/\(tile.y).png")))
     }
 
-    /// A source on `server` with a fresh cache directory and fast retries. The timeout is
-    /// generous (the machine may be busy); the timeout test sets its own short one.
-    static func source(_ server: LocalHTTPServer, cacheDirectory: String? = nil,
-                       configure: (inout HTTPTileSource.Options) -> Void = { _ in }) throws -> HTTPTileSource {
+    /// Options for tests: a fresh cache directory and fast retries. The timeout is generous
+    /// (the machine may be busy); timeout tests set their own short one. Breaker pauses and
+    /// `Retry-After` holds are short because they are per `host:port` and process-wide: a
+    /// later test's server may get the same ephemeral port.
+    static func options(cacheDirectory: String? = nil) throws -> HTTPTileSource.Options {
         var options = HTTPTileSource.Options()
         options.timeout = 5
         options.retryBackoff = 0.01
         options.maxRetries = 2
+        options.breakerCooldown = 1
+        options.maxRetryAfter = 2
         options.cacheDirectory = try cacheDirectory ?? TileFixtures.temporaryDirectory()
+        return options
+    }
+
+    /// A source on `server` (`.png` tiles unless `template` says otherwise) with `options(…)`.
+    static func source(_ server: LocalHTTPServer, cacheDirectory: String? = nil, path: String = "/{z}/{x}/{y}.png",
+                       configure: (inout HTTPTileSource.Options) -> Void = { _ in }) throws -> HTTPTileSource {
+        var options = try options(cacheDirectory: cacheDirectory)
         configure(&options)
-        return try HTTPTileSource(template: server.baseURL + "/{z}/{x}/{y}.png", options: options)
+        return try HTTPTileSource(template: server.baseURL + path, options: options)
     }
 
     @Test func servesTheSameBytesAsTheDirectory() throws {
@@ -40,14 +50,14 @@ import Testing
         #expect(results.count == 7)
         for tile in Self.fixtureTiles {
             let expected = try #require(try directory.tileData(for: tile))
-            #expect(try results[tile]?.get() == expected, "\(tile)")
+            #expect(try results[tile]?.result.get() == expected, "\(tile)")
             #expect(try http.tileData(for: tile) == expected)
         }
-        #expect(try results[missing]?.get() == .some(nil))
+        #expect(try results[missing]?.result.get() == .some(nil))
         #expect(server.requestCount == 7)  // duplicates fetched once; the loop above hit the cache
         #expect(server.receivedRequests.allSatisfy { $0.headers["user-agent"] == HTTPTileSource.defaultUserAgent })
         #expect(HTTPTileSource.defaultUserAgent.hasPrefix("mapsnap/"))
-        #expect(http.takeWarnings().isEmpty)
+        #expect(results.values.allSatisfy { $0.warnings.isEmpty })
     }
 
     @Test func secondFetchIsACacheHitEvenAcrossInstances() throws {
@@ -162,14 +172,13 @@ import Testing
         let server = try LocalHTTPServer { _, _ in .status(403) }
         defer { server.stop() }
         let source = try Self.source(server)
-        #expect(try source.tileData(for: Self.tile) == nil)
-        #expect(try source.tileData(for: Self.tile) == nil)
-        #expect(server.requestCount == 2)
         let url = source.url(for: Self.tile)
-        #expect(source.takeWarnings() == [
-            .clientError(tile: Self.tile, url: url, status: 403), .clientError(tile: Self.tile, url: url, status: 403),
-        ])
-        #expect(source.takeWarnings().isEmpty)
+        for _ in 0..<2 {
+            let fetched = source.fetch(Self.tile)
+            #expect(try fetched.result.get() == nil)
+            #expect(fetched.warnings == [.clientError(tile: Self.tile, url: url, status: 403)])
+        }
+        #expect(server.requestCount == 2)
     }
 
     @Test func htmlInsteadOfAnImageIsRejectedAndNotCached() throws {
@@ -206,8 +215,9 @@ import Testing
         #expect(try source.tileData(for: Self.tile) == old)
         let path = try #require(source.cache).dataPath(for: Self.tile)
         try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(-8 * 24 * 3600)], ofItemAtPath: path)
-        #expect(try source.tileData(for: Self.tile) == old)
-        let warnings = source.takeWarnings()
+        let fetched = source.fetch(Self.tile)
+        #expect(try fetched.result.get() == old)
+        let warnings = fetched.warnings
         #expect(warnings.count == 1)
         if case .servedStale(let tile, let reason)? = warnings.first {
             #expect(tile == Self.tile && reason.contains("500"))
@@ -224,10 +234,11 @@ import Testing
         let cache = try #require(source.cache)
         // A PNG cut short, as a crash of some older tool could have left it.
         try cache.store(Array(body.prefix(body.count / 2)), for: Self.tile)
-        #expect(try source.tileData(for: Self.tile) == body)
+        let fetched = source.fetch(Self.tile)
+        #expect(try fetched.result.get() == body)
         #expect(server.requestCount == 1)
         #expect(cache.lookup(Self.tile)?.entry == .data(body))
-        #expect(source.takeWarnings() == [.corruptCacheEntry(tile: Self.tile, path: cache.dataPath(for: Self.tile))])
+        #expect(fetched.warnings == [.corruptCacheEntry(tile: Self.tile, path: cache.dataPath(for: Self.tile))])
     }
 
     @Test func offlineModeNeverTouchesTheNetwork() throws {
@@ -241,17 +252,15 @@ import Testing
         try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(-30 * 24 * 3600)], ofItemAtPath: path)
         #expect(try offline.tileData(for: Self.tile) == body)  // stale, but offline takes it
         let other = Self.fixtureTiles[1]
-        #expect(try offline.tileData(for: other) == nil)
-        #expect(offline.takeWarnings() == [.notCached(tile: other)])
+        let fetched = offline.fetch(other)
+        #expect(try fetched.result.get() == nil)
+        #expect(fetched.warnings == [.notCached(tile: other)])
         #expect(server.requestCount == 1)
     }
 
     @Test func connectionRefusedIsAConnectionError() throws {
-        // Bind a port, then stop the server and wait until its listener is closed.
-        let server = try LocalHTTPServer { _, _ in .status(200) }
-        let template = server.baseURL + "/{z}/{x}/{y}.png"
-        server.stop()
-        Thread.sleep(forTimeInterval: 0.2)
+        let dead = try DeadPort()
+        let template = dead.baseURL + "/{z}/{x}/{y}.png"
         var options = HTTPTileSource.Options()
         options.timeout = 0.5
         options.maxRetries = 1
@@ -268,11 +277,12 @@ import Testing
             default: return false
             }
         }
+        withExtendedLifetime(dead) {}
     }
 
     /// Synchronous calls from far more Dispatch pool threads than there are cores complete
-    /// promptly: completions arrive on the source's own (overcommit) queue, so blocked pool
-    /// threads cannot starve them.
+    /// promptly: each transfer runs on its caller's thread, so blocked pool threads cannot
+    /// starve it.
     @Test func synchronousCallsFromDispatchWorkersDoNotStarve() throws {
         let server = try LocalHTTPServer(handler: LocalHTTPServer.directory(TileFixtures.helsinkiRaster))
         defer { server.stop() }

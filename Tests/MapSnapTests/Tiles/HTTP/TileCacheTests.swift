@@ -59,6 +59,80 @@ import Testing
         let file = try TileFixtures.temporaryDirectory() + "/plain-file"
         _ = FileManager.default.createFile(atPath: file, contents: Data([1]))
         let cache = TileCache(directory: file, cacheKey: "k")
-        #expect(throws: AtomicFileError.self) { try cache.store([1], for: tile) }
+        #expect(throws: TileCacheError.self) { try cache.store([1], for: tile) }
+    }
+
+    /// A link planted anywhere below the cache root (the key folder, a zoom or column
+    /// folder) is never followed: writes fail with `.symbolicLink` and nothing reaches the
+    /// link's target; reads miss.
+    @Test(arguments: [0, 1, 2])
+    func symbolicLinkedFoldersAreNotFollowed(depth: Int) throws {
+        let root = try TileFixtures.temporaryDirectory()
+        let elsewhere = try TileFixtures.temporaryDirectory()
+        let cache = TileCache(directory: root, cacheKey: "k")
+        let components = ["k", "\(tile.z)", "\(tile.x)"]
+        let parent = ([root] + components.prefix(depth)).joined(separator: "/")
+        try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
+        let link = parent + "/" + components[depth]
+        // Where a cache following the link would read and write: it already holds a tile.
+        let followed = ([elsewhere] + components.dropFirst(depth + 1)).joined(separator: "/")
+        try FileManager.default.createDirectory(atPath: followed, withIntermediateDirectories: true)
+        try Data([9]).write(to: URL(fileURLWithPath: followed + "/\(tile.y).tile"))
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: elsewhere)
+        #expect(throws: TileCacheError.symbolicLink(path: link)) { try cache.store([1, 2, 3], for: tile) }
+        #expect(throws: TileCacheError.symbolicLink(path: link)) { try cache.storeAbsent(tile) }
+        #expect(cache.lookup(tile) == nil)
+        cache.remove(tile)
+        // Only the planted tile is there: nothing written, renamed or removed through the link.
+        let files = (FileManager.default.enumerator(atPath: elsewhere)?.compactMap { $0 as? String } ?? [])
+            .filter { $0.hasSuffix(".tile") || $0.hasSuffix(".absent") || $0.contains(".tmp-") }
+        #expect(files.count == 1, "\(files)")
+        #expect(FileManager.default.contents(atPath: followed + "/\(tile.y).tile") == Data([9]))
+    }
+
+    /// An entry that is a link, a FIFO or a folder is a miss (a FIFO must not block the read);
+    /// storing replaces a linked entry with a file instead of writing through the link.
+    @Test func entriesThatAreNotRegularFilesAreMisses() throws {
+        let root = try TileFixtures.temporaryDirectory()
+        let cache = TileCache(directory: root, cacheKey: "k")
+        try cache.store([1], for: tile)
+        let path = cache.dataPath(for: tile)
+        let outside = try TileFixtures.temporaryDirectory() + "/secret"
+        try Data([7, 7, 7]).write(to: URL(fileURLWithPath: outside))
+
+        try FileManager.default.removeItem(atPath: path)
+        try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: outside)
+        #expect(cache.lookup(tile) == nil)
+        try cache.store([4, 5], for: tile)
+        #expect(cache.lookup(tile)?.entry == .data([4, 5]))
+        #expect(FileManager.default.contents(atPath: outside) == Data([7, 7, 7]))
+
+        try FileManager.default.removeItem(atPath: path)
+        #expect(mkfifo(path, 0o644) == 0)
+        #expect(cache.lookup(tile) == nil)
+        try FileManager.default.removeItem(atPath: path)
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
+        #expect(cache.lookup(tile) == nil)
+        #expect(throws: TileCacheError.self) { try cache.store([1], for: tile) }
+    }
+
+    /// Temporaries a killed process left behind are removed when the folder is next written;
+    /// a fresh one (a write in progress elsewhere) stays.
+    @Test func staleTemporariesAreSweptOnWrite() throws {
+        let root = try TileFixtures.temporaryDirectory()
+        let cache = TileCache(directory: root, cacheKey: "k")
+        try cache.store([1], for: tile)
+        let folder = (cache.dataPath(for: tile) as NSString).deletingLastPathComponent
+        let stale = folder + "/.7.tile.tmp-AbC123", fresh = folder + "/.8.tile.tmp-XyZ789", other = folder + "/.keep"
+        for path in [stale, fresh, other] { try Data([0]).write(to: URL(fileURLWithPath: path)) }
+        let old = Date().addingTimeInterval(-2 * TileCache.staleTemporaryAge)
+        for path in [stale, other] { try FileManager.default.setAttributes([.modificationDate: old], ofItemAtPath: path) }
+        // Another cache on the same folder: this process has not swept it yet.
+        let sibling = TileCache(directory: root + "/.", cacheKey: "k")
+        try sibling.store([2], for: tile)
+        #expect(!FileManager.default.fileExists(atPath: stale))
+        #expect(FileManager.default.fileExists(atPath: fresh))
+        #expect(FileManager.default.fileExists(atPath: other))
+        #expect(cache.lookup(tile)?.entry == .data([2]))
     }
 }

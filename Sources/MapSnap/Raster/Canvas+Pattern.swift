@@ -1,0 +1,134 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+extension Canvas {
+    /// Fills `path` with `pattern` repeated edge to edge — style `fill-pattern`,
+    /// `line-pattern` and `background-pattern`.
+    ///
+    /// The pattern is drawn 1:1 (callers scale it first): image pixel `(x, y)` takes pattern
+    /// pixel `((x − originX) mod w, (y − originY) mod h)`, so two fills with the same origin
+    /// tile seamlessly, and an origin fixed to the map keeps the pattern still under it.
+    /// Each pixel composites the pattern pixel scaled by coverage × `opacity`, with the same
+    /// exact integer arithmetic as solid fills.
+    public func fill(_ path: Path, pattern: Canvas, originX: Int, originY: Int, opacity: Double = 1,
+                     rule: FillRule = .nonZero) {
+        guard opacity.isFinite, opacity > 0 else { return }
+        let op = UInt32((min(opacity, 1) * 255).rounded())
+        guard op > 0 else { return }
+        let pw = pattern.width, ph = pattern.height
+        // Offsets into the pattern for x = 0 and y = 0, in 0..<pw and 0..<ph.
+        let offsetX = ((-originX % pw) + pw) % pw
+        let offsetY = ((-originY % ph) + ph) % ph
+        let w = width
+        pattern.pixels.withUnsafeBufferPointer { src in
+            Rasterizer().rasterize(path, width: width, height: height, rule: rule) { y, x0, coverage in
+                let py = (y + offsetY) % ph
+                let prow = py * pw * 4
+                var px = (x0 + offsetX) % pw
+                pixels.withUnsafeMutableBufferPointer { dst in
+                    var di = (y * w + x0) * 4
+                    for i in 0..<coverage.count {
+                        let k = Canvas.div255(UInt32(coverage[i]) * op)
+                        if k > 0 {
+                            let si = prow + px * 4
+                            let sa = Canvas.div255(UInt32(src[si + 3]) * k)
+                            if sa > 0 {
+                                let inv = 255 - sa
+                                for c in 0..<3 {
+                                    let s = Canvas.div255(UInt32(src[si + c]) * k)
+                                    dst[di + c] = UInt8(min(255, s + Canvas.div255(UInt32(dst[di + c]) * inv)))
+                                }
+                                dst[di + 3] = UInt8(sa + Canvas.div255(UInt32(dst[di + 3]) * inv))
+                            }
+                        }
+                        di += 4
+                        px += 1
+                        if px == pw { px = 0 }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Strokes `path` like `stroke(_:style:color:)` and fills the stroke with `pattern`
+    /// (see `fill(_:pattern:originX:originY:opacity:rule:)`).
+    public func stroke(_ path: Path, style: StrokeStyle, pattern: Canvas, originX: Int, originY: Int, opacity: Double = 1) {
+        guard style.width.isFinite, style.width > 0,
+              let outline = Canvas.strokeOutline(path, style: style, width: width, height: height) else { return }
+        fill(outline, pattern: pattern, originX: originX, originY: originY, opacity: opacity, rule: .nonZero)
+    }
+
+    /// Draws `image` scaled to `width` × `height` pixels, centred on `center` and rotated
+    /// clockwise by `rotation` radians about it — rotated map icons (`icon-rotate`, icons
+    /// along lines). Unrotated images go through `draw(_:in:opacity:)`.
+    ///
+    /// Each destination pixel whose centre falls inside the rotated rectangle's bounds maps
+    /// its centre back into the image and samples it bilinearly with 8-bit fixed-point
+    /// weights; outside the image counts as transparent, so the edges are anti-aliased. An
+    /// image shrunk by more than 2× is first resampled to its drawn size (box-filtered).
+    public func draw(_ image: Canvas, center: PixelPoint, width w: Double, height h: Double, rotation: Double,
+                     opacity: Double = 1) {
+        guard w.isFinite, h.isFinite, w > 0, h > 0, w < 1e5, h < 1e5, rotation.isFinite,
+              center.x.isFinite, center.y.isFinite, opacity.isFinite, opacity > 0 else { return }
+        let op = UInt32((min(opacity, 1) * 255).rounded())
+        guard op > 0 else { return }
+        var source = image
+        if Double(image.width) / w > 2 || Double(image.height) / h > 2 {
+            let sw = max(1, Int(w.rounded(.up))), sh = max(1, Int(h.rounded(.up)))
+            let scaled = Canvas(width: sw, height: sh)
+            scaled.draw(image, in: PixelRect(x: 0, y: 0, width: Double(sw), height: Double(sh)))
+            source = scaled
+        }
+        let sw = source.width, sh = source.height
+        let cosR = cos(rotation), sinR = sin(rotation)
+        // Bounds of the rotated rectangle.
+        let ex = (abs(cosR) * w + abs(sinR) * h) / 2, ey = (abs(sinR) * w + abs(cosR) * h) / 2
+        let x0 = max(0, Int((center.x - ex - 0.5).rounded(.up))), x1 = min(self.width, Int((center.x + ex - 0.5).rounded(.down)) + 1)
+        let y0 = max(0, Int((center.y - ey - 0.5).rounded(.up))), y1 = min(self.height, Int((center.y + ey - 0.5).rounded(.down)) + 1)
+        guard x0 < x1, y0 < y1 else { return }
+        let kx = Double(sw) / w, ky = Double(sh) / h
+        let dw = self.width
+        source.pixels.withUnsafeBufferPointer { src in
+            pixels.withUnsafeMutableBufferPointer { dst in
+                for y in y0..<y1 {
+                    let dy = Double(y) + 0.5 - center.y
+                    for x in x0..<x1 {
+                        let dx = Double(x) + 0.5 - center.x
+                        // Undo the clockwise rotation, then map to source pixel-index space.
+                        let u = (dx * cosR + dy * sinR + w / 2) * kx - 0.5
+                        let v = (-dx * sinR + dy * cosR + h / 2) * ky - 0.5
+                        guard u > -1, v > -1, u < Double(sw), v < Double(sh) else { continue }
+                        let fu = u.rounded(.down), fv = v.rounded(.down)
+                        let i0 = Int(fu), j0 = Int(fv)
+                        let wx = UInt32(((u - fu) * 256).rounded()), wy = UInt32(((v - fv) * 256).rounded())
+                        @inline(__always) func texel(_ i: Int, _ j: Int, _ k: Int) -> UInt32 {
+                            guard i >= 0, j >= 0, i < sw, j < sh else { return 0 }
+                            return UInt32(src[(j * sw + i) * 4 + k])
+                        }
+                        @inline(__always) func sample(_ k: Int) -> UInt32 {
+                            let top = texel(i0, j0, k) * (256 - wx) + texel(i0 + 1, j0, k) * wx
+                            let bottom = texel(i0, j0 + 1, k) * (256 - wx) + texel(i0 + 1, j0 + 1, k) * wx
+                            return (top * (256 - wy) + bottom * wy + 32768) >> 16
+                        }
+                        var sa = sample(3)
+                        if sa == 0 { continue }
+                        var sr = sample(0), sg = sample(1), sb = sample(2)
+                        if op < 255 {
+                            sr = Canvas.div255(sr * op); sg = Canvas.div255(sg * op)
+                            sb = Canvas.div255(sb * op); sa = Canvas.div255(sa * op)
+                        }
+                        let di = (y * dw + x) * 4
+                        let inv = 255 - sa
+                        dst[di] = UInt8(min(255, sr + Canvas.div255(UInt32(dst[di]) * inv)))
+                        dst[di + 1] = UInt8(min(255, sg + Canvas.div255(UInt32(dst[di + 1]) * inv)))
+                        dst[di + 2] = UInt8(min(255, sb + Canvas.div255(UInt32(dst[di + 2]) * inv)))
+                        dst[di + 3] = UInt8(min(255, sa + Canvas.div255(UInt32(dst[di + 3]) * inv)))
+                    }
+                }
+            }
+        }
+    }
+}
