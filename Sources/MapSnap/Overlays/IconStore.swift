@@ -5,7 +5,9 @@ import Foundation
 /// render's resource fetcher — the tiles' transfer layer, cache and offline mode — under a
 /// small byte cap, since an icon is a few KiB.
 final class IconStore: @unchecked Sendable {
-    private var images: [String: Canvas] = [:]
+    /// Decoded icons, and the failures of icon URLs: a URL that failed while the camera was
+    /// fitted is not fetched again (with its retries) to fail the drawing.
+    private var images: [String: Result<Canvas, OverlayError>] = [:]
     private let lock = NSLock()
     /// Where remote icons come from (nil: a remote icon is an error).
     private let fetcher: (any ResourceFetching)?
@@ -23,9 +25,14 @@ final class IconStore: @unchecked Sendable {
     func image(at path: String) throws(OverlayError) -> Canvas {
         lock.lock()
         defer { lock.unlock() }
-        if let img = images[path] { return img }
-        let img = ResourceLocation.isRemote(path) ? try remoteImage(path) : try IconStore.sharedDecode(path)
-        images[path] = img
+        if let known = images[path] { return try known.get() }
+        if ResourceLocation.isRemote(path) {
+            let result = Result { () throws(OverlayError) -> Canvas in try remoteImage(path) }
+            images[path] = result
+            return try result.get()
+        }
+        let img = try IconStore.sharedDecode(path)
+        images[path] = .success(img)
         return img
     }
 

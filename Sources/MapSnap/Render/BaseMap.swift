@@ -86,7 +86,7 @@ struct BaseMapSetup: Sendable {
         do {
             sprites = try SpriteLoader.load(loaded, override: key.sprite, pixelRatio: key.pixelRatio,
                                             fetcher: fetcher.rebased(base),
-                                            overrideFetcher: LocalResourceFetcher(), warnings: &warnings)
+                                            overrideFetcher: fetcher.rebased(nil), warnings: &warnings)
         } catch {
             throw RenderError.style(key.sprite != nil ? "--sprite \(error)" : "--style \(URLRedaction.redact(styleName)): \(error)")
         }
@@ -123,7 +123,10 @@ struct BaseMapSetup: Sendable {
 
     /// A source that could not be opened: the network's fault (exit 3) or the data's.
     static func sourceError(_ what: String, _ error: any Error) -> RenderError {
-        if let e = error as? ResourceError, !e.isTransient { return .style("\(what): \(e)") }
+        if let e = error as? ResourceError {
+            // `what` names the URL already.
+            return e.isTransient ? .source("\(what): \(e.reason)") : .style("\(what): \(e.reason)")
+        }
         return .source("\(what): \(error)")
     }
 

@@ -57,7 +57,9 @@ enum CurlTransfer {
         _ = mapsnap_curl_setopt_string(h, CURLOPT_PROTOCOLS_STR, "http,https")
         _ = mapsnap_curl_setopt_string(h, CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
         // "": offer every encoding this libcurl decodes; the write callback sees decoded bytes.
-        _ = mapsnap_curl_setopt_string(h, CURLOPT_ACCEPT_ENCODING, "")
+        // Not for a byte range: a range of a compressed representation is not the bytes asked
+        // for (PMTiles archives are fetched this way and compress their parts themselves).
+        if exchange.range == nil { _ = mapsnap_curl_setopt_string(h, CURLOPT_ACCEPT_ENCODING, "") }
         _ = mapsnap_curl_setopt_string(h, CURLOPT_USERAGENT, exchange.userAgent)
         _ = mapsnap_curl_setopt_offset(h, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(max(exchange.maxBodyBytes, 0)))
         _ = mapsnap_curl_setopt_long(h, CURLOPT_TIMEOUT_MS, milliseconds(exchange.timeout))

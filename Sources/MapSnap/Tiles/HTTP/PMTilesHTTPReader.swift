@@ -16,16 +16,13 @@ final class PMTilesHTTPReader: PMTilesByteSource {
     /// What is fetched at open.
     static let headLength = 16_384
 
-    /// Fetches the archive's first bytes and learns its size, by `deadline`.
-    init(url: String, options: HTTPTileSource.Options, deadline: Deadline) throws(PMTilesError) {
+    /// Fetches the archive's first bytes and learns its size, by `deadline`. Throws the
+    /// `ResourceError` of a failed fetch (naming the URL and why: offline and not cached, a
+    /// server without range requests, …) and `PMTilesError` for what it got.
+    init(url: String, options: HTTPTileSource.Options, deadline: Deadline) throws {
         self.url = url
         client = HTTPResourceClient(options: options)
-        let slice: HTTPResourceClient.Slice
-        do {
-            slice = try client.slice(url, range: 0...UInt64(Self.headLength - 1), limit: Self.headLength, deadline: deadline)
-        } catch {
-            throw PMTilesError.io(path: URLRedaction.redact(url), offset: 0, reason: error.reason)
-        }
+        let slice = try client.slice(url, range: 0...UInt64(Self.headLength - 1), limit: Self.headLength, deadline: deadline)
         guard slice.bytes.count == min(Self.headLength, slice.totalSize) else {
             throw PMTilesError.io(path: URLRedaction.redact(url), offset: 0,
                                   reason: "got \(slice.bytes.count) of the first \(min(Self.headLength, slice.totalSize)) bytes")
