@@ -207,7 +207,7 @@ struct StyleSourceResolver {
                 if let attribution { options.attribution = attribution }
                 return try registry.open(remote, http: options, deadline: deadline)
             } catch {
-                throw BaseMapSetup.sourceError("style source \"\(id)\" (\(shown))", error)
+                throw BaseMapSetup.sourceError("style source \"\(id)\" (\(URLRedaction.redact(path)))", error)
             }
         }
         if path.contains("{z}") {

@@ -142,10 +142,48 @@ enum ResourceLocation {
         if location.contains("://") || location.lowercased().hasPrefix("file:") {
             throw .refused(location: location, reason: "a remote style or TileJSON may only name http(s) resources")
         }
-        guard let url = URL(string: location, relativeTo: URL(string: base)), isRemote(url.absoluteString) else {
-            throw .refused(location: location, reason: "not a valid URL relative to \(base)")
+        return join(location, base)
+    }
+
+    /// RFC 3986 reference resolution of a relative `location` (`//host/p`, `/p`, `p`,
+    /// `../p`, with any query) against the http(s) URL `base`. Written out rather than left to
+    /// `URL(string:relativeTo:)`, which refuses the `{z}` of tile templates.
+    private static func join(_ location: String, _ base: String) -> String {
+        let schemeEnd = base.range(of: "://")?.upperBound ?? base.startIndex
+        let scheme = String(base[..<schemeEnd])
+        let rest = base[schemeEnd...]
+        let authorityEnd = rest.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? rest.endIndex
+        let origin = scheme + rest[..<authorityEnd]
+        if location.hasPrefix("//") { return String(scheme.dropLast(2)) + location }
+        let (path, query) = split(location)
+        let joined: String
+        if path.hasPrefix("/") {
+            joined = path
+        } else {
+            let basePath = split(String(rest[authorityEnd...])).path
+            let folder = basePath.lastIndex(of: "/").map { String(basePath[...$0]) } ?? "/"
+            joined = path.isEmpty ? basePath : folder + path
         }
-        return url.absoluteString
+        var segments: [Substring] = []
+        let parts = joined.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
+        for (i, segment) in parts.enumerated() {
+            let isLast = i == parts.count - 1
+            switch segment {
+            case ".": if isLast { segments.append("") }
+            case "..":
+                if !segments.isEmpty { segments.removeLast() }
+                if isLast { segments.append("") }
+            default: segments.append(segment)
+            }
+        }
+        return origin + "/" + segments.joined(separator: "/") + query
+    }
+
+    /// A URL's path and its query (with `?`), the fragment dropped.
+    private static func split(_ text: String) -> (path: String, query: String) {
+        let noFragment = text.firstIndex(of: "#").map { String(text[..<$0]) } ?? text
+        guard let q = noFragment.firstIndex(of: "?") else { return (noFragment, "") }
+        return (String(noFragment[..<q]), String(noFragment[q...]))
     }
 }
 

@@ -37,6 +37,10 @@ import Testing
         ("../tiles.json?key=k", "https://h.example/styles/style.json", "https://h.example/tiles.json?key=k"),
         ("/tiles.json", "https://h.example/styles/style.json", "https://h.example/tiles.json"),
         ("https://other.example/s", "https://h.example/styles/style.json", "https://other.example/s"),
+        ("//cdn.example/s.json", "https://h.example/styles/style.json", "https://cdn.example/s.json"),
+        ("./a/../b/{z}/{x}/{y}.pbf", "http://127.0.0.1:8080/x/y.json?k=1#f", "http://127.0.0.1:8080/x/b/{z}/{x}/{y}.pbf"),
+        ("../../../../t.json", "https://h.example/a/s.json", "https://h.example/t.json"),
+        ("?v=2", "https://h.example/a/s.json?v=1", "https://h.example/a/s.json?v=2"),
     ] as [(String, String?, String)])
     func locationsResolve(location: String, base: String?, expected: String) throws {
         #expect(try ResourceLocation.resolve(location, against: base) == expected)
