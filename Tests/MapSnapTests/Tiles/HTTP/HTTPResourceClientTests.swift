@@ -13,13 +13,17 @@ import Testing
 
     static let style = #"{"version": 8, "sources": {}, "layers": []}"#
 
-    @Test func fetchesOnceThenServesFromTheCacheAndOffline() throws {
+    /// A site serving `style` at `/style.json`, its server, a fresh cache folder and the URL.
+    static func styleSite() throws -> (site: TestSite, server: LocalHTTPServer, cache: String, url: String) {
         let site = TestSite()
-        site.put("/style.json", text: Self.style)
+        site.put("/style.json", text: style)
         let server = try site.start()
+        return (site, server, try TileFixtures.temporaryDirectory(), server.baseURL + "/style.json")
+    }
+
+    @Test func fetchesOnceThenServesFromTheCacheAndOffline() throws {
+        let (_, server, cache, url) = try Self.styleSite()
         defer { server.stop() }
-        let cache = try TileFixtures.temporaryDirectory()
-        let url = server.baseURL + "/style.json"
         let first = try Self.client(cache: cache).get(url, kind: .json, limit: 1000, deadline: .none)
         #expect(first.bytes == Array(Self.style.utf8) && first.warnings.isEmpty)
         #expect(try Self.client(cache: cache).get(url, kind: .json, limit: 1000, deadline: .none).bytes == first.bytes)
@@ -34,12 +38,8 @@ import Testing
     }
 
     @Test func anExpiredCopyIsRefetchedAndKeptWhenTheRefreshFails() throws {
-        let site = TestSite()
-        site.put("/style.json", text: Self.style)
-        let server = try site.start()
+        let (site, server, cache, url) = try Self.styleSite()
         defer { server.stop() }
-        let cache = try TileFixtures.temporaryDirectory()
-        let url = server.baseURL + "/style.json"
         let stale = try Self.client(cache: cache) { $0.cacheMaxAge = 0 }
         _ = try stale.get(url, kind: .json, limit: 1000, deadline: .none)
         let changed = #"{"version": 8, "name": "new", "sources": {}, "layers": []}"#

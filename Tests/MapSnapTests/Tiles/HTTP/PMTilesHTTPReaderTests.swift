@@ -62,18 +62,15 @@ import Testing
     }
 
     @Test func leafDirectoriesAndTileDataBeyondTheHeadAreFetchedByRange() throws {
+        // Zooms 0…3 (85 tiles) of 1 KiB each, leaves of 3 entries: the tile data runs well past
+        // the first 16 KiB, and lookups go through leaf directories.
+        let expected = Dictionary(uniqueKeysWithValues: (0..<85).compactMap { id -> (TileID, [UInt8])? in
+            guard let tile = PMTilesTileID.tile(for: UInt64(id)) else { return nil }
+            return (tile, (0..<1024).map { UInt8(truncatingIfNeeded: $0 &* 3 &+ id) })
+        })
         var writer = PMTilesWriter(format: .png, tileCompression: .none)
         writer.forcedLeafSize = 3
-        var expected: [TileID: [UInt8]] = [:]
-        for x in 0..<8 {
-            for y in 0..<8 {
-                let tile = TileID(z: 3, x: x, y: y)!
-                // 1 KiB each: the tile data runs well past the first 16 KiB.
-                let data = (0..<1024).map { UInt8(truncatingIfNeeded: $0 &+ x &* 31 &+ y &* 7) }
-                try writer.add(tile, data: data)
-                expected[tile] = data
-            }
-        }
+        for (tile, data) in expected.sorted(by: { $0.key < $1.key }) { try writer.add(tile, data: data) }
         let site = TestSite()
         site.put("/grid.pmtiles", try writer.archive(), type: "application/octet-stream")
         let server = try site.start()
