@@ -80,7 +80,7 @@ public struct TileCache: Sendable {
 
     /// The folder name of the resources (styles, TileJSON, sprites, icons, byte ranges):
     /// one folder for all of them, beside the templates' folders.
-    public static let resourceKey = "resources"
+    static let resourceKey = "resources"
 
     /// 16 hex digits of FNV-1a 64 over the UTF-8 of `text`.
     static func hash(_ text: String) -> String {
@@ -132,9 +132,9 @@ public struct TileCache: Sendable {
     /// Path of the "absent" marker for `tile`.
     public func absentPath(for tile: TileID) -> String { absentPath(address(tile)) }
     /// Path of the body file for the resource at `url`.
-    public func dataPath(resource url: String) -> String { dataPath(address(resource: url)) }
+    func dataPath(resource url: String) -> String { dataPath(address(resource: url)) }
     /// Path of the "absent" marker for the resource at `url`.
-    public func absentPath(resource url: String) -> String { absentPath(address(resource: url)) }
+    func absentPath(resource url: String) -> String { absentPath(address(resource: url)) }
 
     private func dataPath(_ a: Address) -> String { folderPath(a) + "/" + a.dataName }
     private func absentPath(_ a: Address) -> String { folderPath(a) + "/" + a.absentName }
@@ -144,13 +144,13 @@ public struct TileCache: Sendable {
     public func lookup(_ tile: TileID, now: Date = Date()) -> Lookup? { lookup(address(tile), now: now) }
 
     /// The entry for the resource at `url` (with any byte range), as `lookup(_:now:)`.
-    public func lookup(resource url: String, now: Date = Date()) -> Lookup? { lookup(address(resource: url), now: now) }
+    func lookup(resource url: String, now: Date = Date()) -> Lookup? { lookup(address(resource: url), now: now) }
 
     /// Stores a complete, validated body for `tile` and drops any "absent" marker.
     public func store(_ bytes: [UInt8], for tile: TileID) throws(TileCacheError) { try store(bytes, at: address(tile)) }
 
     /// Stores a complete, validated body for the resource at `url`.
-    public func store(_ bytes: [UInt8], resource url: String) throws(TileCacheError) {
+    func store(_ bytes: [UInt8], resource url: String) throws(TileCacheError) {
         try store(bytes, at: address(resource: url))
     }
 
@@ -158,13 +158,13 @@ public struct TileCache: Sendable {
     public func storeAbsent(_ tile: TileID) throws(TileCacheError) { try storeAbsent(at: address(tile)) }
 
     /// Records that the resource at `url` does not exist on the server.
-    public func storeAbsent(resource url: String) throws(TileCacheError) { try storeAbsent(at: address(resource: url)) }
+    func storeAbsent(resource url: String) throws(TileCacheError) { try storeAbsent(at: address(resource: url)) }
 
     /// Removes whatever is cached for `tile` (e.g. an entry that failed validation).
     public func remove(_ tile: TileID) { remove(address(tile)) }
 
     /// Removes whatever is cached for the resource at `url`.
-    public func remove(resource url: String) { remove(address(resource: url)) }
+    func remove(resource url: String) { remove(address(resource: url)) }
 
     private func lookup(_ a: Address, now: Date) -> Lookup? {
         guard let folder = try? openFolder(a, create: false) else { return nil }
