@@ -242,6 +242,9 @@ final class BaseMap {
                 case .fill:
                     guard let src = source(for: layer, camera: camera, vector: true) else { continue }
                     FillPainter.draw(layer, src, ctx)
+                case .fillExtrusion:
+                    guard let src = source(for: layer, camera: camera, vector: true) else { continue }
+                    FillPainter.draw(layer, src, ctx, properties: .fillExtrusion)
                 case .line:
                     guard let src = source(for: layer, camera: camera, vector: true) else { continue }
                     LinePainter.draw(layer, src, ctx)

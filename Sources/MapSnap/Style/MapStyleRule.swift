@@ -267,6 +267,9 @@ public struct StyleCustomization: Sendable, Hashable {
         case "fill":
             return [Element(name: "geometry.fill", colorProperty: "fill-color", opacityProperty: "fill-opacity", defaultColor: "#000000"),
                     Element(name: "geometry.stroke", colorProperty: "fill-outline-color", defaultColor: "#000000")]
+        case "fill-extrusion":
+            return [Element(name: "geometry.fill", colorProperty: "fill-extrusion-color", opacityProperty: "fill-extrusion-opacity",
+                            defaultColor: "#000000")]
         case "line":
             // A road's, river's or railway's line is its fill and its casing its stroke; a
             // boundary is a stroke.
