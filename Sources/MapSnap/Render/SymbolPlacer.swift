@@ -386,6 +386,8 @@ struct SymbolPlacer {
         for center in anchors {
             guard let mid = LineGeometry.point(at: center, on: pts) else { continue }
             if previous.contains(where: { ($0 - mid.point).length < p.spacing }) { continue }
+            if LineGeometry.bendsTooSharply(pts, from: center - labelLength / 2, to: center + labelLength / 2,
+                                            window: p.sizePixels * 0.6, maxAngle: p.maxAngle) { continue }
             var placed: [PlacedGlyph] = []
             var boxes: [PixelRect] = []
             var lastAngle: Double?
@@ -610,6 +612,41 @@ enum LineGeometry {
             remaining -= seg
         }
         return nil
+    }
+
+    /// Whether the line turns by more than `maxAngle` (radians) within some stretch of
+    /// `window` pixels between `start` and `end` pixels along it, the turns at its vertices
+    /// summed. This is the test MapLibre applies to text set along a line (`text-max-angle`,
+    /// with a window of 3/5 of the text size): a corner drawn as two 45° turns a pixel apart
+    /// counts as the 90° it is, which comparing neighbouring glyphs alone would let pass.
+    static func bendsTooSharply(_ pts: [PixelPoint], from start: Double, to end: Double, window: Double,
+                                maxAngle: Double) -> Bool {
+        guard pts.count >= 3 else { return false }
+        var corners: [(distance: Double, turn: Double)] = []
+        var along = 0.0
+        var heading: Double?  // of the last segment with a length
+        for i in 1..<pts.count {
+            let d = pts[i] - pts[i - 1]
+            let length = d.length
+            guard length > 0 else { continue }
+            let direction = atan2(d.y, d.x)
+            // A vertex at `along` lies on the label when it is strictly inside it.
+            if let h = heading, along > start, along < end {
+                var turn = abs(direction - h)
+                if turn > .pi { turn = 2 * .pi - turn }
+                corners.append((along, turn))
+                var sum = 0.0
+                for c in corners.reversed() {
+                    guard along - c.distance <= window else { break }
+                    sum += c.turn
+                }
+                if sum > maxAngle { return true }
+            }
+            heading = direction
+            along += length
+            if along >= end { break }
+        }
+        return false
     }
 }
 
