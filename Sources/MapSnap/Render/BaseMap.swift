@@ -33,26 +33,16 @@ struct BaseMapSetup: Sendable {
 
     /// Loads the style (`normal`, `terrain`, `hybrid`, `satellite` from the bundled `Styles/`, or a JSON
     /// file) and resolves its sources through `registry`.
+    ///
+    /// The bundled styles come for two schemas: `Styles/NAME.json` reads OpenMapTiles tiles (the
+    /// embedded data), `Styles/protomaps/NAME.json` the same map from Protomaps tiles. Which one
+    /// is used follows the vector `--source` (`VectorTileSchema.identify`), so a Protomaps
+    /// extract draws like any other data.
     init(key: Key, sources registry: TileSourceRegistry) throws {
         let styleName = key.style
         let builtin = ["normal", "terrain", "hybrid", "satellite"]
-        let path: String
-        if builtin.contains(styleName) {
-            switch ResourceLocator.directory(named: "Styles", probe: "\(styleName).json") {
-            case .success(let dir): path = (dir as NSString).appendingPathComponent("\(styleName).json")
-            case .failure(let e): throw RenderError.source(e.description)
-            }
-        } else {
-            guard styleName.hasSuffix(".json") || FileManager.default.fileExists(atPath: styleName) else {
-                throw RenderError.style("--style \(styleName): no such style (normal, terrain, hybrid, satellite, or a style .json file)")
-            }
-            path = styleName
-        }
-        var loaded: Style
-        do {
-            loaded = try Style.load(path: path, customization: key.customization)
-        } catch {
-            throw RenderError.style("--style \(error)")
+        guard builtin.contains(styleName) || styleName.hasSuffix(".json") || FileManager.default.fileExists(atPath: styleName) else {
+            throw RenderError.style("--style \(styleName): no such style (normal, terrain, hybrid, satellite, or a style .json file)")
         }
         var override: TileSourceRegistry.Opened?
         if let o = key.source {
@@ -62,6 +52,21 @@ struct BaseMapSetup: Sendable {
                 throw RenderError.source("--source \(URLRedaction.redact(o)): \(error)")
             }
         }
+        var schemaWarning: String?
+        var path = styleName
+        if builtin.contains(styleName) {
+            let file = Self.bundledStyleFile(styleName, source: override?.source, sourceName: key.source ?? "", warning: &schemaWarning)
+            switch ResourceLocator.directory(named: "Styles", probe: file) {
+            case .success(let dir): path = (dir as NSString).appendingPathComponent(file)
+            case .failure(let e): throw RenderError.source(e.description)
+            }
+        }
+        var loaded: Style
+        do {
+            loaded = try Style.load(path: path, customization: key.customization)
+        } catch {
+            throw RenderError.style("--style \(error)")
+        }
         // Raster tiles given to a style without raster layers become the whole base map:
         // the background, then the tiles (a vector street style on top would only hide them).
         if let o = override?.source, !o.metadata.format.isVector,
@@ -70,6 +75,7 @@ struct BaseMapSetup: Sendable {
         }
         style = loaded
         var warnings = StyleWarning.lines(loaded.warnings)
+        if let schemaWarning { warnings.append(schemaWarning) }
         let styleDirectory = builtin.contains(styleName) ? nil : (path as NSString).deletingLastPathComponent
         do {
             sprites = try SpriteLoader.load(loaded, override: key.sprite, pixelRatio: key.pixelRatio,
@@ -86,6 +92,28 @@ struct BaseMapSetup: Sendable {
         sources = try resolver.resolve(loaded, warnings: &warnings)
         if let missing = Self.missingLayersWarning(loaded, sources) { warnings.append(missing) }
         self.warnings = warnings
+    }
+
+    /// The bundled style file (relative to `Styles/`) of `name` for the schema of the vector
+    /// `source`: the Protomaps variant for Protomaps tiles, the OpenMapTiles one otherwise
+    /// (no source, raster tiles, a schema that cannot be told). Tiles of a Protomaps schema
+    /// before version 4 get the Protomaps variant too (their layer names match, their
+    /// `pmap:` fields do not) and a warning saying what will be missing.
+    static func bundledStyleFile(_ name: String, source: (any TileSource)?, sourceName: String,
+                                 warning: inout String?) -> String {
+        guard let source, source.metadata.format.isVector, let schema = VectorTileSchema.identify(source) else {
+            return "\(name).json"
+        }
+        switch schema {
+        case .openMapTiles:
+            return "\(name).json"
+        case .protomaps:
+            return "protomaps/\(name).json"
+        case .protomapsLegacy:
+            warning = "--source \(URLRedaction.redact(sourceName)): Protomaps tiles of a schema before version 4 (pmap:kind fields); "
+                + "the bundled styles read version 4, so roads, land use and labels are missing"
+            return "protomaps/\(name).json"
+        }
     }
 
     /// One line naming, per vector source, the source layers the style's layers read but
