@@ -304,7 +304,7 @@ public enum StyleProperty: String, CaseIterable, Hashable, Sendable {
             (.textLetterSpacing, .symbol, true, .number, n(0), .supported),
             (.textJustify, .symbol, true, .enumeration(["auto", "left", "center", "right"]), .string("center"), .supported),
             (.textRadialOffset, .symbol, true, .number, n(0), .supported),
-            (.textVariableAnchor, .symbol, true, .stringArray, .null, .unsupported),
+            (.textVariableAnchor, .symbol, true, .stringArray, .null, .supported),
             (.textAnchor, .symbol, true, .enumeration(anchors), .string("center"), .supported),
             (.textMaxAngle, .symbol, true, .number, n(45), .supported),
             (.textWritingMode, .symbol, true, .stringArray, .null, .unsupported),
