@@ -12,8 +12,13 @@
 #
 # Steps: prepare.py cleans the extract and cuts the box into sea and land polygons;
 # tilemaker runs protomaps.lua with config-protomaps-SCHEMA.json once per schema; the
-# `attribution` metadata row mapsnap draws is added; mapsnap converts to PMTiles. One
-# tilemaker thread, so the output is the same bytes on every run.
+# `attribution` metadata row mapsnap draws is added; mapsnap converts to PMTiles.
+#
+# Reproducible: the same extract, scripts and packages give the same bytes wherever the
+# repository is. tilemaker 2.2 orders features in a way that depends on its memory layout,
+# so the run uses one thread and copies the profile and config into the work directory
+# (the same relative paths on every machine); an edit anywhere in protomaps.lua can still
+# re-order features (the same features: labels without a sort key may then swap places).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -38,12 +43,14 @@ trap 'rm -rf "$work"' EXIT
 /usr/bin/python3 "$here/prepare.py" "$extract" "$work/clean.osm.pbf" "$work/coastline" "$bbox"
 for schema in v4 v2; do
   name=helsinki-protomaps$([ "$schema" = v4 ] || echo "-$schema")
+  cp "$here/protomaps.lua" "$work/process.lua"
+  cp "$here/config-protomaps-$schema.json" "$work/config.json"
   (
     cd "$work"
     rm -f out.mbtiles
     MAPSNAP_PROTOMAPS_SCHEMA=$schema \
-      tilemaker --input clean.osm.pbf --output out.mbtiles --config "$here/config-protomaps-$schema.json" \
-        --process "$here/protomaps.lua" --bbox "$bbox" --threads 1 >tilemaker-$schema.log 2>&1 \
+      tilemaker --input clean.osm.pbf --output out.mbtiles --config config.json \
+        --process process.lua --bbox "$bbox" --threads 1 >tilemaker-$schema.log 2>&1 \
       || { cat tilemaker-$schema.log >&2; exit 1; }
   )
   sqlite3 "$work/out.mbtiles" "INSERT OR REPLACE INTO metadata (name, value) VALUES ('attribution', '© OpenStreetMap contributors'); VACUUM;"

@@ -98,6 +98,16 @@ local droppedRailways = Set { "abandoned", "razed", "demolished", "removed", "co
 local minorRailways = Set { "funicular", "light_rail", "miniature", "monorail", "narrow_gauge", "preserved",
                             "subway", "tram" }
 
+-- Starts a v4 point or line feature: its layer, the zoom it is written from, its kind and
+-- the `min_zoom` a style may show it from (one more: v4 counts 512-px tile zooms).
+local function v4Feature(obj, layer, minZoom, kind, sortRank)
+	obj:Layer(layer, false)
+	obj:MinZoom(math.min(minZoom, 14))
+	obj:Attribute("kind", kind)
+	obj:AttributeNumeric("min_zoom", minZoom + 1)
+	if sortRank then obj:AttributeNumeric("sort_rank", sortRank) end
+end
+
 local function v4Brunnel(obj)
 	if isYes(obj:Find("bridge")) then obj:AttributeBoolean("is_bridge", true)
 	elseif isYes(obj:Find("tunnel")) then obj:AttributeBoolean("is_tunnel", true) end
@@ -113,12 +123,8 @@ local function v4Road(way, highway)
 	if highway == "footway" and (footway == "sidewalk" or footway == "crossing") then detail = footway end
 	local minZoom = highwayZoom[detail] or highwayZoom[highway] or 14
 	if detail == "sidewalk" or detail == "crossing" then minZoom = 14 end
-	way:Layer("roads", false)
-	way:MinZoom(minZoom)
-	way:Attribute("kind", kind)
+	v4Feature(way, "roads", minZoom, kind, 400)
 	way:Attribute("kind_detail", detail)
-	way:AttributeNumeric("min_zoom", minZoom + 1)
-	way:AttributeNumeric("sort_rank", 400)
 	if linkValues[highway] then way:AttributeBoolean("is_link", true) end
 	v4Brunnel(way)
 	local ref, oneway, service = way:Find("ref"), way:Find("oneway"), way:Find("service")
@@ -148,12 +154,8 @@ local function v4OtherLine(way)
 	else
 		return
 	end
-	way:Layer("roads", false)
-	way:MinZoom(minZoom)
-	way:Attribute("kind", kind)
+	v4Feature(way, "roads", minZoom, kind, 400)
 	if detail then way:Attribute("kind_detail", detail) end
-	way:AttributeNumeric("min_zoom", minZoom + 1)
-	way:AttributeNumeric("sort_rank", 400)
 	v4Brunnel(way)
 	copyTags(way, { "ref", "network", "service" })
 	writeNames(way)
@@ -266,11 +268,8 @@ local function v4Node(node)
 	if placeKind[place] then
 		local minZoom = placeZoom[place]
 		local population = tonumber(node:Find("population")) or 0
-		node:Layer("places", false)
-		node:MinZoom(minZoom)
-		node:Attribute("kind", placeKind[place])
+		v4Feature(node, "places", minZoom, placeKind[place])
 		node:Attribute("kind_detail", place)
-		node:AttributeNumeric("min_zoom", minZoom + 1)
 		if population > 0 then node:AttributeNumeric("population", population) end
 		node:AttributeNumeric("population_rank", populationRank(population))
 		copyTags(node, { "capital", "wikidata" })
@@ -282,10 +281,7 @@ local function v4Node(node)
 		-- Water labels: seas from z6, oceans always, bays, straits and fjords from z15.
 		local kind = natural ~= "" and natural or place
 		local minZoom = place == "ocean" and 0 or place == "sea" and 6 or 15
-		node:Layer("water", false)
-		node:MinZoom(math.min(minZoom, 14))
-		node:Attribute("kind", kind)
-		node:AttributeNumeric("min_zoom", minZoom + 1)
+		v4Feature(node, "water", minZoom, kind)
 		writeNames(node)
 		return
 	end
@@ -297,10 +293,7 @@ local function v4Node(node)
 		node:Attribute("addr_housenumber", housenumber)
 	end
 	if natural == "peak" then
-		node:Layer("pois", false)
-		node:MinZoom(13)
-		node:Attribute("kind", "peak")
-		node:AttributeNumeric("min_zoom", 14)
+		v4Feature(node, "pois", 13, "peak")
 		copyTags(node, { "ele" })
 		writeNames(node)
 		return
@@ -314,12 +307,8 @@ local function v4Boundary(way, adminLevel)
 	if adminLevel <= 2 then kind, minZoom = "country", 0
 	elseif adminLevel <= 4 then kind, minZoom = "region", 4
 	elseif adminLevel <= 6 then kind, minZoom = "county", 8 end
-	way:Layer("boundaries", false)
-	way:MinZoom(minZoom)
-	way:Attribute("kind", kind)
+	v4Feature(way, "boundaries", minZoom, kind, 288)
 	way:AttributeNumeric("kind_detail", adminLevel)
-	way:AttributeNumeric("min_zoom", minZoom + 1)
-	way:AttributeNumeric("sort_rank", 288)
 	if way:Find("disputed") == "yes" then way:AttributeBoolean("disputed", true) end
 end
 
@@ -335,11 +324,7 @@ local function v4Way(way, isClosed, adminLevel)
 
 	local waterway = way:Find("waterway")
 	if waterwayZoom[waterway] and not isClosed then
-		way:Layer("water", false)
-		way:MinZoom(waterwayZoom[waterway])
-		way:Attribute("kind", waterway)
-		way:AttributeNumeric("min_zoom", waterwayZoom[waterway] + 1)
-		way:AttributeNumeric("sort_rank", 200)
+		v4Feature(way, "water", waterwayZoom[waterway], waterway, 200)
 		writeNames(way)
 	end
 
@@ -430,13 +415,16 @@ local function v2Matches(obj, table)
 	return false
 end
 
-local v2RoadKind = {
-	motorway = "highway", motorway_link = "highway",
-	trunk = "major_road", trunk_link = "major_road", primary = "major_road", primary_link = "major_road",
-	secondary = "medium_road", secondary_link = "medium_road", tertiary = "medium_road", tertiary_link = "medium_road",
-	residential = "minor_road", unclassified = "minor_road", road = "minor_road", living_street = "minor_road",
-	service = "minor_road",
-}
+-- Version 2's road kinds (after Tilezen's HighRoad): v4's, with secondary and tertiary
+-- roads as medium_road, living streets as minor_road, and paths as other.
+local v2MediumRoads = Set { "secondary", "secondary_link", "tertiary", "tertiary_link" }
+local function v2RoadKind(highway)
+	if v2MediumRoads[highway] then return "medium_road" end
+	if highway == "living_street" then return "minor_road" end
+	local kind = highwayKind[highway]
+	if kind == nil or kind == "path" then return "other" end
+	return kind
+end
 local v2DroppedRailways = Set { "abandoned", "construction", "platform", "proposed" }
 local v2RoadZoom = { highway = 6, major_road = 7, medium_road = 9, minor_road = 12, other = 13 }
 
@@ -491,7 +479,7 @@ local function v2Way(way, isClosed, adminLevel)
 
 	local area = isClosed and way:Find("area") == "yes"
 	if highway ~= "" and highway ~= "construction" and highway ~= "proposed" and not area then
-		local kind = v2RoadKind[highway] or "other"
+		local kind = v2RoadKind(highway)
 		way:Layer("roads", false)
 		way:MinZoom(v2RoadZoom[kind])
 		way:Attribute("pmap:kind", kind)

@@ -46,7 +46,7 @@ import Testing
     func aLabelIsNotSetRoundAChamferedCorner(chamfer: Bool, labelled: Bool) throws {
         let dir = TestPaths.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        func zz(_ v: Int64) -> UInt64 { UInt64(bitPattern: (v << 1) ^ (v >> 63)) }
+        let zz = MVTTestTiles.zigzag
         // Tile units: 8 per pixel at zoom 1 (a 512-px world) for the one z0 tile; the line
         // stays inside one of the four z1 tiles the image is drawn from (labels are placed
         // per tile piece). East 150 px, then the chamfer: 6 px east and 6 px south (8.5 px,
@@ -59,18 +59,9 @@ import Testing
         let tile = MVTTestTiles.tile([MVTTestTiles.layer(
             name: "roads", keys: ["name"], values: [MVTTestTiles.stringValue("Elielinaukio")],
             features: [.init(type: 2, tags: [0, 0], geometry: geometry)])])
-        try FileManager.default.createDirectory(atPath: "\(dir)/tiles/0/0", withIntermediateDirectories: true)
-        try Data(tile).write(to: URL(fileURLWithPath: "\(dir)/tiles/0/0/0.pbf"))
-        let json = """
-        {"version": 8, "sources": {"t": {"type": "vector", "url": "tiles"}},
-         "layers": [{"id": "bg", "type": "background", "paint": {"background-color": "#ffffff"}},
-          {"id": "names", "type": "symbol", "source": "t", "source-layer": "roads",
-           "layout": {"symbol-placement": "line", "text-field": "{name}", "text-size": 16, "text-font": ["Noto Sans Bold"]},
-           "paint": {"text-color": "#000000"}}]}
-        """
-        try Data(json.utf8).write(to: URL(fileURLWithPath: dir + "/style.json"))
+        let style = try MVTTestTiles.labelStyle(for: tile, in: dir, sourceLayer: "roads", layout: #""symbol-placement": "line""#)
         let o = MapSnapshotOptions(width: 512, height: 512, scale: 1, center: LatLng(0, 0), zoom: 1,
-                                   style: dir + "/style.json", attribution: "", showsScaleBar: false)
+                                   style: style, attribution: "", showsScaleBar: false)
         let snap = try MapSnapshotter(options: o).render()
         var ink = 0
         for y in 0..<512 { for x in 0..<512 where snap.canvas.color(atX: x, y: y).red < 128 { ink += 1 } }

@@ -24,26 +24,17 @@ import Testing
     func ink(names: [String], layout: String) throws -> (right: Int, left: Int, above: Int, below: Int, warnings: [String]) {
         let dir = TestPaths.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        func zz(_ v: Int64) -> UInt64 { UInt64(bitPattern: (v << 1) ^ (v >> 63)) }
+        let zz = MVTTestTiles.zigzag
         var features: [MVTTestTiles.Feature] = []
         for i in names.indices {
             features.append(.init(type: 1, tags: [0, UInt64(i)], geometry: [MVTTestTiles.command(1, 1), zz(2048), zz(2048)]))
         }
         let tile = MVTTestTiles.tile([MVTTestTiles.layer(name: "places", keys: ["name"], values: names.map(MVTTestTiles.stringValue),
                                                          features: features)])
-        try FileManager.default.createDirectory(atPath: "\(dir)/tiles/0/0", withIntermediateDirectories: true)
-        try Data(tile).write(to: URL(fileURLWithPath: "\(dir)/tiles/0/0/0.pbf"))
-        let json = """
-        {"version": 8, "sources": {"t": {"type": "vector", "url": "tiles"}},
-         "layers": [{"id": "bg", "type": "background", "paint": {"background-color": "#ffffff"}},
-          {"id": "names", "type": "symbol", "source": "t", "source-layer": "places",
-           "layout": {"text-field": "{name}", "text-size": 16, "text-font": ["Noto Sans Bold"], \(layout)},
-           "paint": {"text-color": "#000000"}}]}
-        """
-        try Data(json.utf8).write(to: URL(fileURLWithPath: dir + "/style.json"))
+        let style = try MVTTestTiles.labelStyle(for: tile, in: dir, sourceLayer: "places", layout: layout)
         // z0 tile at zoom 0.5: one tile, the point (the tile's centre) at the image centre.
         let o = MapSnapshotOptions(width: 300, height: 300, scale: 1, center: LatLng(0, 0), zoom: 0.5,
-                                   style: dir + "/style.json", attribution: "", showsScaleBar: false)
+                                   style: style, attribution: "", showsScaleBar: false)
         let snap = try MapSnapshotter(options: o).render()
         var r = (right: 0, left: 0, above: 0, below: 0, warnings: snap.warnings)
         for y in 0..<300 {
