@@ -22,7 +22,7 @@ import Foundation
 ///               "fillColor", "level": "aboveRoads|aboveLabels"} ],
 ///   "markers": [ "Static Maps markers syntax"
 ///              | {"lat", "lon"  or  "location", "color", "size": "tiny|small|mid|normal",
-///                 "style": "pin|dot", "diameter" (dot, points), "label", "title", "icon": "file.png",
+///                 "style": "pin|dot", "diameter" (dot, points), "label", "title", "icon": "file.png" | "https://…",
 ///                 "anchor": "bottom|…|x,y" | [x, y], "level"} ],
 ///   "polygons": [ {"rings": [[[lat, lon], …], …], "fillColor", "strokeColor", "strokeWidth", "level"} ],
 ///   "circles": [ {"center", "radiusMeters", "fillColor", "strokeColor", "strokeWidth", "level"} ],
@@ -434,7 +434,8 @@ private struct SpecReader {
             throw RenderSpecError.badValue(origin: origin("\(keyPath).diameter"), reason: "diameter needs \"style\": \"dot\"")
         }
         if let v = o["icon"] {
-            let icon = try builder.checkedPath(try string(v, "\(keyPath).icon"), origin: origin("\(keyPath).icon"))
+            let written = try string(v, "\(keyPath).icon")
+            let icon = FilePathPolicy.isURL(written) ? written : try builder.checkedPath(written, origin: origin("\(keyPath).icon"))
             var anchor: PixelPoint? = nil
             if let a = o["anchor"] {
                 let text: String
@@ -447,7 +448,7 @@ private struct SpecReader {
                     }
                     text = "\(try number(items[0], "\(keyPath).anchor[0]", in: -4096...4096)),\(try number(items[1], "\(keyPath).anchor[1]", in: -4096...4096))"
                 }
-                anchor = try StaticMapsSyntax.iconAnchor(text, iconPath: icon, origin: origin(keyPath))
+                (anchor, marker.iconAnchorFraction) = try StaticMapsSyntax.iconAnchor(text, iconPath: icon, origin: origin(keyPath))
             }
             marker.style = .icon(path: icon, anchor: anchor)
         } else if o["anchor"] != nil {

@@ -1,21 +1,66 @@
 import Foundation
 
-/// Decodes marker icon PNGs once per render and keeps them by path.
+/// Decodes marker icons once per render and keeps them by location: local PNG files, and
+/// PNG or JPEG images at `http(s)` URLs (Google's `icon:https://…`) fetched through the
+/// render's resource fetcher — the tiles' transfer layer, cache and offline mode — under a
+/// small byte cap, since an icon is a few KiB.
 final class IconStore: @unchecked Sendable {
-    private var images: [String: Canvas] = [:]
+    /// Decoded icons, and the failures of icon URLs: a URL that failed while the camera was
+    /// fitted is not fetched again (with its retries) to fail the drawing.
+    private var images: [String: Result<Canvas, OverlayError>] = [:]
     private let lock = NSLock()
+    /// Where remote icons come from (nil: a remote icon is an error).
+    private let fetcher: (any ResourceFetching)?
     /// Icons larger than this per side are refused: they are markers, not maps.
     static let maximumSide = 1024
     static let maximumFileBytes = 16 << 20
+    /// A remote icon's body: Google's own limit for custom icons is 4096 pixels of area;
+    /// 1 MiB holds any sensible marker image and keeps a hostile URL cheap.
+    static let maximumRemoteBytes = 1 << 20
+
+    init(fetcher: (any ResourceFetching)? = nil) {
+        self.fetcher = fetcher
+    }
 
     func image(at path: String) throws(OverlayError) -> Canvas {
         lock.lock()
         defer { lock.unlock() }
-        if let img = images[path] { return img }
+        if let known = images[path] { return try known.get() }
+        if ResourceLocation.isRemote(path) {
+            let result = Result { () throws(OverlayError) -> Canvas in try remoteImage(path) }
+            images[path] = result
+            return try result.get()
+        }
         let img = try IconStore.sharedDecode(path)
-        images[path] = img
+        images[path] = .success(img)
         return img
     }
+
+    /// Fetches and decodes an icon URL (PNG or JPEG only: the fetcher checks the first bytes
+    /// before anything is cached).
+    private func remoteImage(_ url: String) throws(OverlayError) -> Canvas {
+        let shown = URLRedaction.redact(url)
+        guard let fetcher else { throw .unreadableIcon(path: shown, reason: "icons are not fetched from the web here") }
+        let bytes: [UInt8]
+        do {
+            guard let fetched = try fetcher.fetch(url, kind: .image, limit: Self.maximumRemoteBytes) else {
+                throw OverlayError.unreadableIcon(path: shown, reason: "the server has no such image (HTTP 404)")
+            }
+            bytes = fetched
+        } catch let error as OverlayError {
+            throw error
+        } catch let error as ResourceError {
+            throw .unreadableIcon(path: shown, reason: error.reason)
+        } catch {
+            throw .unreadableIcon(path: shown, reason: "\(error)")
+        }
+        do {
+            return try RasterImageDecoder.decode(bytes, origin: shown, maxPixelCount: Self.maximumSide * Self.maximumSide)
+        } catch {
+            throw .unreadableIcon(path: shown, reason: error.description)
+        }
+    }
+
 
     /// Reads and decodes an icon file, mapping every failure to `OverlayError.unreadableIcon`.
     static func sharedDecode(_ path: String) throws(OverlayError) -> Canvas {

@@ -30,42 +30,57 @@ struct BaseMapSetup: Sendable {
     let sprites: SpriteSheet
     /// Style warnings and sources that could not be resolved.
     let warnings: [String]
+    /// True when something the style needs could not be fetched this time (the network, the
+    /// deadline, an offline cache miss): the setup serves this render but is not kept.
+    let isIncomplete: Bool
 
-    /// Loads the style (`normal`, `terrain`, `hybrid`, `satellite` from the bundled `Styles/`, or a JSON
-    /// file) and resolves its sources through `registry`.
+    /// Loads the style (`normal`, `terrain`, `hybrid`, `satellite` from the bundled `Styles/`, a
+    /// JSON file, or an `http(s)` URL fetched through the HTTP layer) and resolves its sources
+    /// through `registry`; what it fetches ends by `deadline`.
     ///
     /// The bundled styles come for two schemas: `Styles/NAME.json` reads OpenMapTiles tiles (the
     /// embedded data), `Styles/protomaps/NAME.json` the same map from Protomaps tiles. Which one
     /// is used follows the vector `--source` (`VectorTileSchema.identify`), so a Protomaps
     /// extract draws like any other data.
-    init(key: Key, sources registry: TileSourceRegistry) throws {
+    init(key: Key, sources registry: TileSourceRegistry, deadline: Deadline = .none) throws {
         let styleName = key.style
         let builtin = ["normal", "terrain", "hybrid", "satellite"]
-        guard builtin.contains(styleName) || styleName.hasSuffix(".json") || FileManager.default.fileExists(atPath: styleName) else {
-            throw RenderError.style("--style \(styleName): no such style (normal, terrain, hybrid, satellite, or a style .json file)")
+        let fetcher = HTTPResourceFetcher(options: key.http, deadline: deadline)
+        let remote = ResourceLocation.isRemote(styleName)
+        guard remote || builtin.contains(styleName) || styleName.hasSuffix(".json") || FileManager.default.fileExists(atPath: styleName) else {
+            throw RenderError.style("--style \(styleName): no such style (normal, terrain, hybrid, satellite, a style .json file or URL)")
         }
         var override: TileSourceRegistry.Opened?
         if let o = key.source {
             do {
-                override = try registry.open(o, http: key.http)
+                override = try registry.open(o, http: key.http, deadline: deadline)
             } catch {
-                throw RenderError.source("--source \(URLRedaction.redact(o)): \(error)")
+                throw Self.sourceError("--source \(URLRedaction.redact(o))", error)
             }
         }
         var schemaWarning: String?
-        var path = styleName
-        if builtin.contains(styleName) {
-            let file = Self.bundledStyleFile(styleName, source: override?.source, sourceName: key.source ?? "", warning: &schemaWarning)
-            switch ResourceLocator.directory(named: "Styles", probe: file) {
-            case .success(let dir): path = (dir as NSString).appendingPathComponent(file)
-            case .failure(let e): throw RenderError.source(e.description)
-            }
-        }
         var loaded: Style
-        do {
-            loaded = try Style.load(path: path, customization: key.customization)
-        } catch {
-            throw RenderError.style("--style \(error)")
+        /// What the style's relative locations resolve against: its folder or its URL.
+        let base: String?
+        if remote {
+            loaded = try Self.fetchStyle(styleName, fetcher: fetcher, customization: key.customization)
+            base = styleName
+        } else {
+            var path = styleName
+            if builtin.contains(styleName) {
+                let file = Self.bundledStyleFile(styleName, source: override?.source, sourceName: key.source ?? "",
+                                                 deadline: deadline, warning: &schemaWarning)
+                switch ResourceLocator.directory(named: "Styles", probe: file) {
+                case .success(let dir): path = (dir as NSString).appendingPathComponent(file)
+                case .failure(let e): throw RenderError.source(e.description)
+                }
+            }
+            do {
+                loaded = try Style.load(path: path, customization: key.customization)
+            } catch {
+                throw RenderError.style("--style \(error)")
+            }
+            base = builtin.contains(styleName) ? nil : (path as NSString).deletingLastPathComponent
         }
         // Raster tiles given to a style without raster layers become the whole base map:
         // the background, then the tiles (a vector street style on top would only hide them).
@@ -76,22 +91,51 @@ struct BaseMapSetup: Sendable {
         style = loaded
         var warnings = StyleWarning.lines(loaded.warnings)
         if let schemaWarning { warnings.append(schemaWarning) }
-        let styleDirectory = builtin.contains(styleName) ? nil : (path as NSString).deletingLastPathComponent
         do {
             sprites = try SpriteLoader.load(loaded, override: key.sprite, pixelRatio: key.pixelRatio,
-                                            fetcher: LocalResourceFetcher(baseDirectory: styleDirectory),
-                                            overrideFetcher: LocalResourceFetcher(), warnings: &warnings)
+                                            fetcher: fetcher.rebased(base),
+                                            overrideFetcher: fetcher.rebased(nil), warnings: &warnings)
         } catch {
-            throw RenderError.style(key.sprite != nil ? "--sprite \(error)" : "--style \(styleName): \(error)")
+            throw RenderError.style(key.sprite != nil ? "--sprite \(error)" : "--style \(URLRedaction.redact(styleName)): \(error)")
         }
         let dataDir = try? ResourceLocator.directory(named: "Data", probe: "helsinki.mbtiles").get()
-        let resolver = StyleSourceResolver(styleDirectory: (path as NSString).deletingLastPathComponent,
-                                           dataDirectory: dataDir, override: override, overrideName: key.source ?? "",
+        let resolver = StyleSourceResolver(styleBase: base, dataDirectory: dataDir, override: override, overrideName: key.source ?? "",
                                            demOverride: key.demSource, demEncodingOverride: key.demEncoding, http: key.http,
-                                           registry: registry)
+                                           registry: registry, deadline: deadline)
         sources = try resolver.resolve(loaded, warnings: &warnings)
         if let missing = Self.missingLayersWarning(loaded, sources) { warnings.append(missing) }
-        self.warnings = warnings
+        self.warnings = warnings + fetcher.warnings
+        isIncomplete = fetcher.hadTransientFailure
+    }
+
+    /// A style at an `http(s)` URL. A missing or malformed document is bad input (exit 2);
+    /// a network failure or an offline cache miss is the environment's (exit 3).
+    private static func fetchStyle(_ url: String, fetcher: HTTPResourceFetcher,
+                                   customization: StyleCustomization) throws -> Style {
+        let shown = URLRedaction.redact(url)
+        let bytes: [UInt8]
+        do {
+            guard let fetched = try fetcher.fetch(url, kind: .json, limit: Style.maximumInputBytes) else {
+                throw RenderError.style("--style \(shown): the server has no such style (HTTP 404)")
+            }
+            bytes = fetched
+        } catch let error as ResourceError {
+            throw error.isTransient ? RenderError.source("--style \(error)") : RenderError.style("--style \(error)")
+        }
+        do {
+            return try Style.parse(bytes: bytes, origin: shown, customization: customization)
+        } catch {
+            throw RenderError.style("--style \(error)")
+        }
+    }
+
+    /// A source that could not be opened: the network's fault (exit 3) or the data's.
+    static func sourceError(_ what: String, _ error: any Error) -> RenderError {
+        if let e = error as? ResourceError {
+            // `what` names the URL already.
+            return e.isTransient ? .source("\(what): \(e.reason)") : .style("\(what): \(e.reason)")
+        }
+        return .source("\(what): \(error)")
     }
 
     /// The bundled style file (relative to `Styles/`) of `name` for the schema of the vector
@@ -99,9 +143,9 @@ struct BaseMapSetup: Sendable {
     /// (no source, raster tiles, a schema that cannot be told). Tiles of a Protomaps schema
     /// before version 4 get the Protomaps variant too (their layer names match, their
     /// `pmap:` fields do not) and a warning saying what will be missing.
-    static func bundledStyleFile(_ name: String, source: (any TileSource)?, sourceName: String,
+    static func bundledStyleFile(_ name: String, source: (any TileSource)?, sourceName: String, deadline: Deadline = .none,
                                  warning: inout String?) -> String {
-        guard let source, source.metadata.format.isVector, let schema = VectorTileSchema.identify(source) else {
+        guard let source, source.metadata.format.isVector, let schema = VectorTileSchema.identify(source, deadline: deadline) else {
             return "\(name).json"
         }
         switch schema {

@@ -49,12 +49,29 @@ public enum TileSourceError: Error, Equatable, Sendable, CustomStringConvertible
 /// Opens tile sources by sniffing what is on disk.
 public enum TileSources {
     /// Opens `path` as MBTiles (SQLite header), PMTiles (`PMTiles` magic) or a
-    /// `z/x/y.ext` directory; an `http://` or `https://` URL template becomes an
-    /// `HTTPTileSource` configured by `httpOptions`.
-    public static func open(_ path: String, httpOptions: HTTPTileSource.Options = .init()) throws -> any TileSource {
+    /// `z/x/y.ext` directory. An `http://` or `https://` URL is, by its form:
+    /// - a tile URL template (`{z}`/`{x}`/`{y}` or `{quadkey}`): an `HTTPTileSource`;
+    /// - a PMTiles archive (a path ending in `.pmtiles`, or written `pmtiles://https://…`):
+    ///   read with range requests, its header and directories fetched now;
+    /// - anything else: a TileJSON document, fetched now, whose tiles become an
+    ///   `HTTPTileSource`.
+    /// Remote reads go through the HTTP layer (`httpOptions`: cache, offline mode, limits)
+    /// and end by `deadline`.
+    public static func open(_ path: String, httpOptions: HTTPTileSource.Options = .init(),
+                            deadline: Deadline = .none) throws -> any TileSource {
         let lower = path.lowercased()
+        if lower.hasPrefix("pmtiles://http://") || lower.hasPrefix("pmtiles://https://") {
+            return try openRemotePMTiles(String(path.dropFirst("pmtiles://".count)), options: httpOptions, deadline: deadline)
+        }
         if lower.hasPrefix("http://") || lower.hasPrefix("https://") {
-            return try HTTPTileSource(template: path, options: httpOptions)
+            if path.contains("{z}") || path.contains("{quadkey}") {
+                return try HTTPTileSource(template: path, options: httpOptions)
+            }
+            let pathPart = lower.split(separator: "?", maxSplits: 1).first.map(String.init) ?? lower
+            if pathPart.hasSuffix(".pmtiles") {
+                return try openRemotePMTiles(path, options: httpOptions, deadline: deadline)
+            }
+            return try openTileJSON(path, options: httpOptions, deadline: deadline)
         }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
@@ -79,5 +96,23 @@ public enum TileSources {
         if head.starts(with: Array("SQLite format 3\0".utf8)) { return try MBTilesSource(path: path) }
         if head.starts(with: Array("PMTiles".utf8)) { return try PMTilesSource(path: path) }
         throw TileSourceError.unrecognizedFormat(path: path, firstBytes: Array(head.prefix(8)))
+    }
+}
+
+extension TileSources {
+    /// A PMTiles archive on an HTTP server.
+    static func openRemotePMTiles(_ url: String, options: HTTPTileSource.Options, deadline: Deadline) throws -> PMTilesSource {
+        let reader = try PMTilesHTTPReader(url: url, options: options, deadline: deadline)
+        return try PMTilesSource(bytes: reader, name: URLRedaction.redact(url), deadline: deadline)
+    }
+
+    /// The tiles a TileJSON document at `url` describes.
+    static func openTileJSON(_ url: String, options: HTTPTileSource.Options, deadline: Deadline) throws -> HTTPTileSource {
+        let fetched = try HTTPResourceClient(options: options).get(url, kind: .json, limit: TileJSON.maximumBytes, deadline: deadline)
+        guard let bytes = fetched.bytes else {
+            throw ResourceError.network(location: URLRedaction.redact(url),
+                                        reason: "\(URLRedaction.redact(url)): no such TileJSON document (HTTP 404)")
+        }
+        return try HTTPTileSource(tileJSON: try TileJSON(bytes: bytes, url: url), options: options)
     }
 }

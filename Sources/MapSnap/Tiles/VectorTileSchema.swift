@@ -55,10 +55,11 @@ public enum VectorTileSchema: String, Sendable, Hashable, CustomStringConvertibl
 
     /// The schema of `source`: from its metadata's `vector_layers` when it lists any, else
     /// from the layers and keys of one stored tile — the one at the metadata's minimum zoom
-    /// under its center (or the center of its bounds). Nil for raster sources, for HTTP URL
-    /// templates without a layer list (reading a tile would mean a request before the
-    /// render, outside its time limit), and when the probed tile is missing or unreadable.
-    public static func identify(_ source: any TileSource) -> VectorTileSchema? {
+    /// under its center (or the center of its bounds), read by `deadline` (a remote PMTiles
+    /// archive reads it over the network). Nil for raster sources, for HTTP URL templates
+    /// without a layer list (they declare no extent, so there is no tile to expect), and when
+    /// the probed tile is missing or unreadable.
+    public static func identify(_ source: any TileSource, deadline: Deadline = .none) -> VectorTileSchema? {
         let metadata = source.metadata
         guard metadata.format.isVector else { return nil }
         if !metadata.vectorLayers.isEmpty {
@@ -66,7 +67,7 @@ public enum VectorTileSchema: String, Sendable, Hashable, CustomStringConvertibl
                             fields: metadata.vectorLayers.flatMap { $0.fields.map(\.name) })
         }
         if source is HTTPTileSource { return nil }
-        guard let probe = probeTile(metadata), let data = try? source.tileData(for: probe),
+        guard let probe = probeTile(metadata), let data = try? source.tileData(for: probe, deadline: deadline),
               let tile = try? VectorTile(bytes: data) else { return nil }
         let names = tile.layerHeaders.map(\.name)
         var keys: [String] = []

@@ -66,7 +66,7 @@ import Testing
     }
 
     /// A probe that finds no tile, a raster source and an HTTP template without a layer
-    /// list are not guessed at (an HTTP probe would be a request outside the render's limits).
+    /// list (no extent either: no tile to expect) are not guessed at.
     @Test func unknownSourcesStayUnidentified() throws {
         let empty = TestPaths.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: empty) }
