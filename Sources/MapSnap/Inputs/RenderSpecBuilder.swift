@@ -148,11 +148,18 @@ public struct RenderSpecBuilder: Sendable {
 
     /// `--polyline ENC` (precision 5) or `--polyline6 ENC` (precision 6): a path with default style.
     public mutating func addPolyline(_ text: String, precision: Int, origin: String) throws {
+        let encoded = text.trimmingFieldSpaces()
         do {
-            let coordinates = try EncodedPolyline.decode(text.trimmingFieldSpaces(), precision: precision)
+            let coordinates = try EncodedPolyline.decode(encoded, precision: precision)
             guard !coordinates.isEmpty else { throw StaticMapsSyntaxError.noLocations(origin: origin) }
             options.overlays.append(.path(PathOverlay(coordinates: coordinates)))
         } catch let error as PolylineError {
+            // A precision-6 route (OSRM, Valhalla) read at precision 5 has points ten times too
+            // far out; say so when the text decodes cleanly at 6, rather than only "outside".
+            if case .coordinateOutOfRange = error, precision == 5,
+               let asSix = try? EncodedPolyline.decode(encoded, precision: 6), !asSix.isEmpty {
+                throw StaticMapsSyntaxError.precision6Polyline(origin: origin, error: error)
+            }
             throw StaticMapsSyntaxError.badPolyline(origin: origin, error: error)
         }
     }

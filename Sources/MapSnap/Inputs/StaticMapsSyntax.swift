@@ -408,6 +408,9 @@ public enum StaticMapsSyntaxError: Error, Equatable, Sendable, CustomStringConve
     /// `key` is nil for whole-value parameters such as `--size`.
     case badValue(origin: String, key: String?, text: String, reason: String)
     case badPolyline(origin: String, error: PolylineError)
+    /// A precision-5 polyline whose points leave the world, while the same text is a valid
+    /// precision-6 polyline (OSRM and Valhalla write those): the usual mix-up, named as such.
+    case precision6Polyline(origin: String, error: PolylineError)
     case noLocations(origin: String)
     case tooManyLocations(origin: String, limit: Int)
     case badURL(origin: String, reason: String)
@@ -433,6 +436,8 @@ public enum StaticMapsSyntaxError: Error, Equatable, Sendable, CustomStringConve
             return key.map { "\(origin): \($0):\"\(text)\": \(reason)" } ?? "\(origin): \"\(text)\": \(reason)"
         case let .badPolyline(origin, error):
             return "\(origin): encoded polyline: \(error)"
+        case let .precision6Polyline(origin, error):
+            return "\(origin): encoded polyline: \(error); the text is a valid precision-6 polyline: pass it as polyline6"
         case let .noLocations(origin):
             return "\(origin): no locations given"
         case let .tooManyLocations(origin, limit):

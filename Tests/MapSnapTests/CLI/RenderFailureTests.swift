@@ -45,6 +45,9 @@ struct BadRenderCase: Sendable, CustomTestStringConvertible {
                       mentions: ["--polyline", "offset 22"]),
         BadRenderCase(name: "truncated polyline6", arguments: ["--polyline6", "_izlhA~rlgdF_{geC"],
                       mentions: ["--polyline6", "offset 17"]),
+        // The example of frederickjansen/polyline's tests (MIT), a precision-6 polyline.
+        BadRenderCase(name: "precision-6 polyline given to --polyline", arguments: ["--polyline", "_izlhA~rlgdF_{geC~ywl@_kwzCn`{nI"],
+                      mentions: ["--polyline", "offset 6", "valid precision-6 polyline", "polyline6"]),
         BadRenderCase(name: "bad colour", arguments: ["--path", "color:0xZZZZZZ|60.17,24.94|60.18,24.95"],
                       mentions: ["--path", "0xZZZZZZ"]),
         BadRenderCase(name: "unknown flag near --marker", arguments: ["--markr", "60.17,24.94"],

@@ -187,6 +187,24 @@ import Testing
         #expect(throws: StaticMapsSyntaxError.badPolyline(origin: "--polyline", error: .invalidCharacter(offset: 2, byte: 32))) {
             try b.addPolyline("__ _", precision: 5, origin: "--polyline")
         }
+        // Google's example route at precision 6 (frederickjansen/polyline's tests, MIT): read at
+        // precision 5 its second point is 385°N; the error says which flag it belongs to.
+        let six = "_izlhA~rlgdF_{geC~ywl@_kwzCn`{nI"
+        #expect(throws: StaticMapsSyntaxError.precision6Polyline(
+            origin: "--polyline", error: .coordinateOutOfRange(index: 0, offset: 6, latitude: 385.0, longitude: -1202.0))) {
+            try b.addPolyline(six, precision: 5, origin: "--polyline")
+        }
+        #expect(StaticMapsSyntaxError.precision6Polyline(
+            origin: "--polyline", error: .coordinateOutOfRange(index: 0, offset: 6, latitude: 385.0, longitude: -1202.0)).description
+            == "--polyline: encoded polyline: offset 6: point 1 (385.0,-1202.0) is outside -90…90, -180…180; the text is a valid precision-6 polyline: pass it as polyline6")
+        // Out of range at both precisions: no such advice.
+        let far = try EncodedPolyline.encode([LatLng(latitude: 89, longitude: 179), LatLng(latitude: -89, longitude: -179)], precision: 7)
+        #expect(throws: StaticMapsSyntaxError.self) { try b.addPolyline(far, precision: 5, origin: "--polyline") }
+        do {
+            try b.addPolyline(far, precision: 5, origin: "--polyline")
+        } catch let error as StaticMapsSyntaxError {
+            if case .badPolyline = error {} else { Issue.record("expected a plain badPolyline, got \(error)") }
+        }
         try b.setAttribution("NONE", origin: "--attribution")
         #expect(b.options.attribution == "")
         try b.setAttribution("© OpenStreetMap", origin: "--attribution")
