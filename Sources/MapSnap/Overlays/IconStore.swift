@@ -17,7 +17,7 @@ final class IconStore: @unchecked Sendable {
         return img
     }
 
-    /// Reads and decodes an icon file, mapping every failure to `OverlayError.unreadableIcon`.
+    /// Reads and decodes an icon file, mapping every failure to an `OverlayError`.
     static func sharedDecode(_ path: String) throws(OverlayError) -> Canvas {
         let bytes: [UInt8]
         do {
@@ -28,7 +28,7 @@ final class IconStore: @unchecked Sendable {
         do {
             return try PNGCodec.decode(bytes, origin: path, maxPixelCount: maximumSide * maximumSide)
         } catch {
-            throw OverlayError.unreadableIcon(path: path, reason: error.description)
+            throw OverlayError.invalidIcon(path: path, error)
         }
     }
 }

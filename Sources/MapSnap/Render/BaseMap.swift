@@ -40,11 +40,11 @@ struct BaseMapSetup: Sendable {
         if builtin.contains(styleName) {
             switch ResourceLocator.directory(named: "Styles", probe: "\(styleName).json") {
             case .success(let dir): path = (dir as NSString).appendingPathComponent("\(styleName).json")
-            case .failure(let e): throw RenderError.source(e.description)
+            case .failure(let e): throw RenderError.resourcesNotFound(e)
             }
         } else {
             guard styleName.hasSuffix(".json") || FileManager.default.fileExists(atPath: styleName) else {
-                throw RenderError.style("--style \(styleName): no such style (normal, terrain, hybrid, satellite, or a style .json file)")
+                throw RenderError.unknownStyle(styleName)
             }
             path = styleName
         }
@@ -52,14 +52,14 @@ struct BaseMapSetup: Sendable {
         do {
             loaded = try Style.load(path: path, customization: key.customization)
         } catch {
-            throw RenderError.style("--style \(error)")
+            throw RenderError.style(error)
         }
         var override: TileSourceRegistry.Opened?
         if let o = key.source {
             do {
                 override = try registry.open(o, http: key.http)
             } catch {
-                throw RenderError.source("--source \(URLRedaction.redact(o)): \(error)")
+                throw RenderError.source(role: .source, location: URLRedaction.redact(o), error: error)
             }
         }
         // Raster tiles given to a style without raster layers become the whole base map:
@@ -76,7 +76,7 @@ struct BaseMapSetup: Sendable {
                                             fetcher: LocalResourceFetcher(baseDirectory: styleDirectory),
                                             overrideFetcher: LocalResourceFetcher(), warnings: &warnings)
         } catch {
-            throw RenderError.style(key.sprite != nil ? "--sprite \(error)" : "--style \(styleName): \(error)")
+            throw RenderError.sprite(error, style: styleName, fromOptions: key.sprite != nil)
         }
         let dataDir = try? ResourceLocator.directory(named: "Data", probe: "helsinki.mbtiles").get()
         let resolver = StyleSourceResolver(styleDirectory: (path as NSString).deletingLastPathComponent,

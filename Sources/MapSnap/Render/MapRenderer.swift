@@ -149,7 +149,7 @@ final class TileSourceRegistry: Sendable {
     }
 
     /// The source at `location` (a file, directory or URL template), opened once.
-    func open(_ location: String, http: HTTPTileSource.Options) throws -> Opened {
+    func open(_ location: String, http: HTTPTileSource.Options) throws(TileSourceError) -> Opened {
         // Network options matter only to URL templates: a file is one source whatever they are.
         let lower = location.lowercased()
         let isURL = lower.hasPrefix("http://") || lower.hasPrefix("https://")

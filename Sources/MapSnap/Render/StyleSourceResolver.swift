@@ -79,10 +79,10 @@ struct StyleSourceResolver {
             do {
                 dem = try registry.open(d, http: http)
             } catch {
-                throw RenderError.source("--dem \(URLRedaction.redact(d)): \(error)")
+                throw RenderError.source(role: .dem, location: URLRedaction.redact(d), error: error)
             }
             if dem?.source.metadata.format.isVector == true {
-                throw RenderError.source("--dem \(d): holds vector tiles; expected PNG elevation tiles (Terrarium or Mapbox Terrain-RGB)")
+                throw RenderError.demSourceNotRaster(location: URLRedaction.redact(d))
             }
             if !style.sources.values.contains(where: { $0.kind == .rasterDEM }) {
                 warnings.append("--dem \(d): the style declares no raster-dem source; the elevation tiles are not used")
@@ -194,7 +194,7 @@ struct StyleSourceResolver {
                 if let attribution { options.attribution = attribution }
                 return try registry.open(path, http: options)
             } catch {
-                throw RenderError.source("style source \"\(id)\" (\(URLRedaction.redact(location))): \(error)")
+                throw RenderError.source(role: .style(id: id), location: URLRedaction.redact(location), error: error)
             }
         }
         if path.contains("{z}") {
@@ -207,7 +207,7 @@ struct StyleSourceResolver {
         do {
             return try registry.open(path, http: http)
         } catch {
-            throw RenderError.source("style source \"\(id)\" (\(location)): \(error)")
+            throw RenderError.source(role: .style(id: id), location: location, error: error)
         }
     }
 

@@ -125,16 +125,14 @@ public struct ServerConfiguration: Sendable {
 
     /// Applies a configuration document on top of the current settings.
     public mutating func apply(bytes: [UInt8], source: String, baseDirectory: String?) throws(ServerConfigurationError) {
-        let root: JSONObject
+        let parsed: JSONValue
         do {
-            guard case .object(let o) = try JSONValue.parse(bytes, origin: source) else {
-                throw ServerConfigurationError.badValue(source: source, keyPath: "(root)", reason: "expected an object")
-            }
-            root = o
-        } catch let e as ServerConfigurationError {
-            throw e
+            parsed = try JSONValue.parse(bytes, origin: source)
         } catch {
-            throw .badJSON(String(describing: error))
+            throw .badJSON(error)
+        }
+        guard case .object(let root) = parsed else {
+            throw .badValue(source: source, keyPath: "(root)", reason: "expected an object")
         }
         let reader = Reader(source: source)
         try reader.checkKeys(root, "(root)", allowed: Self.keys)
@@ -262,14 +260,14 @@ public struct ServerConfiguration: Sendable {
 /// Why a server configuration file was refused.
 public enum ServerConfigurationError: Error, Sendable, Equatable, CustomStringConvertible {
     case unreadable(path: String, reason: String)
-    /// Not JSON (the message names the file and byte offset).
-    case badJSON(String)
+    /// Not JSON; the error names the file, line, column and byte offset.
+    case badJSON(JSONError)
     case badValue(source: String, keyPath: String, reason: String)
 
     public var description: String {
         switch self {
         case let .unreadable(path, reason): return "\(path): \(reason)"
-        case let .badJSON(message): return message
+        case let .badJSON(error): return error.description
         case let .badValue(source, keyPath, reason): return "\(source): \(keyPath): \(reason)"
         }
     }

@@ -31,14 +31,20 @@ public struct SpriteImage: Sendable {
 /// Why a sprite sheet could not be read. Every case names the file (`origin`) and, for the
 /// index, the JSON key path.
 public enum SpriteError: Error, Equatable, Sendable, CustomStringConvertible {
-    /// The index or image could not be read (too large, unreadable, not JSON, not PNG).
+    /// The index or image could not be read (too large, unreadable).
     case unreadable(origin: String, reason: String)
+    /// The index is not JSON; the error names the file, line, column and byte offset.
+    case invalidIndexJSON(JSONError)
+    /// The image is not a readable PNG; the error says why (and where, for broken chunks).
+    case invalidImage(origin: String, PNGError)
     /// An index entry is malformed.
     case invalidEntry(origin: String, keyPath: String, reason: String)
 
     public var description: String {
         switch self {
         case .unreadable(let origin, let reason): return "\(origin): cannot read sprite: \(reason)"
+        case .invalidIndexJSON(let e): return "\(e.source): cannot read sprite: \(e)"
+        case .invalidImage(let origin, let e): return "\(origin): cannot read sprite: \(e)"
         case .invalidEntry(let origin, let path, let reason): return "\(origin): \(path): \(reason)"
         }
     }
@@ -85,7 +91,7 @@ public struct SpriteSheet: Sendable {
         do {
             json = try JSONValue.parse(index, origin: origin + ".json", maximumDepth: 8)
         } catch {
-            throw .unreadable(origin: origin + ".json", reason: error.description)
+            throw .invalidIndexJSON(error)
         }
         guard case .object(let entries) = json else {
             throw .invalidEntry(origin: origin + ".json", keyPath: "(root)", reason: "expected an object of images, found \(json.typeName)")
@@ -98,7 +104,7 @@ public struct SpriteSheet: Sendable {
         do {
             sheet = try PNGCodec.decode(image, origin: origin + ".png", maxPixelCount: Self.maximumImagePixels)
         } catch {
-            throw .unreadable(origin: origin + ".png", reason: error.description)
+            throw .invalidImage(origin: origin + ".png", error)
         }
         for (name, value) in entries {
             let entry = try SpriteEntry(value, origin: origin + ".json", keyPath: name, defaultPixelRatio: defaultPixelRatio)

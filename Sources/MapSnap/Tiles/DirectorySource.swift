@@ -6,6 +6,8 @@ public enum DirectorySourceError: Error, Equatable, Sendable, CustomStringConver
     case noTiles(path: String)
     /// `metadata.json` exists but is not a JSON object.
     case invalidMetadata(path: String, reason: String)
+    /// `metadata.json` exists but is not JSON; the error names the file, line, column and byte offset.
+    case metadataNotJSON(JSONError)
     /// A tile file exists but could not be read.
     case unreadableTile(path: String, reason: String)
     /// A tile file is larger than `DirectorySource.maxTileBytes`.
@@ -17,6 +19,7 @@ public enum DirectorySourceError: Error, Equatable, Sendable, CustomStringConver
         switch self {
         case .noTiles(let p): return "\(p): no {z}/{x}/{y}.{pbf,mvt,png,jpg,jpeg,webp} tiles found"
         case .invalidMetadata(let p, let r): return "\(p): invalid metadata.json: \(r)"
+        case .metadataNotJSON(let e): return e.description
         case .unreadableTile(let p, let r): return "\(p): cannot read tile: \(r)"
         case .tileTooLarge(let p, let s): return "\(p): tile of \(s) bytes exceeds the \(DirectorySource.maxTileBytes)-byte limit"
         case .corruptTile(let p, let e): return "\(p): \(e)"
@@ -43,7 +46,7 @@ public struct DirectorySource: TileSource {
     public let metadata: TileSourceMetadata
 
     /// Scans `path` for zoom folders and a first tile.
-    public init(path: String) throws {
+    public init(path: String) throws(DirectorySourceError) {
         self.path = path
         let fm = FileManager.default
         let names = (try? fm.contentsOfDirectory(atPath: path)) ?? []
@@ -74,13 +77,17 @@ public struct DirectorySource: TileSource {
         }
         let metadataPath = "\(path)/metadata.json"
         if fm.fileExists(atPath: metadataPath) {
+            let bytes: [UInt8]
+            do {
+                bytes = try InputFile.read(metadataPath, limit: Self.maxMetadataBytes)
+            } catch {
+                throw .invalidMetadata(path: metadataPath, reason: error.reason)
+            }
             let object: JSONValue
             do {
-                object = try JSONValue.parse(try InputFile.read(metadataPath, limit: Self.maxMetadataBytes), origin: metadataPath)
-            } catch let error as JSONError {
-                throw DirectorySourceError.invalidMetadata(path: metadataPath, reason: "\(error.reason) at line \(error.line), column \(error.column)")
+                object = try JSONValue.parse(bytes, origin: metadataPath)
             } catch {
-                throw DirectorySourceError.invalidMetadata(path: metadataPath, reason: "\(error)")
+                throw .metadataNotJSON(error)
             }
             guard case .object(let dictionary) = object else {
                 throw DirectorySourceError.invalidMetadata(path: metadataPath, reason: "not a JSON object")

@@ -25,8 +25,9 @@ extension TileSource {
     }
 }
 
-/// Why a tile source could not be opened or identified. Errors of a particular container
-/// (`MBTilesError`, `PMTilesError`, `DirectorySourceError`) are thrown by the sources themselves.
+/// Why `TileSources.open` could not open or identify a tile source: the location itself is
+/// unusable, or the container it holds is broken, in which case the container's own error
+/// comes along whole (with its file or URL and, where it has one, the byte offset).
 public enum TileSourceError: Error, Equatable, Sendable, CustomStringConvertible {
     /// Nothing exists at `path`.
     case notFound(path: String)
@@ -34,6 +35,14 @@ public enum TileSourceError: Error, Equatable, Sendable, CustomStringConvertible
     case unreadable(path: String, reason: String)
     /// The file is neither SQLite (MBTiles) nor PMTiles; `firstBytes` shows what it is.
     case unrecognizedFormat(path: String, firstBytes: [UInt8])
+    /// An MBTiles file that SQLite or its schema refused.
+    case mbtiles(MBTilesError)
+    /// A PMTiles archive with a bad header, directory or metadata.
+    case pmtiles(PMTilesError)
+    /// A tile directory without tiles or with a bad `metadata.json`.
+    case directory(DirectorySourceError)
+    /// An unusable `http(s)://` URL template.
+    case http(HTTPTileSourceError)
 
     public var description: String {
         switch self {
@@ -42,6 +51,10 @@ public enum TileSourceError: Error, Equatable, Sendable, CustomStringConvertible
         case .unrecognizedFormat(let p, let b):
             let hex = b.map { String(format: "%02x", $0) }.joined(separator: " ")
             return "\(p): not an MBTiles, PMTiles or tile directory (starts with \(hex))"
+        case .mbtiles(let e): return e.description
+        case .pmtiles(let e): return e.description
+        case .directory(let e): return e.description
+        case .http(let e): return e.description
         }
     }
 }
@@ -51,16 +64,18 @@ public enum TileSources {
     /// Opens `path` as MBTiles (SQLite header), PMTiles (`PMTiles` magic) or a
     /// `z/x/y.ext` directory; an `http://` or `https://` URL template becomes an
     /// `HTTPTileSource` configured by `httpOptions`.
-    public static func open(_ path: String, httpOptions: HTTPTileSource.Options = .init()) throws -> any TileSource {
+    public static func open(_ path: String, httpOptions: HTTPTileSource.Options = .init()) throws(TileSourceError) -> any TileSource {
         let lower = path.lowercased()
         if lower.hasPrefix("http://") || lower.hasPrefix("https://") {
-            return try HTTPTileSource(template: path, options: httpOptions)
+            do { return try HTTPTileSource(template: path, options: httpOptions) } catch { throw .http(error) }
         }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw TileSourceError.notFound(path: path)
         }
-        if isDirectory.boolValue { return try DirectorySource(path: path) }
+        if isDirectory.boolValue {
+            do { return try DirectorySource(path: path) } catch { throw .directory(error) }
+        }
         // Opening a FIFO to sniff it would wait for a writer forever; a device is no archive.
         var info = stat()
         guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
@@ -76,8 +91,12 @@ public enum TileSources {
         } catch {
             throw TileSourceError.unreadable(path: path, reason: "\(error)")
         }
-        if head.starts(with: Array("SQLite format 3\0".utf8)) { return try MBTilesSource(path: path) }
-        if head.starts(with: Array("PMTiles".utf8)) { return try PMTilesSource(path: path) }
+        if head.starts(with: Array("SQLite format 3\0".utf8)) {
+            do { return try MBTilesSource(path: path) } catch { throw .mbtiles(error) }
+        }
+        if head.starts(with: Array("PMTiles".utf8)) {
+            do { return try PMTilesSource(path: path) } catch { throw .pmtiles(error) }
+        }
         throw TileSourceError.unrecognizedFormat(path: path, firstBytes: Array(head.prefix(8)))
     }
 }

@@ -58,7 +58,7 @@ public final class MBTilesSource: TileSource, @unchecked Sendable {
     private let lock = NSLock()
 
     /// Opens `path` read-only and reads its `metadata` table.
-    public init(path: String) throws {
+    public init(path: String) throws(MBTilesError) {
         self.path = path
         // SQLite would block reading a FIFO; only a regular file can be a database.
         var info = stat()
@@ -73,7 +73,7 @@ public final class MBTilesSource: TileSource, @unchecked Sendable {
                 SELECT CASE WHEN length(tile_data) <= ?4 THEN tile_data END, length(tile_data) FROM tiles
                 WHERE zoom_level = ?1 AND tile_column = ?2 AND tile_row = ?3
                 """)
-        } catch let error as SQLiteFailure {
+        } catch {
             throw MBTilesError.notMBTiles(path: path, message: error.message)
         }
         var meta = TileSourceMetadata()
@@ -152,7 +152,7 @@ public final class MBTilesSource: TileSource, @unchecked Sendable {
         let statement: SQLiteStatement
         do {
             statement = try connection.prepare("SELECT zoom_level, tile_column, tile_row, tile_data FROM tiles")
-        } catch let error as SQLiteFailure {
+        } catch {
             throw MBTilesError.notMBTiles(path: path, message: error.message)
         }
         while true {
@@ -161,7 +161,7 @@ public final class MBTilesSource: TileSource, @unchecked Sendable {
                 lock.lock()
                 defer { lock.unlock() }
                 hasRow = try statement.step()
-            } catch let error as SQLiteFailure {
+            } catch {
                 throw failure(error, tile: "(scan)")
             }
             guard hasRow else { break }
@@ -237,7 +237,7 @@ final class SQLiteConnection {
 
     /// Opens `path` read-only with no extensions and distrusted schema. `createForTesting`
     /// opens it read-write, creating it (tests build hostile databases with `execute`).
-    init(path: String, createForTesting: Bool = false) throws {
+    init(path: String, createForTesting: Bool = false) throws(MBTilesError) {
         var db: OpaquePointer?
         let flags = createForTesting ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE : SQLITE_OPEN_READONLY
         let code = sqlite3_open_v2(path, &db, flags | SQLITE_OPEN_NOMUTEX, nil)
@@ -265,7 +265,7 @@ final class SQLiteConnection {
     }
 
     /// Runs SQL statements that return no rows (tests build fixtures with it).
-    func execute(_ sql: String) throws {
+    func execute(_ sql: String) throws(SQLiteFailure) {
         watchdog.arm(budget: Int.max)
         var message: UnsafeMutablePointer<CChar>?
         let code = sqlite3_exec(handle, sql, nil, nil, &message)
@@ -284,7 +284,7 @@ final class SQLiteConnection {
     /// Why the last step was interrupted, if the watchdog did it.
     fileprivate var interruption: String? { watchdog.reason }
 
-    func prepare(_ sql: String) throws -> SQLiteStatement {
+    func prepare(_ sql: String) throws(SQLiteFailure) -> SQLiteStatement {
         var statement: OpaquePointer?
         let code = sqlite3_prepare_v2(handle, sql, -1, &statement, nil)
         guard code == SQLITE_OK, let statement else {
@@ -312,7 +312,7 @@ final class SQLiteStatement {
 
     /// Advances to the next row: true when a row is available, false when done. Each call
     /// gets a fresh instruction budget from the connection's watchdog.
-    func step() throws -> Bool {
+    func step() throws(SQLiteFailure) -> Bool {
         connection.armForStep()
         let code = sqlite3_step(handle)
         switch code {

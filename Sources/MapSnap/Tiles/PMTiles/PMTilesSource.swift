@@ -45,7 +45,7 @@ public final class PMTilesSource: TileSource, @unchecked Sendable {
     private let decodeLock = NSLock()
 
     /// Opens `path`, validates the header and reads the root directory and metadata.
-    public init(path: String) throws {
+    public init(path: String) throws(PMTilesError) {
         self.path = path
         file = try ReadOnlyFile(path: path)
         let headBytes = try file.read(offset: 0, length: UInt64(min(file.size, PMTilesHeader.size)), path: path)
@@ -73,7 +73,7 @@ public final class PMTilesSource: TileSource, @unchecked Sendable {
             do {
                 object = try JSONValue.parse(bytes, origin: "metadata")
             } catch {
-                throw PMTilesError.invalidMetadata(path: path, reason: "not JSON: \(error.reason) at byte \(error.byteOffset)")
+                throw PMTilesError.metadataNotJSON(path: path, error)
             }
             guard case .object(let dictionary) = object else {
                 throw PMTilesError.invalidMetadata(path: path, reason: "top level is not an object")
@@ -187,7 +187,8 @@ public final class PMTilesSource: TileSource, @unchecked Sendable {
         entries.count * MemoryLayout<PMTilesEntry>.stride
     }
 
-    private static func readDirectory(file: ReadOnlyFile, header: PMTilesHeader, offset: UInt64, length: UInt64, path: String) throws -> [PMTilesEntry] {
+    private static func readDirectory(file: ReadOnlyFile, header: PMTilesHeader, offset: UInt64, length: UInt64,
+                                      path: String) throws(PMTilesError) -> [PMTilesEntry] {
         guard length <= UInt64(maxDirectoryBytes) else {
             throw PMTilesError.corruptDirectory(path: path, offset: offset, reason: "\(length) bytes exceeds the \(maxDirectoryBytes)-byte directory limit")
         }
@@ -241,7 +242,7 @@ final class ReadOnlyFile: Sendable {
     let descriptor: Int32
     let size: Int
 
-    init(path: String) throws {
+    init(path: String) throws(PMTilesError) {
         // O_NONBLOCK: opening a FIFO must not wait for a writer; it is refused just below.
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard fd >= 0 else { throw PMTilesError.io(path: path, offset: 0, reason: String(cString: strerror(errno))) }
