@@ -190,7 +190,7 @@ public enum StaticMapsSyntax {
     }
 
     /// Diameter in points of a `style:dot` marker for each `size:`.
-    public static func dotDiameter(_ size: MarkerOverlay.PinSize) -> Double {
+    static func dotDiameter(_ size: MarkerOverlay.PinSize) -> Double {
         switch size {
         case .tiny: return 6
         case .small: return 9

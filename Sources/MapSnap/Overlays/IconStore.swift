@@ -1,20 +1,20 @@
 import Foundation
 
 /// Decodes marker icon PNGs once per render and keeps them by path.
-final class IconStore: @unchecked Sendable {
-    private var images: [String: Canvas] = [:]
-    private let lock = NSLock()
+final class IconStore: Sendable {
+    /// Decoded icons by path; a miss decodes while holding the lock, so each file is read once.
+    private let images = Locked<[String: Canvas]>([:])
     /// Icons larger than this per side are refused: they are markers, not maps.
     static let maximumSide = 1024
     static let maximumFileBytes = 16 << 20
 
     func image(at path: String) throws(OverlayError) -> Canvas {
-        lock.lock()
-        defer { lock.unlock() }
-        if let img = images[path] { return img }
-        let img = try IconStore.sharedDecode(path)
-        images[path] = img
-        return img
+        try images.withLock { images -> Result<Canvas, OverlayError> in
+            if let img = images[path] { return .success(img) }
+            let decoded = Result { () throws(OverlayError) -> Canvas in try IconStore.sharedDecode(path) }
+            if case .success(let img) = decoded { images[path] = img }
+            return decoded
+        }.get()
     }
 
     /// Reads and decodes an icon file, mapping every failure to an `OverlayError`.

@@ -36,7 +36,7 @@ public struct Color: Hashable, Sendable, CustomStringConvertible {
     public static let clear = Color(red: 0, green: 0, blue: 0, alpha: 0)
 
     /// `rgba(r, g, b, a)` for style JSON.
-    public var cssString: String {
+    var cssString: String {
         "rgba(\(red), \(green), \(blue), \(Double(alpha) / 255))"
     }
 

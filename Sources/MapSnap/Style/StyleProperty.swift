@@ -1,6 +1,6 @@
 /// A style layer type. Types we do not draw are kept as `.other` so the layer list keeps
 /// its order and ids (and the renderer can skip them knowingly).
-public enum StyleLayerType: Hashable, Sendable, CustomStringConvertible {
+enum StyleLayerType: Hashable, Sendable, CustomStringConvertible {
     case background, fill, line, symbol, raster, hillshade
     /// A MapLibre layer type we parse but do not draw (`circle`, `fill-extrusion`, …).
     case other(String)
@@ -17,7 +17,7 @@ public enum StyleLayerType: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
-    public var description: String {
+    var description: String {
         switch self {
         case .background: return "background"
         case .fill: return "fill"
@@ -42,7 +42,7 @@ public enum StyleLayerType: Hashable, Sendable, CustomStringConvertible {
 
 /// The type of value a property holds; it decides how constants are validated, how legacy
 /// functions interpolate and which accessor reads it.
-public enum StylePropertyKind: Hashable, Sendable {
+enum StylePropertyKind: Hashable, Sendable {
     case color
     case number
     case numberArray
@@ -68,7 +68,7 @@ public enum StylePropertyKind: Hashable, Sendable {
 }
 
 /// How far mapsnap implements a property.
-public enum StylePropertySupport: Hashable, Sendable {
+enum StylePropertySupport: Hashable, Sendable {
     /// Parsed and honoured by the renderer.
     case supported
     /// Parsed (so values are validated) but without visible effect; a warning says so.
@@ -79,7 +79,7 @@ public enum StylePropertySupport: Hashable, Sendable {
 
 /// The paint and layout properties mapsnap knows, one case per style-spec name. This enum is
 /// the single table of style-spec property strings.
-public enum StyleProperty: String, CaseIterable, Hashable, Sendable {
+enum StyleProperty: String, CaseIterable, Hashable, Sendable {
     // All layer types.
     case visibility
 
@@ -188,14 +188,14 @@ public enum StyleProperty: String, CaseIterable, Hashable, Sendable {
     case hillshadeAccentColor = "hillshade-accent-color"
 
     /// The layer type the property belongs to; nil for `visibility` (every type).
-    public var layerType: StyleLayerType? { Self.table[self]?.layer }
+    var layerType: StyleLayerType? { Self.table[self]?.layer }
     /// Whether the property lives in `layout` (otherwise `paint`).
-    public var isLayout: Bool { Self.table[self]?.layout ?? false }
-    public var kind: StylePropertyKind { Self.table[self]?.kind ?? .number }
+    var isLayout: Bool { Self.table[self]?.layout ?? false }
+    var kind: StylePropertyKind { Self.table[self]?.kind ?? .number }
     /// The style-spec default, `.null` where the spec has none (`fill-outline-color` follows
     /// `fill-color`, `line-dasharray` means solid).
-    public var defaultValue: StyleValue { Self.table[self]?.defaultValue ?? .null }
-    public var support: StylePropertySupport { Self.table[self]?.support ?? .unsupported }
+    var defaultValue: StyleValue { Self.table[self]?.defaultValue ?? .null }
+    var support: StylePropertySupport { Self.table[self]?.support ?? .unsupported }
 
     /// Finds the property named `name` valid for `layerType` in `layout` or `paint`.
     static func named(_ name: String, layerType: StyleLayerType, layout: Bool) -> StyleProperty? {

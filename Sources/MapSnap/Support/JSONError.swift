@@ -59,7 +59,7 @@ public struct JSONError: Error, Equatable, Sendable, CustomStringConvertible {
     public var keyPath: String
     public var reason: Reason
 
-    public init(source: String, byteOffset: Int, line: Int, column: Int, keyPath: String, reason: Reason) {
+    init(source: String, byteOffset: Int, line: Int, column: Int, keyPath: String, reason: Reason) {
         self.source = source
         self.byteOffset = byteOffset
         self.line = line

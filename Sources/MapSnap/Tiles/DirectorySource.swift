@@ -32,21 +32,21 @@ public enum DirectorySourceError: Error, Equatable, Sendable, CustomStringConver
 /// The extension is detected from the first tile found; metadata comes from an optional
 /// `root/metadata.json` (TileJSON-like keys) and otherwise the zoom range is inferred from the
 /// numeric folder names.
-public struct DirectorySource: TileSource {
+struct DirectorySource: TileSource {
     /// Extensions recognised, in the order they are tried.
-    public static let extensions = ["pbf", "mvt", "png", "jpg", "jpeg", "webp"]
+    static let extensions = ["pbf", "mvt", "png", "jpg", "jpeg", "webp"]
     /// Largest tile file read; anything bigger is not a tile.
-    public static let maxTileBytes = 32 << 20
+    static let maxTileBytes = 32 << 20
     /// Largest `metadata.json` read.
     static let maxMetadataBytes = 16 << 20
 
-    public let path: String
+    let path: String
     /// The tile file extension, without the dot.
-    public let fileExtension: String
-    public let metadata: TileSourceMetadata
+    let fileExtension: String
+    let metadata: TileSourceMetadata
 
     /// Scans `path` for zoom folders and a first tile.
-    public init(path: String) throws(DirectorySourceError) {
+    init(path: String) throws(DirectorySourceError) {
         self.path = path
         let fm = FileManager.default
         let names = (try? fm.contentsOfDirectory(atPath: path)) ?? []
@@ -99,7 +99,7 @@ public struct DirectorySource: TileSource {
         metadata = meta
     }
 
-    public func tileData(for tile: TileID) throws -> [UInt8]? {
+    func tileData(for tile: TileID) throws -> [UInt8]? {
         let file = "\(path)/\(tile.z)/\(tile.x)/\(tile.y).\(fileExtension)"
         let bytes: [UInt8]
         do {

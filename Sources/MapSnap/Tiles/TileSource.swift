@@ -3,7 +3,7 @@ import Foundation
 /// Something that hands out tiles by address: an MBTiles file, a PMTiles archive, a directory.
 ///
 /// Implementations are safe to call from several threads at once.
-public protocol TileSource: Sendable {
+package protocol TileSource: Sendable {
     /// What the source declares about itself.
     var metadata: TileSourceMetadata { get }
 
@@ -20,7 +20,7 @@ public protocol TileSource: Sendable {
 }
 
 extension TileSource {
-    public func tileData(for tile: TileID, deadline: Deadline) throws -> [UInt8]? {
+    package func tileData(for tile: TileID, deadline: Deadline) throws -> [UInt8]? {
         try tileData(for: tile)
     }
 }
@@ -60,11 +60,11 @@ public enum TileSourceError: Error, Equatable, Sendable, CustomStringConvertible
 }
 
 /// Opens tile sources by sniffing what is on disk.
-public enum TileSources {
+package enum TileSources {
     /// Opens `path` as MBTiles (SQLite header), PMTiles (`PMTiles` magic) or a
     /// `z/x/y.ext` directory; an `http://` or `https://` URL template becomes an
     /// `HTTPTileSource` configured by `httpOptions`.
-    public static func open(_ path: String, httpOptions: HTTPTileSource.Options = .init()) throws(TileSourceError) -> any TileSource {
+    package static func open(_ path: String, httpOptions: HTTPTileSource.Options = .init()) throws(TileSourceError) -> any TileSource {
         let lower = path.lowercased()
         if lower.hasPrefix("http://") || lower.hasPrefix("https://") {
             do { return try HTTPTileSource(template: path, options: httpOptions) } catch { throw .http(error) }

@@ -27,10 +27,10 @@ import Testing
         }
         // The other three tiles still drew: the north-west quadrant has the fill colour.
         let corner = snap.point(for: LatLng(0, 0))
-        let nw = snap.canvas.color(atX: Int(corner.x) - 40, y: Int(corner.y) - 10)
+        let nw = snap.image.color(atX: Int(corner.x) - 40, y: Int(corner.y) - 10)
         #expect(nw != .white)
         // The broken tile's quadrant (south-east) shows the background.
-        let se = snap.canvas.color(atX: Int(corner.x) + 60, y: Int(corner.y) + 10)
+        let se = snap.image.color(atX: Int(corner.x) + 60, y: Int(corner.y) + 10)
         #expect(se == .white, "\(name): \(se)")
     }
 }

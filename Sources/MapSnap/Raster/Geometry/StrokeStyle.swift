@@ -2,19 +2,19 @@
 ///
 /// Widths and dash lengths are in device pixels (the caller has already applied the render
 /// scale). Non-finite or negative widths stroke nothing.
-public struct StrokeStyle: Sendable, Hashable {
+struct StrokeStyle: Sendable, Hashable {
     /// Full line width in pixels.
-    public var width: Double
-    public var cap: LineCap
-    public var join: LineJoin
+    var width: Double
+    var cap: LineCap
+    var join: LineJoin
     /// Longest allowed miter as a multiple of `width`; sharper corners fall back to bevel.
-    public var miterLimit: Double
+    var miterLimit: Double
     /// Alternating on/off lengths in pixels; empty (or all zero, or any negative) means solid.
-    public var dash: [Double]
+    var dash: [Double]
     /// Distance into the dash pattern at which the path starts.
-    public var dashPhase: Double
+    var dashPhase: Double
 
-    public init(width: Double, cap: LineCap = .butt, join: LineJoin = .miter, miterLimit: Double = 4,
+    init(width: Double, cap: LineCap = .butt, join: LineJoin = .miter, miterLimit: Double = 4,
                 dash: [Double] = [], dashPhase: Double = 0) {
         self.width = width
         self.cap = cap

@@ -9,23 +9,23 @@ import Foundation
 /// `maxDirectoryBytes`, decoded directories held at once (root and cached leaves) take at most
 /// `maxCachedDirectoryBytes`, leaves are decoded one at a time, and a stored tile is at most
 /// `maxTileBytes`. Past a bound the lookup throws; the render skips that tile with a warning.
-public final class PMTilesSource: TileSource, @unchecked Sendable {
+final class PMTilesSource: TileSource, @unchecked Sendable {
     /// The file path, for messages.
-    public let path: String
-    public let header: PMTilesHeader
-    public let metadata: TileSourceMetadata
+    let path: String
+    let header: PMTilesHeader
+    let metadata: TileSourceMetadata
     /// The JSON metadata as stored, inflated (empty when the archive has none).
-    public let jsonMetadata: [UInt8]
+    let jsonMetadata: [UInt8]
 
     /// Most bytes one directory (root or leaf) may take, stored or inflated. Real archives'
     /// leaves hold a few thousand entries (tens of KiB); 8 MiB is ~2 million entries.
-    public static let maxDirectoryBytes = 8 << 20
+    static let maxDirectoryBytes = 8 << 20
     /// Most memory held by decoded directories at once: the root plus the leaves cached.
-    public static let maxCachedDirectoryBytes = 64 << 20
+    static let maxCachedDirectoryBytes = 64 << 20
     /// Most bytes of the JSON metadata, stored or inflated.
-    public static let maxMetadataBytes = 16 << 20
+    static let maxMetadataBytes = 16 << 20
     /// Largest stored tile, as for HTTP and directory sources.
-    public static let maxTileBytes = 32 << 20
+    static let maxTileBytes = 32 << 20
     /// Leaf directories kept decoded; a render touches few, a conversion walks them in order.
     static let leafCacheCapacity = 64
     /// The spec's writers nest at most root → leaf; allow some slack, never unbounded.
@@ -45,7 +45,7 @@ public final class PMTilesSource: TileSource, @unchecked Sendable {
     private let decodeLock = NSLock()
 
     /// Opens `path`, validates the header and reads the root directory and metadata.
-    public init(path: String) throws(PMTilesError) {
+    init(path: String) throws(PMTilesError) {
         self.path = path
         file = try ReadOnlyFile(path: path)
         let headBytes = try file.read(offset: 0, length: UInt64(min(file.size, PMTilesHeader.size)), path: path)
@@ -100,7 +100,7 @@ public final class PMTilesSource: TileSource, @unchecked Sendable {
         jsonMetadata = json
     }
 
-    public func tileData(for tile: TileID) throws -> [UInt8]? {
+    func tileData(for tile: TileID) throws -> [UInt8]? {
         guard let raw = try storedTileData(for: tile) else { return nil }
         switch header.tileCompression {
         case PMTilesHeader.Compression.gzip.rawValue:
@@ -117,7 +117,7 @@ public final class PMTilesSource: TileSource, @unchecked Sendable {
     }
 
     /// The tile's bytes as stored in the archive (still compressed), or nil when absent.
-    public func storedTileData(for tile: TileID) throws -> [UInt8]? {
+    func storedTileData(for tile: TileID) throws -> [UInt8]? {
         let id = PMTilesTileID.id(for: tile)
         var entries = rootEntries
         for _ in 0..<Self.maxDirectoryDepth {
