@@ -87,6 +87,7 @@ public enum ImageFormatError: Error, Sendable, Equatable, CustomStringConvertibl
     /// The encoder library failed (`format`: which one).
     case encodingFailed(format: String, reason: String)
 
+    /// One line naming what failed, where and why: the message the CLI prints.
     public var description: String {
         switch self {
         case let .unsupported(name, reason): return "format \"\(name)\": \(reason)"

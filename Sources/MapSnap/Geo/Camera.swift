@@ -10,15 +10,18 @@ import Darwin
 /// Image pixels are device pixels (`pixelWidth = width × scale`). The centre of the image
 /// (`pixelWidth / 2`, `pixelHeight / 2`) shows `center`.
 public struct Camera: Sendable, Hashable {
+    /// The coordinate at the centre of the image.
     public var center: LatLng
     /// Fractional zoom 0…22.
     public var zoom: Double
     /// Image size in points.
     public var width: Int
+    /// See `width`.
     public var height: Int
     /// Pixel ratio 1…4.
     public var scale: Double
 
+    /// A view of `center` at `zoom` in an image of `width` × `height` points at `scale`.
     public init(center: LatLng, zoom: Double, width: Int, height: Int, scale: Double = 1) {
         self.center = center
         self.zoom = zoom

@@ -1,16 +1,23 @@
 /// A point in image pixels (device pixels, scale already applied), origin top-left, y down.
 public struct PixelPoint: Hashable, Sendable {
+    /// Pixels from the left edge.
     public var x: Double
+    /// Pixels from the top edge (y grows downward).
     public var y: Double
 
+    /// A point in image pixels.
     public init(x: Double, y: Double) {
         self.x = x
         self.y = y
     }
 
+    /// The sum, component by component.
     @inlinable public static func + (a: PixelPoint, b: PixelPoint) -> PixelPoint { PixelPoint(x: a.x + b.x, y: a.y + b.y) }
+    /// The difference, component by component.
     @inlinable public static func - (a: PixelPoint, b: PixelPoint) -> PixelPoint { PixelPoint(x: a.x - b.x, y: a.y - b.y) }
+    /// Both components times `s`.
     @inlinable public static func * (a: PixelPoint, s: Double) -> PixelPoint { PixelPoint(x: a.x * s, y: a.y * s) }
+    /// Distance from the origin.
     @inlinable public var length: Double { (x * x + y * y).squareRoot() }
 }
 

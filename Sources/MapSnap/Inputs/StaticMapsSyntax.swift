@@ -11,6 +11,7 @@ public struct ImageSize: Hashable, Sendable, CustomStringConvertible {
         self.width = width
         self.height = height
     }
+    /// `WIDTHxHEIGHT`, as the syntax writes it.
     public var description: String { "\(width)x\(height)" }
 }
 
@@ -407,6 +408,7 @@ public enum StaticMapsSyntaxError: Error, Equatable, Sendable, CustomStringConve
     case tooManyLocations(origin: String, limit: Int)
     case badURL(origin: String, reason: String)
 
+    /// One line naming what failed, where and why: the message the CLI prints.
     public var description: String {
         switch self {
         case let .badLocation(origin, number, text, problem):

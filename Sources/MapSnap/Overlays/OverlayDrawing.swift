@@ -5,6 +5,7 @@ public enum OverlayError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A marker icon file that is not a usable PNG; the decoder's error says why and where.
     case invalidIcon(path: String, PNGError)
 
+    /// One line naming what failed, where and why: the message the CLI prints.
     public var description: String {
         switch self {
         case .unreadableIcon(let path, let reason): return "\(path): cannot use as marker icon: \(reason)"

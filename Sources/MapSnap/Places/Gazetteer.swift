@@ -407,7 +407,10 @@ final class Gazetteer: PlaceResolving, Sendable {
 /// Resolves names through `Gazetteer.bundled`, loading the tables only when a name is
 /// actually looked up (renders with plain coordinates never pay for them).
 public struct BundledPlaces: PlaceResolving {
+    /// The bundled gazetteer (`Data/`), loaded on first use.
     public init() {}
+    /// The place's coordinate, or nil when the bundled data does not know it (or is missing).
     public func coordinate(forPlaceNamed name: String) -> LatLng? { Gazetteer.bundled?.coordinate(forPlaceNamed: name) }
+    /// Names of known places spelt like `name`, for a "did you mean" hint.
     public func suggestions(forPlaceNamed name: String) -> [String] { Gazetteer.bundled?.suggestions(forPlaceNamed: name) ?? [] }
 }

@@ -13,10 +13,12 @@ import Foundation
 /// base-map labels (clear of markers, titles and the routes drawn above them) → overlays
 /// (above labels) → decorations (scale bar, attribution, caption).
 public struct MapSnapshotter: Sendable {
+    /// What to render.
     public var options: MapSnapshotOptions
     /// Keeps styles, sources, decoded tiles and glyphs between renders.
     public let renderer: MapRenderer
 
+    /// A snapshotter for `options`, sharing `renderer`'s caches (the process-wide one by default).
     public init(options: MapSnapshotOptions, renderer: MapRenderer = .shared) {
         self.options = options
         self.renderer = renderer

@@ -39,6 +39,7 @@ public enum RenderError: Error, Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// One line naming what failed, where and why: the message the CLI prints.
     public var description: String {
         switch self {
         case .invalidSize(let w, let h): return "size \(w)x\(h): width and height must be at least 1"

@@ -34,6 +34,7 @@ public struct TileLoadStatistics: Sendable, Hashable, CustomStringConvertible {
                            absent: a.absent + b.absent, failed: a.failed + b.failed)
     }
 
+    /// `12 base-map tiles requested: 10 loaded, 1 absent, 1 failed`, for logs.
     public var description: String {
         "\(requested) base-map tiles requested: \(loaded) loaded, \(absent) absent, \(failed) failed"
     }

@@ -49,8 +49,10 @@ public struct MapStyleRule: Sendable, Hashable {
     /// `all`, or an element such as `geometry` or `labels.text.fill`; an element selects its
     /// sub-elements.
     public var element: String
+    /// What to change, applied in order.
     public var stylers: [Styler]
 
+    /// A rule; `feature` and `element` default to everything, as in Google's syntax.
     public init(feature: String = "all", element: String = "all", stylers: [Styler]) {
         self.feature = feature
         self.element = element

@@ -40,6 +40,7 @@ public enum SpriteError: Error, Equatable, Sendable, CustomStringConvertible {
     /// An index entry is malformed.
     case invalidEntry(origin: String, keyPath: String, reason: String)
 
+    /// One line naming what failed, where and why: the message the CLI prints.
     public var description: String {
         switch self {
         case .unreadable(let origin, let reason): return "\(origin): cannot read sprite: \(reason)"

@@ -26,6 +26,7 @@ public enum StyleError: Error, Equatable, Sendable, CustomStringConvertible {
     /// `Style.maximumExpressionNodes`, `Style.maximumStringBytes`); `reason` says which.
     case limitExceeded(origin: String, keyPath: String, reason: String)
 
+    /// One line naming what failed, where and why: the message the CLI prints.
     public var description: String {
         switch self {
         case .unreadable(let origin, let reason):

@@ -22,6 +22,7 @@ public enum AtomicFileError: Error, Equatable, Sendable, CustomStringConvertible
     /// device or a socket (`kind` says which).
     case notAFile(path: String, kind: String)
 
+    /// One line naming what failed, where and why: the message the CLI prints.
     public var description: String {
         switch self {
         case let .cannotCreate(path, _, reason): return "cannot create \(path): \(reason)"

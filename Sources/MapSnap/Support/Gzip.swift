@@ -15,6 +15,7 @@ public enum GzipError: Error, Equatable, Sendable, CustomStringConvertible {
     /// zlib could not be initialised (out of memory).
     case initializationFailed(zlibCode: Int32)
 
+    /// One line naming what failed, where and why: the message the CLI prints.
     public var description: String {
         switch self {
         case .notCompressed(let bytes):

@@ -57,8 +57,11 @@ enum ResourceLocator {
 
 /// A bundled resource folder that could not be found.
 public struct ResourceNotFound: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The folder looked for: `Fonts`, `Styles` or `Data`.
     public var folder: String
+    /// Every directory tried, in order.
     public var searched: [String]
+    /// One line naming what failed, where and why: the message the CLI prints.
     public var description: String {
         "cannot find mapsnap's \(folder)/ folder (searched \(searched.joined(separator: ", "))); set MAPSNAP_RESOURCES to the directory that contains it"
     }

@@ -15,6 +15,7 @@ public enum DirectorySourceError: Error, Equatable, Sendable, CustomStringConver
     /// A `.pbf`/`.mvt` tile is gzip-compressed but corrupt.
     case corruptTile(path: String, GzipError)
 
+    /// One line naming what failed, where and why: the message the CLI prints.
     public var description: String {
         switch self {
         case .noTiles(let p): return "\(p): no {z}/{x}/{y}.{pbf,mvt,png,jpg,jpeg,webp} tiles found"

@@ -44,6 +44,7 @@ public enum TileSourceError: Error, Equatable, Sendable, CustomStringConvertible
     /// An unusable `http(s)://` URL template.
     case http(HTTPTileSourceError)
 
+    /// One line naming what failed, where and why: the message the CLI prints.
     public var description: String {
         switch self {
         case .notFound(let p): return "\(p): no such file or directory"

@@ -48,6 +48,7 @@ public final class HTTPTileSource: TileSource, Sendable {
         /// Process-wide: transfers to one host (`host:port`) at once, across every source and
         /// render (a batch's jobs share it); more wait their turn. Also the threads of `prefetch`.
         public var maxConcurrentRequests: Int = 8
+        /// The `User-Agent` sent; tile usage policies ask clients to identify themselves.
         public var userAgent: String = HTTPTileSource.defaultUserAgent
         /// Whether to read and write the on-disk cache.
         public var cacheEnabled: Bool = true
@@ -82,11 +83,14 @@ public final class HTTPTileSource: TileSource, Sendable {
         public var breakerCooldown: TimeInterval = 30
         /// Tile format; nil means guess from the template's file extension.
         public var format: TileFormat?
+        /// Lowest zoom the server has tiles for.
         public var minZoom: Int = 0
         /// Deepest zoom the server has; the renderer over-zooms beyond it.
         public var maxZoom: Int = 19
+        /// Credit drawn on maps using these tiles (the server's terms usually require one).
         public var attribution: String?
 
+        /// The defaults.
         public init() {}
     }
 

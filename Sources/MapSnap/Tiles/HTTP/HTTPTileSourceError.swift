@@ -37,6 +37,7 @@ public enum HTTPTileSourceError: Error, Equatable, Sendable, CustomStringConvert
     /// it failed on every attempt.
     case transferMemoryExhausted(url: String, limit: Int, attempts: Int)
 
+    /// One line naming what failed, where and why: the message the CLI prints.
     public var description: String {
         switch self {
         case let .invalidTemplate(template, reason):

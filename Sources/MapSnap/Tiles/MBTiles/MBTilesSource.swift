@@ -17,6 +17,7 @@ public enum MBTilesError: Error, Equatable, Sendable, CustomStringConvertible {
     /// ends) or the render's deadline passed. `reason` says which.
     case interrupted(path: String, tile: String, reason: String)
 
+    /// One line naming what failed, where and why: the message the CLI prints.
     public var description: String {
         switch self {
         case .cannotOpen(let p, let c, let m): return "\(p): cannot open as SQLite (code \(c)): \(m)"

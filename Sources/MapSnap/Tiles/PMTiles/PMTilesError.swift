@@ -29,6 +29,7 @@ public enum PMTilesError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The writer was given the same tile twice.
     case duplicateTile(String)
 
+    /// One line naming what failed, where and why: the message the CLI prints.
     public var description: String {
         switch self {
         case .fileTooSmall(let p, let s): return "\(p): \(s) bytes is too small for a PMTiles header (127 bytes)"
