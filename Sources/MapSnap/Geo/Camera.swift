@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Foundation
 
 /// A resolved view: centre, zoom, image size and pixel ratio, and the transform between
 /// world and image pixels that every later stage uses.

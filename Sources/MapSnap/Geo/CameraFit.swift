@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Foundation
 
 /// What fitting needs to know about one thing on the map: its geographic extent as world
 /// points and how far its drawing sticks out beyond those points, in device pixels.
@@ -13,19 +9,10 @@ struct FitItem: Sendable {
     /// World points, unwrapped so that consecutive points take the short way across the
     /// antimeridian (x may leave 0…1).
     var points: [WorldPoint]
-    var marginLeft: Double
-    var marginTop: Double
-    var marginRight: Double
-    var marginBottom: Double
-
-    init(points: [WorldPoint], marginLeft: Double = 0, marginTop: Double = 0,
-                marginRight: Double = 0, marginBottom: Double = 0) {
-        self.points = points
-        self.marginLeft = marginLeft
-        self.marginTop = marginTop
-        self.marginRight = marginRight
-        self.marginBottom = marginBottom
-    }
+    var marginLeft = 0.0
+    var marginTop = 0.0
+    var marginRight = 0.0
+    var marginBottom = 0.0
 }
 
 /// Finds the centre and zoom that show every `FitItem` inside an image minus padding.

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Foundation
 
 /// Great-circle computations on a sphere of `WebMercator.earthRadiusMeters`.
 enum Geodesy {

@@ -28,17 +28,6 @@ struct PixelRect: Hashable, Sendable {
     var maxX: Double
     var maxY: Double
 
-    init(minX: Double, minY: Double, maxX: Double, maxY: Double) {
-        self.minX = minX
-        self.minY = minY
-        self.maxX = maxX
-        self.maxY = maxY
-    }
-
-    init(x: Double, y: Double, width: Double, height: Double) {
-        self.init(minX: x, minY: y, maxX: x + width, maxY: y + height)
-    }
-
     var width: Double { maxX - minX }
     var height: Double { maxY - minY }
 
@@ -76,5 +65,13 @@ struct PixelRect: Hashable, Sendable {
     func union(_ o: PixelRect) -> PixelRect {
         PixelRect(minX: Swift.min(minX, o.minX), minY: Swift.min(minY, o.minY),
                   maxX: Swift.max(maxX, o.maxX), maxY: Swift.max(maxY, o.maxY))
+    }
+}
+
+extension PixelRect {
+    /// The rectangle with its top-left corner at (`x`, `y`). (In an extension, so the
+    /// memberwise `init(minX:minY:maxX:maxY:)` is still synthesised.)
+    init(x: Double, y: Double, width: Double, height: Double) {
+        self.init(minX: x, minY: y, maxX: x + width, maxY: y + height)
     }
 }

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Foundation
 
 /// One tile needed to draw a camera's image, and where it lands.
 struct CoveringTile: Sendable, Hashable {

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Foundation
 
 /// Spherical Web Mercator (EPSG:3857) between `LatLng` and normalised `WorldPoint`.
 ///

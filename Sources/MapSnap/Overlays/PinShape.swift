@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Foundation
 
 /// The geometry of a Google-like teardrop pin, in points, tip at the origin, y down.
 ///

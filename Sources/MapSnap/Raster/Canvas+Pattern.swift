@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Foundation
 
 extension Canvas {
     /// Fills `path` with `pattern` repeated edge to edge — style `fill-pattern`,

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Foundation
 
 /// The length and label of a metric scale bar: the largest "nice" distance (1, 2 or 5 × 10ⁿ
 /// meters) whose bar is at most `maximumPixels` long at the camera's centre latitude.

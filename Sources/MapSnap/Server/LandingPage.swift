@@ -35,17 +35,11 @@ enum LandingPage {
 
     /// Text for HTML content and attribute values.
     static func escape(_ text: String) -> String {
-        var out = ""
-        for c in text {
-            switch c {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            default: out.append(c)
-            }
-        }
-        return out
+        text.reduce(into: "") { out, c in out += entities[c] ?? String(c) }
     }
+
+    /// The characters HTML gives a meaning, as entities.
+    private static let entities: [Character: String] = [
+        "&": "&amp;", "<": "&lt;", ">": "&gt;", "\"": "&quot;", "'": "&#39;",
+    ]
 }

@@ -14,11 +14,6 @@ package struct TileSourceMetadata: Sendable, Equatable {
     package struct Bounds: Sendable, Equatable {
         package var southWest: LatLng
         package var northEast: LatLng
-
-        package init(southWest: LatLng, northEast: LatLng) {
-            self.southWest = southWest
-            self.northEast = northEast
-        }
     }
 
     /// One field of a vector layer, as listed in `vector_layers[].fields`.
@@ -26,63 +21,31 @@ package struct TileSourceMetadata: Sendable, Equatable {
         package var name: String
         /// "String", "Number", "Boolean" or a free description, as the source wrote it.
         package var type: String
-
-        package init(name: String, type: String) {
-            self.name = name
-            self.type = type
-        }
     }
 
     /// A vector layer declared by the source (TileJSON `vector_layers`).
     package struct VectorLayer: Sendable, Equatable {
         package var id: String
         /// Fields sorted by name, so equal metadata compares equal regardless of JSON order.
-        package var fields: [Field]
+        package var fields: [Field] = []
         package var minZoom: Int?
         package var maxZoom: Int?
         package var description: String?
-
-        package init(id: String, fields: [Field] = [], minZoom: Int? = nil, maxZoom: Int? = nil, description: String? = nil) {
-            self.id = id
-            self.fields = fields
-            self.minZoom = minZoom
-            self.maxZoom = maxZoom
-            self.description = description
-        }
     }
 
-    package var format: TileFormat
-    package var minZoom: Int
-    package var maxZoom: Int
+    package var format: TileFormat = .unknown
+    package var minZoom = 0
+    package var maxZoom = 14
     package var bounds: Bounds?
     package var center: LatLng?
     package var centerZoom: Double?
     package var name: String?
     package var attribution: String?
     package var description: String?
-    package var vectorLayers: [VectorLayer]
+    package var vectorLayers: [VectorLayer] = []
     /// Tile edge in pixels for raster sources (256 unless declared otherwise).
-    package var tileSize: Int
-    package var scheme: TileScheme
-
-    package init(
-        format: TileFormat = .unknown, minZoom: Int = 0, maxZoom: Int = 14, bounds: Bounds? = nil,
-        center: LatLng? = nil, centerZoom: Double? = nil, name: String? = nil, attribution: String? = nil,
-        description: String? = nil, vectorLayers: [VectorLayer] = [], tileSize: Int = 256, scheme: TileScheme = .xyz
-    ) {
-        self.format = format
-        self.minZoom = minZoom
-        self.maxZoom = maxZoom
-        self.bounds = bounds
-        self.center = center
-        self.centerZoom = centerZoom
-        self.name = name
-        self.attribution = attribution
-        self.description = description
-        self.vectorLayers = vectorLayers
-        self.tileSize = tileSize
-        self.scheme = scheme
-    }
+    package var tileSize = 256
+    package var scheme: TileScheme = .xyz
 }
 
 extension TileSourceMetadata {

@@ -124,20 +124,18 @@ struct ProtobufReader: Sendable {
     }
 
     /// Reads a little-endian 32-bit value (`fixed32`, `float`).
-    mutating func readFixed32() throws(ProtobufError) -> UInt32 {
-        guard remaining >= 4 else { throw .truncatedField(offset: offset, needed: 4, available: remaining) }
-        var v: UInt32 = 0
-        for i in 0..<4 { v |= UInt32(bytes[offset + i]) << (8 * UInt32(i)) }
-        offset += 4
-        return v
-    }
+    mutating func readFixed32() throws(ProtobufError) -> UInt32 { try readLittleEndian() }
 
     /// Reads a little-endian 64-bit value (`fixed64`, `double`).
-    mutating func readFixed64() throws(ProtobufError) -> UInt64 {
-        guard remaining >= 8 else { throw .truncatedField(offset: offset, needed: 8, available: remaining) }
-        var v: UInt64 = 0
-        for i in 0..<8 { v |= UInt64(bytes[offset + i]) << (8 * UInt64(i)) }
-        offset += 8
+    mutating func readFixed64() throws(ProtobufError) -> UInt64 { try readLittleEndian() }
+
+    /// Reads a little-endian unsigned integer as wide as `T`.
+    private mutating func readLittleEndian<T: FixedWidthInteger & UnsignedInteger>() throws(ProtobufError) -> T {
+        let size = MemoryLayout<T>.size
+        guard remaining >= size else { throw .truncatedField(offset: offset, needed: UInt64(size), available: remaining) }
+        var v: T = 0
+        for i in 0..<size { v |= T(bytes[offset + i]) << (8 * i) }
+        offset += size
         return v
     }
 

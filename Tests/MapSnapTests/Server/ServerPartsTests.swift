@@ -62,6 +62,11 @@ import Testing
         }
     }
 
+    @Test func landingPageEscapesHTML() {
+        #expect(LandingPage.escape(#"<a href="x">Tom & 'Jerry' ❤️</a>"#)
+                == "&lt;a href=&quot;x&quot;&gt;Tom &amp; &#39;Jerry&#39; ❤️&lt;/a&gt;")
+    }
+
     @Test func entityTagsAreStableAndMatchIfNoneMatchLists() {
         let tag = EntityTag.make(["v1", "center=1,2"])
         #expect(tag == EntityTag.make(["v1", "center=1,2"]))

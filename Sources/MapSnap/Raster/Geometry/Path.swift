@@ -1,3 +1,5 @@
+import Foundation
+
 /// A 2-D path in pixel space made of polylines (contours), each open or closed.
 ///
 /// Curves are flattened when added (`quadTo`, `cubicTo`, `addArc`), so the rasterizer and
@@ -149,8 +151,3 @@ struct Path: Sendable {
     }
 }
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif

@@ -5,24 +5,14 @@
 struct StrokeStyle: Sendable, Hashable {
     /// Full line width in pixels.
     var width: Double
-    var cap: LineCap
-    var join: LineJoin
+    var cap: LineCap = .butt
+    var join: LineJoin = .miter
     /// Longest allowed miter as a multiple of `width`; sharper corners fall back to bevel.
-    var miterLimit: Double
+    var miterLimit: Double = 4
     /// Alternating on/off lengths in pixels; empty (or all zero, or any negative) means solid.
-    var dash: [Double]
+    var dash: [Double] = []
     /// Distance into the dash pattern at which the path starts.
-    var dashPhase: Double
-
-    init(width: Double, cap: LineCap = .butt, join: LineJoin = .miter, miterLimit: Double = 4,
-                dash: [Double] = [], dashPhase: Double = 0) {
-        self.width = width
-        self.cap = cap
-        self.join = join
-        self.miterLimit = miterLimit
-        self.dash = dash
-        self.dashPhase = dashPhase
-    }
+    var dashPhase: Double = 0
 }
 
 /// Line join for strokes.

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Foundation
 
 /// Turns a path into the polygon its stroke covers, to be filled with the non-zero rule.
 ///

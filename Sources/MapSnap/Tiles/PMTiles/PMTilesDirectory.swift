@@ -73,13 +73,6 @@ struct PMTilesEntry: Equatable, Sendable {
     var offset: UInt64
     var length: UInt32
     var runLength: UInt32
-
-    init(tileID: UInt64, offset: UInt64, length: UInt32, runLength: UInt32) {
-        self.tileID = tileID
-        self.offset = offset
-        self.length = length
-        self.runLength = runLength
-    }
 }
 
 /// Encoding of a (decompressed) PMTiles directory: entry count, then the columns tile-id
