@@ -21,17 +21,23 @@ enum RenderCommand {
                             (default 67108864 = 8192x8192, at most 268435456 = 16384x16384)
 
     BASE MAP
-      --style NAME|FILE     normal (default), terrain, hybrid, satellite, or a MapLibre style JSON file
+      --style NAME|FILE|URL normal (default), terrain, hybrid, satellite, or a MapLibre style
+                            JSON file or http(s) URL (its TileJSON, PMTiles and sprite URLs
+                            are fetched too, all cached)
       --source SOURCE       tiles for the style: .mbtiles, .pmtiles, a z/x/y directory,
-                            or an http(s) URL template with {z}/{x}/{y} ({s}, {r}, {-y});
+                            an http(s) URL template with {z}/{x}/{y} ({s}, {r}, {-y}), or
+                            the http(s) URL of a .pmtiles archive (read by range requests;
+                            also pmtiles://https://…) or of a TileJSON document;
                             raster tiles with a vector style become the whole base map
-      --cache-dir DIR       on-disk cache for HTTP tiles (default $MAPSNAP_CACHE_DIR or
-                            ~/.cache/mapsnap/tiles)
-      --offline             use cached HTTP tiles only; never touch the network
+      --cache-dir DIR       on-disk cache for everything fetched over HTTP: tiles, styles,
+                            TileJSON, sprites, icons, PMTiles ranges (default
+                            $MAPSNAP_CACHE_DIR or ~/.cache/mapsnap/tiles)
+      --offline             use the cache only; never touch the network (what is not
+                            cached is an error naming its URL)
       --timeout SEC         per-request HTTP timeout (default 10; 2 retries on failure)
-      --sprite BASE         a local copy of the style's sprite sheet: BASE.json + BASE.png
-                            (BASE@2x.* used from --scale 2), for a style whose sprite
-                            is a remote URL; icons and fill/line patterns come from it
+      --sprite BASE         the style's sprite sheet instead of its own: BASE.json +
+                            BASE.png (BASE@2x.* used from --scale 2), a local path or an
+                            http(s) URL; icons and fill/line patterns come from it
       --render-timeout SEC  time allowed for loading the base map's tiles; tiles not read
                             by then are skipped (default 300; 0 = no limit)
       --allow-missing-tiles write the map even when no base-map tile could be read
@@ -50,7 +56,8 @@ enum RenderCommand {
       --path SPEC           e.g. 'color:0xff0000ff|weight:4|60.17,24.94|60.16,24.95'
                             or 'weight:5|enc:ENCODED_POLYLINE'; fillcolor: closes and fills
       --marker SPEC         e.g. 'size:mid|color:blue|label:A|title:Start|60.17,24.94'
-                            size:tiny|small|mid|normal, style:dot, icon:FILE.png, anchor:
+                            size:tiny|small|mid|normal, style:dot, anchor:, icon:FILE.png
+                            or icon:https://… (PNG or JPEG up to 1 MiB, cached)
       --visible LAT,LON     a point the fitted camera must show
       --geojson FILE        GeoJSON with simplestyle-spec properties
       --gpx FILE            GPX 1.0/1.1: tracks and routes → paths, waypoints → markers

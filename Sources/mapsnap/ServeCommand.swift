@@ -22,11 +22,13 @@ enum ServeCommand {
                             more are answered 503 with Retry-After
       --timeout SEC         close connections idle this long (default 30): slow clients
       --max-size PX         largest image side in pixels (default 2048)
-      --cache-dir DIR       on-disk cache for HTTP tiles (default $MAPSNAP_CACHE_DIR or
+      --cache-dir DIR       on-disk cache for everything fetched over HTTP: tiles, styles,
+                            TileJSON, sprites, icons (default $MAPSNAP_CACHE_DIR or
                             ~/.cache/mapsnap/tiles)
-      --offline             use cached HTTP tiles only; never touch the network
+      --offline             use the cache only; never touch the network
       --config FILE         JSON: styles and sources served, API keys, CORS origins,
-                            cache max-age, per-request limits (see README, "Serving maps")
+                            icon hosts, cache max-age, per-request limits (see README,
+                            "Serving maps")
       -q, --quiet           no access log
 
     EXIT CODES

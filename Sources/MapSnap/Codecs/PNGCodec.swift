@@ -49,18 +49,22 @@ package enum PNGCodec {
         guard png_image_begin_read_from_memory(image.pointer, buf.baseAddress, buf.count) != 0 else {
             throw .decodingFailed(origin: origin, reason: image.message)
         }
+        // Files without alpha (no alpha channel, no tRNS) decode opaque: nothing to premultiply.
+        let hasAlpha = image.pointer.pointee.format & formatFlagAlpha != 0
         image.pointer.pointee.format = formatRGBA
         image.pointer.pointee.flags |= flag16BitSRGB
         let width = Int(image.pointer.pointee.width), height = Int(image.pointer.pointee.height)
         guard width == Int(header.width), height == Int(header.height) else {
             throw .decodingFailed(origin: origin, reason: "libpng reports \(width)×\(height), IHDR says \(header.width)×\(header.height)")
         }
-        var pixels = [UInt8](repeating: 0, count: pixelCount * 4)
-        let ok = pixels.withUnsafeMutableBytes { dst in
-            png_image_finish_read(image.pointer, nil, dst.baseAddress, 0, nil)
+        // libpng writes every byte of the buffer; on failure the array is discarded.
+        var ok: Int32 = 0
+        var pixels = [UInt8](unsafeUninitializedCapacity: pixelCount * 4) { dst, initialized in
+            ok = png_image_finish_read(image.pointer, nil, dst.baseAddress, 0, nil)
+            initialized = dst.count
         }
         guard ok != 0 else { throw .decodingFailed(origin: origin, reason: image.message) }
-        premultiplyInPlace(&pixels)
+        if hasAlpha { premultiplyInPlace(&pixels) }
         return Canvas(width: width, height: height, premultipliedPixels: pixels)
     }
 
@@ -68,6 +72,7 @@ package enum PNGCodec {
     // import into Swift).
     private static let formatRGBA: UInt32 = 3   // PNG_FORMAT_FLAG_COLOR | PNG_FORMAT_FLAG_ALPHA
     private static let flag16BitSRGB: UInt32 = 4 // PNG_IMAGE_FLAG_16BIT_sRGB
+    private static let formatFlagAlpha: UInt32 = 1 // PNG_FORMAT_FLAG_ALPHA
 
     /// Straight RGBA → premultiplied, with `Canvas.premultiply`'s rounding.
     static func premultiplyInPlace(_ pixels: inout [UInt8]) {

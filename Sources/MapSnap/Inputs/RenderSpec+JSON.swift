@@ -76,7 +76,11 @@ extension RenderSpec {
             json["diameter"] = .number(diameter)
         case let .icon(path, anchor):
             json["icon"] = .string(path)
-            if let anchor { json["anchor"] = .array([.number(anchor.x), .number(anchor.y)]) }
+            if let anchor {
+                json["anchor"] = .array([.number(anchor.x), .number(anchor.y)])
+            } else if let name = m.iconAnchorFraction?.name {
+                json["anchor"] = .string(name)
+            }
         }
         if let label = m.label { json["label"] = .string(label) }
         if let title = m.title { json["title"] = .string(title) }

@@ -22,7 +22,7 @@ import Foundation
 ///               "fillColor", "level": "aboveRoads|aboveLabels"} ],
 ///   "markers": [ "Static Maps markers syntax"
 ///              | {"lat", "lon"  or  "location", "color", "size": "tiny|small|mid|normal",
-///                 "style": "pin|dot", "diameter" (dot, points), "label", "title", "icon": "file.png",
+///                 "style": "pin|dot", "diameter" (dot, points), "label", "title", "icon": "file.png" | "https://…",
 ///                 "anchor": "bottom|…|x,y" | [x, y], "level"} ],
 ///   "polygons": [ {"rings": [[[lat, lon], …], …], "fillColor", "strokeColor", "strokeWidth", "level"} ],
 ///   "circles": [ {"center", "radiusMeters", "fillColor", "strokeColor", "strokeWidth", "level"} ],
@@ -437,7 +437,8 @@ private struct SpecReader {
             throw RenderSpecError.badValue(origin: origin("\(keyPath).diameter"), reason: "diameter needs \"style\": \"dot\"")
         }
         if let v = o["icon"] {
-            let icon = try builder.checkedPath(try string(v, "\(keyPath).icon"), origin: origin("\(keyPath).icon"))
+            let written = try string(v, "\(keyPath).icon")
+            let icon = FilePathPolicy.isURL(written) ? written : try builder.checkedPath(written, origin: origin("\(keyPath).icon"))
             var anchor: PixelPoint? = nil
             if let a = o["anchor"] {
                 let text: String
@@ -450,7 +451,7 @@ private struct SpecReader {
                     }
                     text = "\(try number(items[0], "\(keyPath).anchor[0]", in: -4096...4096)),\(try number(items[1], "\(keyPath).anchor[1]", in: -4096...4096))"
                 }
-                anchor = try StaticMapsSyntax.iconAnchor(text, iconPath: icon, origin: origin(keyPath))
+                (anchor, marker.iconAnchorFraction) = try StaticMapsSyntax.iconAnchor(text, iconPath: icon, origin: origin(keyPath))
             }
             marker.style = .icon(path: icon, anchor: anchor)
         } else if o["anchor"] != nil {
@@ -509,28 +510,29 @@ private struct SpecReader {
     }
 
     /// `"lat,lon"` or place name, `[lat, lon]`, or `{"lat", "lon"}`.
-    func location(_ value: JSONValue, _ keyPath: String) throws -> LatLng {
+    /// The key path is built only for an error message: routes have a million coordinates.
+    func location(_ value: JSONValue, _ keyPath: @autoclosure () -> String) throws -> LatLng {
         let lat: Double
         let lon: Double
         switch value {
         case .string(let text):
-            return try StaticMapsSyntax.parseLocation(text, origin: origin(keyPath), resolver: builder.resolver)
+            return try StaticMapsSyntax.parseLocation(text, origin: origin(keyPath()), resolver: builder.resolver)
         case .array(let items):
             guard items.count == 2, case .number(let a) = items[0], case .number(let b) = items[1] else {
-                throw RenderSpecError.wrongType(source: source, keyPath: keyPath, expected: "[lat, lon] numbers", found: typeName(value))
+                throw RenderSpecError.wrongType(source: source, keyPath: keyPath(), expected: "[lat, lon] numbers", found: typeName(value))
             }
             (lat, lon) = (a, b)
         case .object(let o):
-            try checkKeys(o, keyPath, allowed: ["lat", "lon"])
+            try checkKeys(o, keyPath(), allowed: ["lat", "lon"])
             guard case .number(let a)? = o["lat"], case .number(let b)? = o["lon"] else {
-                throw RenderSpecError.wrongType(source: source, keyPath: keyPath, expected: "{\"lat\": number, \"lon\": number}", found: "an object")
+                throw RenderSpecError.wrongType(source: source, keyPath: keyPath(), expected: "{\"lat\": number, \"lon\": number}", found: "an object")
             }
             (lat, lon) = (a, b)
         default:
-            throw RenderSpecError.wrongType(source: source, keyPath: keyPath, expected: "\"lat,lon\", [lat, lon] or {\"lat\", \"lon\"}", found: typeName(value))
+            throw RenderSpecError.wrongType(source: source, keyPath: keyPath(), expected: "\"lat,lon\", [lat, lon] or {\"lat\", \"lon\"}", found: typeName(value))
         }
-        guard abs(lat) <= 90 else { throw RenderSpecError.badValue(origin: origin(keyPath), reason: "latitude \(lat) out of range -90…90") }
-        guard abs(lon) <= 180 else { throw RenderSpecError.badValue(origin: origin(keyPath), reason: "longitude \(lon) out of range -180…180") }
+        guard abs(lat) <= 90 else { throw RenderSpecError.badValue(origin: origin(keyPath()), reason: "latitude \(lat) out of range -90…90") }
+        guard abs(lon) <= 180 else { throw RenderSpecError.badValue(origin: origin(keyPath()), reason: "longitude \(lon) out of range -180…180") }
         return LatLng(latitude: lat, longitude: lon)
     }
 

@@ -87,12 +87,12 @@ package struct RenderSpecBuilder: Sendable {
         options.allowsFractionalZoom = enabled
     }
 
-    /// `--style normal|terrain|hybrid|satellite|FILE.json`; a file path is resolved against `baseDirectory`.
+    /// `--style normal|terrain|hybrid|satellite|FILE.json|URL`; a file path is resolved against `baseDirectory`.
     package mutating func setStyle(_ text: String, origin: String) throws {
         let name = text.trimmingFieldSpaces()
         guard !name.isEmpty else { throw RenderSpecError.badValue(origin: origin, reason: "empty style name") }
         let isFile = name.contains("/") || name.lowercased().hasSuffix(".json")
-        options.style = isFile ? try checkedPath(name, origin: origin) : name
+        options.style = isFile && !FilePathPolicy.isURL(name) ? try checkedPath(name, origin: origin) : name
     }
 
     /// `--source SOURCE`: a file path (resolved against `baseDirectory`) or a URL template.
@@ -302,7 +302,8 @@ package struct RenderSpecBuilder: Sendable {
     /// A tile source: a URL template as given, or a file path checked by `filePaths`. Under
     /// `.unrestricted` anything with `://` passes as it always has; otherwise only http(s).
     private func sourceLocation(_ text: String, origin: String) throws(RenderSpecError) -> String {
-        if filePaths == .unrestricted ? text.contains("://") : FilePathPolicy.isURL(text) { return text }
+        let remote = FilePathPolicy.isURL(text) || FilePathPolicy.isURL(String(text.dropFirst(text.lowercased().hasPrefix("pmtiles://") ? 10 : 0)))
+        if filePaths == .unrestricted ? text.contains("://") : remote { return text }
         return try checkedPath(text, origin: origin)
     }
 

@@ -99,7 +99,8 @@ public enum StaticMapsSyntax {
     /// - Parameters:
     ///   - baseDirectory: directory that a relative `icon:` path is resolved against, and
     ///     where the icon is read to place a named anchor (`top`, `left`, …).
-    ///   - filePaths: which `icon:` paths are allowed.
+    ///   - filePaths: which `icon:` paths are allowed (an `http(s)` URL is not a path: it is
+    ///     fetched when the marker is drawn, through the same HTTP layer and cache as tiles).
     public static func parseMarkers(_ text: String, origin: String, resolver: (any PlaceResolving)? = nil,
                                     baseDirectory: String? = nil,
                                     filePaths: FilePathPolicy = .unrestricted) throws(StaticMapsSyntaxError) -> [MarkerOverlay] {
@@ -136,12 +137,14 @@ public enum StaticMapsSyntax {
                     }
                     title = String(value)
                 case "icon":
-                    guard !value.isEmpty else { throw .badValue(origin: origin, key: key, text: "", reason: "expected a PNG file path") }
-                    let lower = value.lowercased()
-                    guard !lower.hasPrefix("http://"), !lower.hasPrefix("https://") else {
-                        // Read as a path it would fail later as a missing file, or name the wrong thing.
-                        throw .badValue(origin: origin, key: key, text: String(value),
-                                        reason: "icons are not fetched from the web; download the PNG and give its file path")
+                    guard !value.isEmpty else {
+                        throw .badValue(origin: origin, key: key, text: "", reason: "expected a PNG file path or an http(s) URL of a PNG or JPEG")
+                    }
+                    // A URL is fetched when the marker is drawn (through the tile transfer
+                    // layer, with its cache); it is not a file path for `filePaths` to judge.
+                    if FilePathPolicy.isURL(String(value)) {
+                        iconPath = String(value)
+                        break
                     }
                     do {
                         iconPath = try filePaths.resolve(String(value), against: baseDirectory)
@@ -170,10 +173,11 @@ public enum StaticMapsSyntax {
         }
         guard !locations.isEmpty else { throw .noLocations(origin: origin) }
         let style: MarkerOverlay.Style
+        var anchorFraction: IconAnchorFraction? = nil
         if let iconPath {
             var anchor: PixelPoint? = nil
             if let anchorText {
-                anchor = try iconAnchor(anchorText.text, iconPath: iconPath, origin: origin)
+                (anchor, anchorFraction) = try iconAnchor(anchorText.text, iconPath: iconPath, origin: origin)
             }
             style = .icon(path: iconPath, anchor: anchor)
         } else if anchorText != nil {
@@ -186,6 +190,7 @@ public enum StaticMapsSyntax {
         return locations.map { coordinate in
             var marker = MarkerOverlay(coordinate: coordinate, style: style, label: label, title: title, iconScale: iconScale)
             if let markerColor { marker.color = markerColor }
+            marker.iconAnchorFraction = anchorFraction
             return marker
         }
     }
@@ -337,8 +342,11 @@ public enum StaticMapsSyntax {
         return baseDirectory.hasSuffix("/") ? baseDirectory + path : baseDirectory + "/" + path
     }
 
-    /// Named anchors need the icon's size, read from the PNG header; `x,y` does not.
-    static func iconAnchor(_ text: String, iconPath: String, origin: String) throws(StaticMapsSyntaxError) -> PixelPoint {
+    /// An `anchor:` for the icon at `iconPath`: `x,y` in icon pixels, or a name placed by the
+    /// icon's size — read from a local PNG's header now, or kept as a fraction for an icon
+    /// URL, whose size is known only once it is fetched.
+    static func iconAnchor(_ text: String, iconPath: String,
+                           origin: String) throws(StaticMapsSyntaxError) -> (pixels: PixelPoint?, fraction: IconAnchorFraction?) {
         let lower = text.lowercased()
         let parts = lower.split(separator: ",", omittingEmptySubsequences: false)
         if parts.count == 2 {
@@ -346,23 +354,20 @@ public enum StaticMapsSyntax {
                   x.isFinite, y.isFinite, abs(x) <= 4096, abs(y) <= 4096 else {
                 throw .badValue(origin: origin, key: "anchor", text: text, reason: "expected x,y in icon pixels")
             }
-            return PixelPoint(x: x, y: y)
+            return (PixelPoint(x: x, y: y), nil)
         }
-        let fractions: [String: (Double, Double)] = [
-            "top": (0.5, 0), "bottom": (0.5, 1), "left": (0, 0.5), "right": (1, 0.5), "center": (0.5, 0.5),
-            "topleft": (0, 0), "topright": (1, 0), "bottomleft": (0, 1), "bottomright": (1, 1),
-        ]
-        guard let (fx, fy) = fractions[lower] else {
+        guard let fraction = IconAnchorFraction.named[lower] else {
             throw .badValue(origin: origin, key: "anchor", text: text,
                             reason: "expected top, bottom, left, right, center, topleft, topright, bottomleft, bottomright or x,y")
         }
+        if FilePathPolicy.isURL(iconPath) { return (nil, fraction) }
         let size: ImageSize
         do {
             size = try IconImageHeader.imageSize(atPath: iconPath)
         } catch {
             throw .badValue(origin: origin, key: "icon", text: iconPath, reason: error.reason)
         }
-        return PixelPoint(x: Double(size.width) * fx, y: Double(size.height) * fy)
+        return (fraction.point(width: size.width, height: size.height), nil)
     }
 }
 

@@ -43,7 +43,7 @@ extension MarkerOverlay {
         case .icon(let path, let anchor):
             // An unreadable icon fails the render when drawn; fitting just ignores it.
             if let image = try? icons.image(at: path) {
-                let a = anchor ?? PixelPoint(x: Double(image.width) / 2, y: Double(image.height))
+                let a = iconAnchor(anchor, image)
                 let k = iconPixelScale(s)
                 m = OverlayMargins(left: a.x * k, top: a.y * k,
                                    right: (Double(image.width) - a.x) * k, bottom: (Double(image.height) - a.y) * k)
@@ -53,6 +53,12 @@ extension MarkerOverlay {
             m.right += size.width + Title.gapPoints * s
         }
         return m
+    }
+
+    /// The icon pixel that sits on the coordinate: the style's anchor, else a named one, else
+    /// the bottom centre (Google's default).
+    private func iconAnchor(_ anchor: PixelPoint?, _ image: Canvas) -> PixelPoint {
+        anchor ?? (iconAnchorFraction ?? IconAnchorFraction(x: 0.5, y: 1)).point(width: image.width, height: image.height)
     }
 
     /// Image pixels per icon pixel at the render's `scale` (device pixels per point).
@@ -77,7 +83,7 @@ extension MarkerOverlay {
             return PixelRect(minX: at.x - r, minY: at.y - r, maxX: at.x + r, maxY: at.y + r)
         case .icon(let path, let anchor):
             let image = try ctx.icons.image(at: path)
-            let a = anchor ?? PixelPoint(x: Double(image.width) / 2, y: Double(image.height))
+            let a = iconAnchor(anchor, image)
             let k = iconPixelScale(scale)
             return PixelRect(x: at.x - a.x * k, y: at.y - a.y * k,
                              width: Double(image.width) * k, height: Double(image.height) * k)
@@ -125,7 +131,7 @@ extension MarkerOverlay {
             let image = try ctx.icons.image(at: path)
             let k = iconPixelScale(scale)
             let w = Double(image.width) * k, h = Double(image.height) * k
-            let a = anchor ?? PixelPoint(x: Double(image.width) / 2, y: Double(image.height))
+            let a = iconAnchor(anchor, image)
             canvas.draw(image, in: PixelRect(x: at.x - a.x * k, y: at.y - a.y * k, width: w, height: h))
         }
     }

@@ -151,6 +151,9 @@ public struct MarkerOverlay: Sendable, Hashable {
     /// drawn at half its pixel size in points, so it is sharp, not twice as big, on a scale-2
     /// map. Anchors stay in icon pixels. Pins and dots ignore it.
     public var iconScale: Double
+    /// A named anchor (`anchor:top`, …) of an icon URL, whose size is known only once it is
+    /// fetched; used when the style's `anchor` is nil.
+    var iconAnchorFraction: IconAnchorFraction? = nil
 
     /// Google's default marker: a red normal-size pin.
     public init(coordinate: LatLng, style: Style = .pin(.normal), color: Color = Color(rgb: 0xEA4335),
@@ -162,5 +165,27 @@ public struct MarkerOverlay: Sendable, Hashable {
         self.title = title
         self.level = level
         self.iconScale = iconScale
+    }
+}
+
+/// A point of a marker icon as fractions of its size (0,0 top-left, 0.5,1 bottom centre):
+/// where Google's named anchors (`top`, `bottomright`, …) put the coordinate.
+struct IconAnchorFraction: Sendable, Hashable {
+    var x: Double
+    var y: Double
+
+    /// Google's anchor names, as `anchor:` and a spec's `"anchor"` write them.
+    static let named: [String: IconAnchorFraction] = [
+        "top": .init(x: 0.5, y: 0), "bottom": .init(x: 0.5, y: 1), "left": .init(x: 0, y: 0.5), "right": .init(x: 1, y: 0.5),
+        "center": .init(x: 0.5, y: 0.5), "topleft": .init(x: 0, y: 0), "topright": .init(x: 1, y: 0),
+        "bottomleft": .init(x: 0, y: 1), "bottomright": .init(x: 1, y: 1),
+    ]
+
+    /// The name this fraction has in `named`, if any.
+    var name: String? { Self.named.first { $0.value == self }?.key }
+
+    /// The point in icon pixels of an icon `width` × `height` pixels.
+    func point(width: Int, height: Int) -> PixelPoint {
+        PixelPoint(x: Double(width) * x, y: Double(height) * y)
     }
 }

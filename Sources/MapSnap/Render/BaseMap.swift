@@ -30,34 +30,47 @@ struct BaseMapSetup: Sendable {
     let sprites: SpriteSheet
     /// Style warnings and sources that could not be resolved.
     let warnings: [String]
+    /// True when something the style needs could not be fetched this time (the network, the
+    /// deadline, an offline cache miss): the setup serves this render but is not kept.
+    let isIncomplete: Bool
 
-    /// Loads the style (`normal`, `terrain`, `hybrid`, `satellite` from the bundled `Styles/`, or a JSON
-    /// file) and resolves its sources through `registry`.
-    init(key: Key, sources registry: TileSourceRegistry) throws {
+    /// Loads the style (`normal`, `terrain`, `hybrid`, `satellite` from the bundled `Styles/`, a
+    /// JSON file, or an `http(s)` URL fetched through the HTTP layer) and resolves its sources
+    /// through `registry`; what it fetches ends by `deadline`.
+    init(key: Key, sources registry: TileSourceRegistry, deadline: Deadline = .none) throws {
         let styleName = key.style
         let builtin = ["normal", "terrain", "hybrid", "satellite"]
-        let path: String
-        if builtin.contains(styleName) {
-            switch ResourceLocator.directory(named: "Styles", probe: "\(styleName).json") {
-            case .success(let dir): path = (dir as NSString).appendingPathComponent("\(styleName).json")
-            case .failure(let e): throw RenderError.resourcesNotFound(e)
-            }
-        } else {
-            guard styleName.hasSuffix(".json") || FileManager.default.fileExists(atPath: styleName) else {
-                throw RenderError.unknownStyle(styleName)
-            }
-            path = styleName
-        }
+        let fetcher = HTTPResourceFetcher(options: key.http, deadline: deadline)
         var loaded: Style
-        do {
-            loaded = try Style.load(path: path, customization: key.customization)
-        } catch {
-            throw RenderError.style(error)
+        /// What the style's relative locations resolve against: its folder or its URL.
+        let base: String?
+        if ResourceLocation.isRemote(styleName) {
+            loaded = try Self.fetchStyle(styleName, fetcher: fetcher, customization: key.customization)
+            base = styleName
+        } else {
+            let path: String
+            if builtin.contains(styleName) {
+                switch ResourceLocator.directory(named: "Styles", probe: "\(styleName).json") {
+                case .success(let dir): path = (dir as NSString).appendingPathComponent("\(styleName).json")
+                case .failure(let e): throw RenderError.resourcesNotFound(e)
+                }
+            } else {
+                guard styleName.hasSuffix(".json") || FileManager.default.fileExists(atPath: styleName) else {
+                    throw RenderError.unknownStyle(styleName)
+                }
+                path = styleName
+            }
+            do {
+                loaded = try Style.load(path: path, customization: key.customization)
+            } catch {
+                throw RenderError.style(error)
+            }
+            base = builtin.contains(styleName) ? nil : (path as NSString).deletingLastPathComponent
         }
         var override: TileSourceRegistry.Opened?
         if let o = key.source {
             do {
-                override = try registry.open(o, http: key.http)
+                override = try registry.open(o, http: key.http, deadline: deadline)
             } catch {
                 throw RenderError.source(role: .source, location: URLRedaction.redact(o), error: error)
             }
@@ -70,22 +83,40 @@ struct BaseMapSetup: Sendable {
         }
         style = loaded
         var warnings = StyleWarning.lines(loaded.warnings)
-        let styleDirectory = builtin.contains(styleName) ? nil : (path as NSString).deletingLastPathComponent
         do {
             sprites = try SpriteLoader.load(loaded, override: key.sprite, pixelRatio: key.pixelRatio,
-                                            fetcher: LocalResourceFetcher(baseDirectory: styleDirectory),
-                                            overrideFetcher: LocalResourceFetcher(), warnings: &warnings)
+                                            fetcher: fetcher.rebased(base),
+                                            overrideFetcher: fetcher.rebased(nil), warnings: &warnings)
         } catch {
-            throw RenderError.sprite(error, style: styleName, fromOptions: key.sprite != nil)
+            throw RenderError.sprite(error, style: URLRedaction.redact(styleName), fromOptions: key.sprite != nil)
         }
         let dataDir = try? ResourceLocator.directory(named: "Data", probe: "helsinki.mbtiles").get()
-        let resolver = StyleSourceResolver(styleDirectory: (path as NSString).deletingLastPathComponent,
-                                           dataDirectory: dataDir, override: override, overrideName: key.source ?? "",
+        let resolver = StyleSourceResolver(styleBase: base, dataDirectory: dataDir, override: override, overrideName: key.source ?? "",
                                            demOverride: key.demSource, demEncodingOverride: key.demEncoding, http: key.http,
-                                           registry: registry)
+                                           registry: registry, deadline: deadline)
         sources = try resolver.resolve(loaded, warnings: &warnings)
         if let missing = Self.missingLayersWarning(loaded, sources) { warnings.append(missing) }
-        self.warnings = warnings
+        self.warnings = warnings + fetcher.warnings
+        isIncomplete = fetcher.hadTransientFailure
+    }
+
+    /// A style at an `http(s)` URL. A missing or malformed document is bad input (exit 2);
+    /// a network failure or an offline cache miss is the environment's (exit 3).
+    private static func fetchStyle(_ url: String, fetcher: HTTPResourceFetcher,
+                                   customization: StyleCustomization) throws(RenderError) -> Style {
+        let shown = URLRedaction.redact(url)
+        let fetched: [UInt8]?
+        do {
+            fetched = try fetcher.fetch(url, kind: .json, limit: Style.maximumInputBytes)
+        } catch {
+            throw .styleUnavailable(error)
+        }
+        guard let bytes = fetched else { throw .remoteStyleNotFound(url: shown) }
+        do {
+            return try Style.parse(bytes: bytes, origin: shown, customization: customization)
+        } catch {
+            throw .style(error)
+        }
     }
 
     /// One line naming, per vector source, the source layers the style's layers read but

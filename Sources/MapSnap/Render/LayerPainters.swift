@@ -201,6 +201,12 @@ enum LinePainter {
 }
 
 /// `raster`: each source tile image drawn once into its square with bilinear resampling.
+///
+/// Tiles shown at their own resolution (a z17 tile at z16 @2x, a 256-px tile at an integer
+/// zoom) are shifted by the same sub-pixel amount onto the pixel grid, as tile viewers do:
+/// resampling them at a half-pixel offset would only blur every pixel of the imagery. All
+/// tiles move together, so their seams stay where they were; overlays keep exact positions
+/// (the shift is under half a pixel).
 enum RasterPainter {
     static func draw(_ layer: StyleLayer, _ src: LoadedSource, _ ctx: PaintContext) {
         let zoom = ctx.zoom
@@ -209,11 +215,18 @@ enum RasterPainter {
         let adjust = RasterAdjustment(layer, zoom: zoom)
         struct Drawn: Hashable { let payload: Int; let copy: Int }
         var drawn = Set<Drawn>()
+        var gridShift: (x: Double, y: Double)?
         for tile in src.drawTiles {
             guard drawn.insert(Drawn(payload: tile.payload, copy: tile.covering.worldCopy)).inserted,
                   case .raster(let image) = src.payloads[tile.payload] else { continue }
             let img = adjust.isIdentity ? image : adjust.apply(to: image)
-            ctx.canvas.draw(img, in: tile.sourceRect, opacity: opacity)
+            var rect = tile.sourceRect
+            if abs(rect.width - Double(img.width)) < 1e-6, abs(rect.height - Double(img.height)) < 1e-6 {
+                let shift = gridShift ?? (rect.minX.rounded() - rect.minX, rect.minY.rounded() - rect.minY)
+                gridShift = shift
+                rect = PixelRect(x: rect.minX + shift.x, y: rect.minY + shift.y, width: rect.width, height: rect.height)
+            }
+            ctx.canvas.draw(img, in: rect, opacity: opacity)
         }
     }
 }

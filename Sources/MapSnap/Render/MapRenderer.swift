@@ -83,8 +83,9 @@ public final class MapRenderer: Sendable {
     }
 
     /// The style named by `options` with its sources resolved: from the cache, or
-    /// prepared now and remembered.
-    func preparedStyle(for options: MapSnapshotOptions) throws -> BaseMapSetup {
+    /// prepared now (what it fetches over the network by `deadline`) and remembered — unless
+    /// something could not be fetched this time (then the next render tries again).
+    func preparedStyle(for options: MapSnapshotOptions, deadline: Deadline = .none) throws -> BaseMapSetup {
         var http = options.http
         http.scale = options.scale
         let key = BaseMapSetup.Key(style: options.style, styleFileStamp: Self.fileStamp(options.style),
@@ -98,7 +99,8 @@ public final class MapRenderer: Sendable {
         }
         styleMisses.add(1, ordering: .relaxed)
         // Prepared outside the lock; two threads missing at once prepare equal setups.
-        let setup = try BaseMapSetup(key: key, sources: sources)
+        let setup = try BaseMapSetup(key: key, sources: sources, deadline: deadline)
+        guard !setup.isIncomplete else { return setup }
         let limit = max(configuration.maximumPreparedStyles, 0)
         setups.withLock { s in
             guard limit > 0, s.entries[key] == nil else { return }
@@ -151,14 +153,15 @@ final class TileSourceRegistry: Sendable {
         Opened(id: nextID.wrappingAdd(1, ordering: .relaxed).oldValue, source: source)
     }
 
-    /// The source at `location` (a file, directory or URL template), opened once.
-    func open(_ location: String, http: HTTPTileSource.Options) throws(TileSourceError) -> Opened {
-        // Network options matter only to URL templates: a file is one source whatever they are.
+    /// The source at `location` (a file, directory, URL template, remote PMTiles archive or
+    /// TileJSON URL), opened once; what opening fetches over the network ends by `deadline`.
+    func open(_ location: String, http: HTTPTileSource.Options, deadline: Deadline = .none) throws(TileSourceError) -> Opened {
+        // Network options matter only to URLs: a file is one source whatever they are.
         let lower = location.lowercased()
-        let isURL = lower.hasPrefix("http://") || lower.hasPrefix("https://")
+        let isURL = lower.hasPrefix("http://") || lower.hasPrefix("https://") || lower.hasPrefix("pmtiles://http")
         let key = Key(location: location, http: isURL ? http : HTTPTileSource.Options())
         if let hit = opened.withLock({ $0.entries[key] }) { return hit }
-        let source = try TileSources.open(location, httpOptions: http)
+        let source = try TileSources.open(location, httpOptions: http, deadline: deadline)
         let fresh = Self.register(source)
         return opened.withLock { s in
             if let existing = s.entries[key] { return existing }

@@ -31,10 +31,12 @@ public struct MapSnapshotter: Sendable {
         try validate()
         let deadline = Deadline.after(seconds: options.renderTimeout)
         let text = renderer.text.forRender()
-        let icons = IconStore()
+        var http = options.http
+        http.scale = options.scale
+        let icons = IconStore(fetcher: HTTPResourceFetcher(options: http, deadline: deadline))
         let projected = options.overlays.map(ProjectedOverlay.init)
         let camera = makeCamera(projected, text: text, icons: icons)
-        let base = BaseMap(setup: try renderer.preparedStyle(for: options), tileCache: renderer.tiles)
+        let base = BaseMap(setup: try renderer.preparedStyle(for: options, deadline: deadline), tileCache: renderer.tiles)
         let canvas = Canvas(width: camera.pixelWidth, height: camera.pixelHeight, fill: .white)
         canvas.maximumThreads = max(1, options.maximumThreads ?? ProcessInfo.processInfo.activeProcessorCount)
         var warnings: [String] = []

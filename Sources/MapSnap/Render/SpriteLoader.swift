@@ -5,8 +5,8 @@
 /// missing (icons are then resampled to size). A query string stays at the end
 /// (`…/sprite?key=k` → `…/sprite@2x.json?key=k`).
 ///
-/// A sheet that cannot be had (missing files, a remote URL that is not fetched) leaves its
-/// icons and patterns out with one warning; a sheet that is there but malformed is an
+/// A sheet that cannot be had (missing files, a remote URL that could not be fetched now or
+/// is not in the cache offline) leaves its icons and patterns out with one warning; a sheet that is there but malformed is an
 /// error, since it is bad input that would otherwise draw wrong.
 enum SpriteLoader {
     /// - Parameters:
@@ -25,13 +25,14 @@ enum SpriteLoader {
         for (sprite, fetcher, given) in sheets {
             let prefix = sprite.id == StyleSprite.defaultID ? "" : sprite.id + ":"
             let variants = pixelRatio >= 2 ? ["@2x", ""] : ["", "@2x"]
+            let shown = URLRedaction.redact(sprite.url)
             var loaded = false
             do {
                 for v in variants {
-                    guard let index = try fetcher.fetch(location(sprite.url, v, ".json"), limit: SpriteSheet.maximumIndexBytes),
-                          let image = try fetcher.fetch(location(sprite.url, v, ".png"), limit: SpriteSheet.maximumImageBytes)
+                    guard let index = try fetcher.fetch(location(sprite.url, v, ".json"), kind: .json, limit: SpriteSheet.maximumIndexBytes),
+                          let image = try fetcher.fetch(location(sprite.url, v, ".png"), kind: .png, limit: SpriteSheet.maximumImageBytes)
                     else { continue }
-                    try out.add(index: index, image: image, origin: location(sprite.url, v, ""), prefix: prefix,
+                    try out.add(index: index, image: image, origin: URLRedaction.redact(location(sprite.url, v, "")), prefix: prefix,
                                 defaultPixelRatio: v.isEmpty ? 1 : 2)
                     loaded = true
                     break
@@ -40,16 +41,21 @@ enum SpriteLoader {
                 throw error
             } catch let error as ResourceError {
                 if case .remote = error, !given {
-                    warnings.append("sprite \(sprite.url): remote sprites are not fetched; icons and patterns are left out (give a local copy with --sprite PATH)")
+                    warnings.append("sprite \(shown): remote sprites are not fetched; icons and patterns are left out (give a local copy with --sprite PATH)")
                     continue
                 }
-                throw SpriteError.unreadable(origin: error.location, reason: "\(error)")
+                // Offline first: a sheet the network cannot give now costs its icons, not the map.
+                if error.isTransient, !given {
+                    warnings.append("sprite \(error); icons and patterns are left out")
+                    continue
+                }
+                throw SpriteError.unreadable(origin: error.location, reason: error.reason)
             } catch {
-                throw SpriteError.unreadable(origin: sprite.url, reason: "\(error)")
+                throw SpriteError.unreadable(origin: shown, reason: "\(error)")
             }
             if !loaded {
-                let what = given ? "--sprite \(sprite.url)" : "sprite \(sprite.url)"
-                warnings.append("\(what): no \(location(sprite.url, "", ".json")) and .png (nor @2x); icons and patterns are left out")
+                let what = given ? "--sprite \(shown)" : "sprite \(shown)"
+                warnings.append("\(what): no \(URLRedaction.redact(location(sprite.url, "", ".json"))) and .png (nor @2x); icons and patterns are left out")
             }
         }
         if out.skippedEntries > 0 {

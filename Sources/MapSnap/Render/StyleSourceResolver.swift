@@ -42,12 +42,15 @@ struct ResolvedSource: Sendable {
 
 /// Turns a style's `sources` into tile sources: `mapsnap:embedded`/`mapsnap:relief`/
 /// `mapsnap:imagery`, local `.mbtiles`/`.pmtiles` files and `z/x/y` directories (as `url`,
-/// `mbtiles://…`, `pmtiles://…` or a `tiles` template), relative to the style file.
+/// `mbtiles://…`, `pmtiles://…` or a `tiles` template), relative to the style file, and
+/// remote ones: URL templates, TileJSON URLs and PMTiles archives over HTTP.
 /// `--source` replaces every source of its own kind (vector or raster); `--dem` replaces
 /// every `raster-dem` source and fills the bundled styles' `mapsnap:dem` slot, which is
 /// otherwise left out silently (the terrain style then simply has no hillshade).
 struct StyleSourceResolver {
-    let styleDirectory: String?
+    /// The style file's folder, or the URL of a remote style: relative locations resolve
+    /// against it (nil for the bundled styles).
+    let styleBase: String?
     let dataDirectory: String?
     /// `--source`, already opened.
     let override: TileSourceRegistry.Opened?
@@ -59,6 +62,8 @@ struct StyleSourceResolver {
     let http: HTTPTileSource.Options
     /// Where sources are opened (once per renderer).
     let registry: TileSourceRegistry
+    /// When what opening fetches over the network (TileJSON, PMTiles headers) must end.
+    var deadline: Deadline = .none
 
     /// The URL of the bundled styles' DEM slot.
     static let demPlaceholder = "mapsnap:dem"
@@ -77,7 +82,7 @@ struct StyleSourceResolver {
         var dem: TileSourceRegistry.Opened?
         if let d = demOverride {
             do {
-                dem = try registry.open(d, http: http)
+                dem = try registry.open(d, http: http, deadline: deadline)
             } catch {
                 throw RenderError.source(role: .dem, location: URLRedaction.redact(d), error: error)
             }
@@ -175,33 +180,41 @@ struct StyleSourceResolver {
                               tileSize: s.tileSize ?? src.source.metadata.tileSize, demEncoding: encoding)
     }
 
-    /// Opens a style source's local file, directory or `z/x/y` template (relative to the
-    /// style file), or an http(s) `{z}/{x}/{y}` template; nil with a warning for a TileJSON
-    /// URL, which is not fetched.
+    /// Opens a style source's location: a local file, directory or `z/x/y` template
+    /// (relative to the style file), an http(s) `{z}/{x}/{y}` template, a remote PMTiles
+    /// archive (`pmtiles://https://…` or a URL ending in `.pmtiles`) or a TileJSON URL. In a
+    /// remote style, relative locations resolve against the style's URL and local ones are
+    /// refused.
     private func openLocal(id: String, location: String, attribution: String?,
-                           warnings: inout [String]) throws -> TileSourceRegistry.Opened? {
+                           warnings: inout [String]) throws(RenderError) -> TileSourceRegistry.Opened? {
+        let shown = URLRedaction.redact(location)
         var path = location
+        let isPMTiles = path.hasPrefix("pmtiles://")
         for scheme in ["mbtiles://", "pmtiles://", "file://"] where path.hasPrefix(scheme) {
             path.removeFirst(scheme.count)
         }
-        if path.hasPrefix("http://") || path.hasPrefix("https://") {
-            guard path.contains("{z}") || path.contains("{quadkey}") else {
-                warnings.append("style source \"\(id)\": \(URLRedaction.redact(location)) is a TileJSON URL, which is not fetched; pass --source or use \"tiles\" with a {z}/{x}/{y} template")
-                return nil
+        if let base = styleBase, ResourceLocation.isRemote(base) {
+            do {
+                path = try ResourceLocation.resolve(isPMTiles ? path : location, against: base)
+            } catch {
+                throw RenderError.source(role: .style(id: id), location: shown, error: .resource(error))
             }
+        }
+        if ResourceLocation.isRemote(path) {
+            let remote = isPMTiles && !path.contains("{z}") ? "pmtiles://" + path : path
             do {
                 var options = http
                 if let attribution { options.attribution = attribution }
-                return try registry.open(path, http: options)
+                return try registry.open(remote, http: options, deadline: deadline)
             } catch {
-                throw RenderError.source(role: .style(id: id), location: URLRedaction.redact(location), error: error)
+                throw RenderError.source(role: .style(id: id), location: URLRedaction.redact(path), error: error)
             }
         }
         if path.contains("{z}") {
             // A local z/x/y template: open its root directory.
             path = String(path[..<(path.range(of: "{z}")?.lowerBound ?? path.endIndex)])
         }
-        if !path.hasPrefix("/"), let dir = styleDirectory {
+        if !path.hasPrefix("/"), let dir = styleBase {
             path = (dir as NSString).appendingPathComponent(path)
         }
         do {

@@ -5,9 +5,10 @@ import Foundation
 /// JSON spec (`POST /render`), with the server's rules on top of the CLI's parsing:
 /// requests name only configured styles, never files or tile URLs, and stay within the
 /// configured limits. No file is read for a request: the parsers run with
-/// `FilePathPolicy.refused` (no GeoJSON/GPX files, icons or style files), and the keys that
-/// name tile sources are refused outright, URL templates included, so a request cannot make
-/// the server fetch from a host the operator did not configure.
+/// `FilePathPolicy.refused` (no GeoJSON/GPX files, icons or style files), the keys that
+/// name tile sources are refused outright, URL templates included, and icon URLs must be on
+/// the configured `iconHosts`, so a request cannot make the server fetch from a host the
+/// operator did not configure.
 struct MapRequest: Sendable {
     var options: MapSnapshotOptions
     /// The configured style rendered.
@@ -67,7 +68,7 @@ struct MapRequest: Sendable {
         let source = "body"
         var styleName = configuration.defaultStyle
         if case .object(let root)? = try? JSONValue.parse(body, origin: source) {
-            for key in ["source", "dem", "demEncoding", "gpx", "output"] where root[key] != nil {
+            for key in ["source", "dem", "demEncoding", "sprite", "gpx", "output"] where root[key] != nil {
                 throw Rejection("\(source): \(key): not allowed in requests (the server's configuration names files and sources)")
             }
             if let style = root["style"] {
@@ -97,8 +98,10 @@ struct MapRequest: Sendable {
         builder.options.source = entry.source
         builder.options.demSource = entry.dem
         builder.options.demEncoding = entry.demEncoding
+        builder.options.sprite = nil
         let spec = try builder.build()
         try Self.checkLimits(spec.options, configuration.limits)
+        try Self.checkIcons(spec.options, allowedHosts: configuration.iconHosts)
         options = spec.options
         format = spec.outputFormat(fileName: nil)
         quality = spec.quality
@@ -118,6 +121,21 @@ struct MapRequest: Sendable {
         if let directory = configuration.cacheDirectory { options.http.cacheDirectory = directory }
         options.http.offline = configuration.offline
         return options
+    }
+
+    /// Marker icons: URLs on the configured `iconHosts` only (file paths never get this far:
+    /// the parsers refuse them).
+    static func checkIcons(_ options: MapSnapshotOptions, allowedHosts: [String]) throws(Rejection) {
+        for overlay in options.overlays {
+            guard case .marker(let marker) = overlay, case .icon(let location, _) = marker.style else { continue }
+            let shown = URLRedaction.redact(location)
+            guard let origin = HTTPOrigin(location) else { throw Rejection("markers: icon \(shown): not an http(s) URL") }
+            guard allowedHosts.contains(origin.host) || allowedHosts.contains(origin.hostKey) else {
+                throw Rejection(allowedHosts.isEmpty
+                                ? "markers: icon \(shown): custom icons are not allowed on this server"
+                                : "markers: icon \(shown): icons from \(origin.hostKey) are not allowed on this server (iconHosts)")
+            }
+        }
     }
 
     /// The per-request limits on area, overlays and points.

@@ -15,6 +15,7 @@ import Foundation
 ///   "keys": ["secret", …],
 ///   "cors": ["https://example.org", …] or ["*"],
 ///   "cacheMaxAge": seconds,
+///   "iconHosts": ["icons.example.org", "127.0.0.1:8081", …],
 ///   "limits": { "maxSize": px, "maxPixels": px, "maxOverlays": n, "maxPoints": n,
 ///               "maxURLLength": bytes, "maxBodyBytes": bytes, "maxQueuedPerClient": n,
 ///               "renderTimeout": seconds }
@@ -24,6 +25,7 @@ import Foundation
 /// embedded data. A request picks a style by name (`maptype=NAME`, spec `"style"`); Google's
 /// map types (`roadmap`, `satellite`, …) mean the bundled style of that kind when it is
 /// served. Requests never name files or tile URLs themselves: only the operator does, here.
+/// Marker icons (`icon:https://…`) are fetched only from the hosts `iconHosts` lists.
 package struct ServerConfiguration: Sendable {
     /// A style the server may render: a bundled style name or a style file, and optional
     /// tile and elevation sources (the flags `--style`, `--source`, `--dem`, `--dem-encoding`).
@@ -79,6 +81,10 @@ package struct ServerConfiguration: Sendable {
     package var corsOrigins: [String] = []
     /// `Cache-Control: public, max-age=…` of images, in seconds.
     package var cacheMaxAgeSeconds = 86_400
+    /// Hosts marker icon URLs may name (`icon:https://HOST/…`), lowercased: a host name
+    /// (any port) or `host:port`. Empty (the default): requests may not use custom icons, so
+    /// a request cannot make the server fetch from a host the operator did not choose.
+    package var iconHosts: [String] = []
     package var limits = Limits()
 
     /// Where to listen (`--listen`).
@@ -107,7 +113,7 @@ package struct ServerConfiguration: Sendable {
     package static let defaultListenAddress = ListenAddress(host: "127.0.0.1", port: 8080, isIPv6: false)
 
     /// Keys of the configuration file.
-    static let keys = ["styles", "defaultStyle", "keys", "cors", "cacheMaxAge", "limits"]
+    static let keys = ["styles", "defaultStyle", "keys", "cors", "cacheMaxAge", "iconHosts", "limits"]
     static let styleKeys = ["style", "source", "dem", "demEncoding"]
     static let limitKeys = ["maxSize", "maxPixels", "maxOverlays", "maxPoints", "maxURLLength", "maxBodyBytes", "maxQueuedPerClient",
                             "renderTimeout"]
@@ -177,6 +183,12 @@ package struct ServerConfiguration: Sendable {
         }
         if let v = root["cors"] {
             corsOrigins = try reader.strings(v, "cors")
+        }
+        if let v = root["iconHosts"] {
+            iconHosts = try reader.strings(v, "iconHosts").map { $0.lowercased() }
+            if let bad = iconHosts.first(where: { $0.isEmpty || $0.contains("/") }) {
+                throw .badValue(source: source, keyPath: "iconHosts", reason: "\"\(bad)\" is not a host name or host:port")
+            }
         }
         if let v = root["cacheMaxAge"] { cacheMaxAgeSeconds = try reader.integer(v, "cacheMaxAge", in: 0...31_536_000) }
         if let v = root["limits"] {

@@ -37,12 +37,14 @@ public enum TileSourceError: Error, Equatable, Sendable, CustomStringConvertible
     case unrecognizedFormat(path: String, firstBytes: [UInt8])
     /// An MBTiles file that SQLite or its schema refused.
     case mbtiles(MBTilesError)
-    /// A PMTiles archive with a bad header, directory or metadata.
+    /// A PMTiles archive (a file or a URL) with a bad header, directory or metadata.
     case pmtiles(PMTilesError)
     /// A tile directory without tiles or with a bad `metadata.json`.
     case directory(DirectorySourceError)
     /// An unusable `http(s)://` URL template.
     case http(HTTPTileSourceError)
+    /// A remote archive or TileJSON document that could not be fetched or is not one.
+    case resource(ResourceError)
 
     /// One line naming what failed, where and why: the message the CLI prints.
     public var description: String {
@@ -56,6 +58,7 @@ public enum TileSourceError: Error, Equatable, Sendable, CustomStringConvertible
         case .pmtiles(let e): return e.description
         case .directory(let e): return e.description
         case .http(let e): return e.description
+        case .resource(let e): return e.description
         }
     }
 }
@@ -63,12 +66,29 @@ public enum TileSourceError: Error, Equatable, Sendable, CustomStringConvertible
 /// Opens tile sources by sniffing what is on disk.
 package enum TileSources {
     /// Opens `path` as MBTiles (SQLite header), PMTiles (`PMTiles` magic) or a
-    /// `z/x/y.ext` directory; an `http://` or `https://` URL template becomes an
-    /// `HTTPTileSource` configured by `httpOptions`.
-    package static func open(_ path: String, httpOptions: HTTPTileSource.Options = .init()) throws(TileSourceError) -> any TileSource {
+    /// `z/x/y.ext` directory. An `http://` or `https://` URL is, by its form:
+    /// - a tile URL template (`{z}`/`{x}`/`{y}` or `{quadkey}`): an `HTTPTileSource`;
+    /// - a PMTiles archive (a path ending in `.pmtiles`, or written `pmtiles://https://…`):
+    ///   read with range requests, its header and directories fetched now;
+    /// - anything else: a TileJSON document, fetched now, whose tiles become an
+    ///   `HTTPTileSource`.
+    /// Remote reads go through the HTTP layer (`httpOptions`: cache, offline mode, limits)
+    /// and end by `deadline`.
+    package static func open(_ path: String, httpOptions: HTTPTileSource.Options = .init(),
+                             deadline: Deadline = .none) throws(TileSourceError) -> any TileSource {
         let lower = path.lowercased()
+        if lower.hasPrefix("pmtiles://http://") || lower.hasPrefix("pmtiles://https://") {
+            return try openRemotePMTiles(String(path.dropFirst("pmtiles://".count)), options: httpOptions, deadline: deadline)
+        }
         if lower.hasPrefix("http://") || lower.hasPrefix("https://") {
-            do { return try HTTPTileSource(template: path, options: httpOptions) } catch { throw .http(error) }
+            if path.contains("{z}") || path.contains("{quadkey}") {
+                do { return try HTTPTileSource(template: path, options: httpOptions) } catch { throw .http(error) }
+            }
+            let pathPart = lower.split(separator: "?", maxSplits: 1).first.map(String.init) ?? lower
+            if pathPart.hasSuffix(".pmtiles") {
+                return try openRemotePMTiles(path, options: httpOptions, deadline: deadline)
+            }
+            return try openTileJSON(path, options: httpOptions, deadline: deadline)
         }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
@@ -99,5 +119,43 @@ package enum TileSources {
             do { return try PMTilesSource(path: path) } catch { throw .pmtiles(error) }
         }
         throw TileSourceError.unrecognizedFormat(path: path, firstBytes: Array(head.prefix(8)))
+    }
+}
+
+extension TileSources {
+    /// A PMTiles archive on an HTTP server.
+    static func openRemotePMTiles(_ url: String, options: HTTPTileSource.Options,
+                                  deadline: Deadline) throws(TileSourceError) -> PMTilesSource {
+        let reader: PMTilesHTTPReader
+        do {
+            reader = try PMTilesHTTPReader(url: url, options: options, deadline: deadline)
+        } catch let error as ResourceError {
+            throw .resource(error)
+        } catch let error as PMTilesError {
+            throw .pmtiles(error)
+        } catch {
+            throw .unreadable(path: URLRedaction.redact(url), reason: "\(error)")
+        }
+        do {
+            return try PMTilesSource(bytes: reader, name: URLRedaction.redact(url), deadline: deadline)
+        } catch {
+            throw .pmtiles(error)
+        }
+    }
+
+    /// The tiles a TileJSON document at `url` describes.
+    static func openTileJSON(_ url: String, options: HTTPTileSource.Options, deadline: Deadline) throws(TileSourceError) -> HTTPTileSource {
+        let tileJSON: TileJSON
+        do throws(ResourceError) {
+            let fetched = try HTTPResourceClient(options: options).get(url, kind: .json, limit: TileJSON.maximumBytes, deadline: deadline)
+            guard let bytes = fetched.bytes else {
+                throw ResourceError.network(location: URLRedaction.redact(url),
+                                            reason: "\(URLRedaction.redact(url)): no such TileJSON document (HTTP 404)")
+            }
+            tileJSON = try TileJSON(bytes: bytes, url: url)
+        } catch {
+            throw .resource(error)
+        }
+        do { return try HTTPTileSource(tileJSON: tileJSON, options: options) } catch { throw .http(error) }
     }
 }

@@ -54,9 +54,9 @@ import MapSnap
         """##, to: dir + "/style.json")
         let base = ["render", "--style", "style.json", "--center", "60.17,24.94", "--zoom", "14", "--size", "40x30",
                     "--source", TestPaths.fixture("helsinki-openmaptiles.mbtiles"), "--attribution", "none", "--no-scale-bar"]
-        let remote = try CLIRunner.run(base + ["-o", "a.png"], in: dir)
+        let remote = try CLIRunner.run(base + ["--offline", "--cache-dir", "cache", "-o", "a.png"], in: dir)
         #expect(remote.exitCode == 0, "\(remote)")
-        #expect(remote.stderr == "mapsnap: warning: sprite https://example.com/sprite: remote sprites are not fetched; icons and patterns are left out (give a local copy with --sprite PATH)\n")
+        #expect(remote.stderr == "mapsnap: warning: sprite https://example.com/sprite.json: not in the cache, and offline mode forbids the network; icons and patterns are left out\n")
         let local = try CLIRunner.run(base + ["--sprite", TestPaths.fixture("sprites/test"), "-o", "b.png"], in: dir)
         #expect(local.exitCode == 0, "\(local)")
         #expect(local.stderr.isEmpty, "\(local.stderr)")

@@ -248,11 +248,10 @@ struct InputsPlaceTable: PlaceResolving {
         #expect(try StaticMapsSyntax.parseMarkers("shadow:true|1,2", origin: "--marker").first?.iconScale == 1)
         #expect(throws: StaticMapsSyntaxError.self) { try StaticMapsSyntax.parseMarkers("scale:8|1,2", origin: "--marker") }
         #expect(throws: StaticMapsSyntaxError.self) { try StaticMapsSyntax.parseMarkers("shadow:maybe|1,2", origin: "--marker") }
-        // A web icon is named as such, with the parameter, before anything is drawn.
-        #expect(throws: StaticMapsSyntaxError.badValue(origin: "--url markers[1]", key: "icon", text: "https://goo.gl/5y3S82",
-                                                       reason: "icons are not fetched from the web; download the PNG and give its file path")) {
-            try StaticMapsURL(parsing: "?markers=icon:https://goo.gl/5y3S82%7C1,2")
-        }
+        // A web icon (Google's own example) is kept as a URL, fetched when the marker is drawn.
+        let web = try StaticMapsURL(parsing: "?markers=icon:https://goo.gl/5y3S82%7C1,2")
+        #expect(web.markers.first?.style == .icon(path: "https://goo.gl/5y3S82", anchor: nil))
+        #expect(throws: StaticMapsSyntaxError.self) { try StaticMapsURL(parsing: "?markers=icon:%7C1,2") }
     }
 
     @Test func errorsNameTheRepeatedParameter() {

@@ -34,10 +34,15 @@ import Testing
     /// Töölönlahti bay fills the top right.
     static let bay = LatLng(60.1760, 24.9390)
 
-    static func render(_ style: String, scale: Double = 1, center: LatLng = city, zoom: Double = 16, sprite: String? = nil) throws -> MapSnapshot {
+    static func render(_ style: String, scale: Double = 1, center: LatLng = city, zoom: Double = 16, sprite: String? = nil,
+                       offlineCache: String? = nil) throws -> MapSnapshot {
         var o = MapSnapshotOptions(width: 360, height: 260, scale: scale, center: center, zoom: zoom,
                                    style: style, source: tiles, attribution: "", showsScaleBar: false)
         o.sprite = sprite
+        if let offlineCache {
+            o.http.offline = true
+            o.http.cacheDirectory = offlineCache
+        }
         return try MapSnapshotter(options: o, renderer: MapRenderer()).render()
     }
 
@@ -75,10 +80,13 @@ import Testing
         #expect(Self.count(c, .white) == c.width * c.height)
     }
 
-    @Test func aRemoteSpriteWarnsOnceAndPatternsAreLeftOutNotBlack() throws {
+    /// A remote sprite that cannot be had now (offline, not cached) costs its icons, not the map.
+    @Test func anUnavailableRemoteSpriteWarnsOnceAndPatternsAreLeftOutNotBlack() throws {
         let style = try Self.style(Self.waterPattern, sprite: "https://example.com/styles/sprite")
-        let snap = try Self.render(style)
-        #expect(snap.warnings == ["sprite https://example.com/styles/sprite: remote sprites are not fetched; icons and patterns are left out (give a local copy with --sprite PATH)"])
+        let cache = TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: cache) }
+        let snap = try Self.render(style, offlineCache: cache)
+        #expect(snap.warnings == ["sprite https://example.com/styles/sprite.json: not in the cache, and offline mode forbids the network; icons and patterns are left out"])
         #expect(Self.count(snap.image, .white) == snap.image.width * snap.image.height)
         // The override points the same style at a local copy.
         let fixed = try Self.render(style, center: Self.bay, zoom: 15, sprite: Self.spriteBase)

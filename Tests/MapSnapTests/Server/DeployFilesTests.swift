@@ -37,6 +37,20 @@ import Testing
         }
     }
 
+    @Test func imageInstallsEveryLibraryTheBuildNeeds() throws {
+        // scripts/setup.sh is the one list of build packages; the image's build stage must
+        // install each of them (a library added to the package but not to the image breaks
+        // `docker build` only, which CI cannot run).
+        let setup = try String(contentsOfFile: TestPaths.repositoryRoot + "/scripts/setup.sh", encoding: .utf8)
+        let list = try #require(setup.components(separatedBy: "packages=(").dropFirst().first?.components(separatedBy: ")").first)
+        let packages = list.split(separator: " ").map(String.init)
+        #expect(packages.contains("libcurl4-openssl-dev"))
+        let buildStage = try #require(try Self.text("Dockerfile").components(separatedBy: "\nFROM ").dropFirst().first)
+        for package in packages {
+            #expect(buildStage.contains(" \(package)"), "deploy/Dockerfile's build stage does not install \(package)")
+        }
+    }
+
     @Test func imageArgumentsAreValidServeFlags() throws {
         // The flags the Dockerfile and the Deployment pass must parse (no typo reaches a cluster).
         let dockerfile = try Self.text("Dockerfile")

@@ -194,6 +194,48 @@ import Testing
         #expect(try server.get(base + "&markers=icon:x.png%7Canchor:top%7C60.17,24.94").status == 400)
     }
 
+    /// Icon URLs: refused unless the configuration lists their host; then fetched and drawn.
+    @Test func iconURLsOnlyFromConfiguredHosts() throws {
+        let site = TestSite()
+        var pixels: [UInt8] = []
+        for _ in 0..<(16 * 16) { pixels += [0, 0, 255, 255] }
+        site.put("/pin.png", try PNGCodec.encode(Canvas(width: 16, height: 16, premultipliedPixels: pixels)), type: "image/png")
+        let icons = try site.start()
+        defer { icons.stop() }
+        let cache = TestPaths.temporaryDirectory()
+        defer { CLIRunner.cleanUp(cache) }
+        let target = "/staticmap?center=60.17,24.94&zoom=12&size=200x200&format=png32&markers=anchor:center%7Cicon:"
+            + icons.baseURL + "/pin.png%7C60.17,24.94"
+        let closed = try TestServer { $0.cacheDirectory = cache }
+        let refused = try closed.get(target)
+        closed.stop()
+        #expect(refused.status == 400)
+        #expect(refused.text.contains("custom icons are not allowed on this server"), "\(refused)")
+        let other = try TestServer { $0.cacheDirectory = cache; $0.iconHosts = ["icons.example.org"] }
+        let elsewhere = try other.get(target)
+        other.stop()
+        #expect(elsewhere.status == 400)
+        #expect(elsewhere.text.contains("icons from 127.0.0.1:\(icons.port) are not allowed on this server (iconHosts)"), "\(elsewhere)")
+        #expect(icons.requestCount == 0)
+
+        let open = try TestServer { $0.cacheDirectory = cache; $0.iconHosts = ["127.0.0.1"] }
+        defer { open.stop() }
+        let drawn = try open.get(target)
+        #expect(drawn.status == 200, "\(drawn)")
+        let image = try #require(try? PNGCodec.decode(drawn.body, origin: "response"))
+        #expect(image.color(atX: 100, y: 100) == Color(red: 0, green: 0, blue: 255))
+        #expect(icons.requestCount == 1)
+    }
+
+    @Test func iconHostsAreReadFromTheConfiguration() throws {
+        var configuration = ServerConfiguration()
+        try configuration.apply(bytes: Array(#"{"iconHosts": ["Icons.Example.org", "127.0.0.1:8081"]}"#.utf8), source: "c.json", baseDirectory: nil)
+        #expect(configuration.iconHosts == ["icons.example.org", "127.0.0.1:8081"])
+        #expect(throws: ServerConfigurationError.badValue(source: "c.json", keyPath: "iconHosts", reason: "\"https://x\" is not a host name or host:port")) {
+            try configuration.apply(bytes: Array(#"{"iconHosts": ["https://x"]}"#.utf8), source: "c.json", baseDirectory: nil)
+        }
+    }
+
     @Test func postedSpecsRenderLikeTheCLIAndNameNoFiles() throws {
         let server = try TestServer()
         defer { server.stop() }
@@ -211,6 +253,8 @@ import Testing
             (#"{"center": [1, 2], "zoom": 3, "source": "/etc"}"#, "source: not allowed"),
             (#"{"center": [1, 2], "zoom": 3, "geojson": "/etc/passwd"}"#, "file paths are not allowed"),
             (#"{"center": [1, 2], "zoom": 3, "gpx": "a.gpx"}"#, "gpx: not allowed"),
+            (#"{"center": [1, 2], "zoom": 3, "sprite": "https://example.org/sprite"}"#, "sprite: not allowed"),
+            (#"{"center": [1, 2], "zoom": 3, "markers": [{"lat": 1, "lon": 2, "icon": "https://example.org/x.png"}]}"#, "custom icons are not allowed"),
             (#"{"center": [1, 2], "zoom": 3, "style": "../x.json"}"#, "not served here"),
             (#"{"center": [1, 2], "zoom": 3, "markers": [{"lat": 1, "lon": 2, "icon": "/etc/x.png"}]}"#, "file paths are not allowed"),
             (#"{"url": "staticmap?center=1,2&zoom=3&markers=icon%3A%2Fetc%2Fx.png%7C1,2"}"#, "file paths are not allowed"),

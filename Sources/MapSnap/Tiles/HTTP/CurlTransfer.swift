@@ -57,7 +57,9 @@ enum CurlTransfer {
         _ = mapsnap_curl_setopt_string(h, CURLOPT_PROTOCOLS_STR, "http,https")
         _ = mapsnap_curl_setopt_string(h, CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
         // "": offer every encoding this libcurl decodes; the write callback sees decoded bytes.
-        _ = mapsnap_curl_setopt_string(h, CURLOPT_ACCEPT_ENCODING, "")
+        // Not for a byte range: a range of a compressed representation is not the bytes asked
+        // for (PMTiles archives are fetched this way and compress their parts themselves).
+        if exchange.range == nil { _ = mapsnap_curl_setopt_string(h, CURLOPT_ACCEPT_ENCODING, "") }
         _ = mapsnap_curl_setopt_string(h, CURLOPT_USERAGENT, exchange.userAgent)
         _ = mapsnap_curl_setopt_offset(h, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(max(exchange.maxBodyBytes, 0)))
         _ = mapsnap_curl_setopt_long(h, CURLOPT_TIMEOUT_MS, milliseconds(exchange.timeout))
@@ -67,6 +69,9 @@ enum CurlTransfer {
             _ = mapsnap_curl_setopt_long(h, CURLOPT_LOW_SPEED_TIME, Int(exchange.lowSpeedTime.rounded(.up)))
         }
         _ = mapsnap_curl_setopt_long(h, CURLOPT_MAXCONNECTS, 1)
+        if let range = exchange.range {
+            _ = mapsnap_curl_setopt_string(h, CURLOPT_RANGE, "\(range.lowerBound)-\(range.upperBound)")
+        }
     }
 
     /// Whole milliseconds, at least 1 (curl reads 0 as "no timeout").
@@ -88,9 +93,13 @@ enum CurlTransfer {
             _ = mapsnap_curl_getinfo_string(h, CURLINFO_REDIRECT_URL, &location)
             var retryAfter: curl_off_t = 0
             _ = mapsnap_curl_getinfo_offset(h, CURLINFO_RETRY_AFTER, &retryAfter)
+            var contentType: UnsafeMutablePointer<CChar>?
+            _ = mapsnap_curl_getinfo_string(h, CURLINFO_CONTENT_TYPE, &contentType)
             return .response(HTTPExchange.Response(status: status, body: sink.takeBody(), reservedBytes: sink.reserved,
                                                    location: location.map { String(cString: $0) },
-                                                   retryAfter: retryAfter > 0 ? Double(retryAfter) : nil))
+                                                   retryAfter: retryAfter > 0 ? Double(retryAfter) : nil,
+                                                   contentType: contentType.map { String(cString: $0) },
+                                                   contentRange: sink.contentRange))
         case CURLE_WRITE_ERROR:
             switch sink.stop {
             case .tooLarge(let size)?: return .tooLarge(size: size)
@@ -135,6 +144,8 @@ private final class BodySink {
     private(set) var stop: Stop?
     /// The last response's `Content-Length`, as its header said.
     private(set) var declaredLength: Int?
+    /// The last response's `Content-Range`, as its header said.
+    private(set) var contentRange: String?
     /// Decided at the first body byte: only a 2xx body is kept.
     private var keeps: Bool?
 
@@ -192,11 +203,15 @@ private final class BodySink {
     /// Notes `Content-Length` from one header line (a status line starts a new response:
     /// interim ones such as 100 Continue have their own headers).
     func header(_ line: UnsafeRawBufferPointer) {
-        let lower = String(decoding: line.prefix(64), as: UTF8.self).lowercased()
+        let lower = String(decoding: line.prefix(96), as: UTF8.self).lowercased()
         if lower.hasPrefix("http/") {
             declaredLength = nil
+            contentRange = nil
         } else if lower.hasPrefix("content-length:") {
             declaredLength = Int(String(lower.dropFirst("content-length:".count).filter { !$0.isWhitespace }))
+        } else if lower.hasPrefix("content-range:") {
+            let value = lower.dropFirst("content-range:".count).drop { $0.isWhitespace }
+            contentRange = String(value.reversed().drop { $0.isWhitespace }.reversed())
         }
     }
 

@@ -23,6 +23,9 @@ struct HTTPExchange: Sendable {
     var connectionKey: String
     /// Idle connections kept for `connectionKey` (the per-host connection cap).
     var idleConnectionLimit: Int
+    /// A byte range to ask for (`Range: bytes=first-last`, both inclusive), or nil for the
+    /// whole body. A server may ignore it and answer 200 with everything.
+    var range: ClosedRange<UInt64>? = nil
 
     /// A complete response.
     struct Response: Sendable {
@@ -35,6 +38,10 @@ struct HTTPExchange: Sendable {
         var location: String?
         /// `Retry-After` in seconds, if the server sent one (either form: seconds or a date).
         var retryAfter: Double?
+        /// `Content-Type` as the server sent it, if it did.
+        var contentType: String? = nil
+        /// `Content-Range` of a 206 answer (`bytes 0-16383/4096000`), if the server sent one.
+        var contentRange: String? = nil
     }
 
     /// How an exchange ended.

@@ -108,11 +108,36 @@ public final class HTTPTileSource: TileSource, Sendable {
     private let downloader: TileDownloader
 
     /// Validates `template`; makes no request.
-    package init(template: String, options: Options = Options()) throws(HTTPTileSourceError) {
+    package convenience init(template: String, options: Options = Options()) throws(HTTPTileSourceError) {
+        try self.init(template: template, options: options, declared: nil)
+    }
+
+    /// A source for the tiles a TileJSON document describes: its first template, its zoom
+    /// range (tiles past its `maxzoom` are over-zoomed), bounds, `vector_layers` and — unless
+    /// `options` has one — attribution. Makes no request.
+    convenience init(tileJSON: TileJSON, options: Options) throws(HTTPTileSourceError) {
+        var options = options
+        let declared = tileJSON.metadata
+        options.minZoom = declared.minZoom
+        options.maxZoom = declared.maxZoom
+        if declared.format != .unknown { options.format = declared.format }
+        if options.attribution == nil { options.attribution = declared.attribution }
+        try self.init(template: tileJSON.tiles[0], options: options, declared: declared)
+    }
+
+    /// `declared`: what a TileJSON document said (vector layers, bounds, center, name).
+    init(template: String, options: Options, declared: TileSourceMetadata?) throws(HTTPTileSourceError) {
         let parsed = try TileURLTemplate(template, subdomains: options.subdomains)
         self.template = parsed
         self.options = options
         var meta = TileSourceMetadata(format: options.format ?? TileFormat(name: parsed.pathExtension ?? ""))
+        if let declared {
+            meta.vectorLayers = declared.vectorLayers
+            meta.bounds = declared.bounds
+            meta.center = declared.center
+            meta.centerZoom = declared.centerZoom
+            meta.description = declared.description
+        }
         meta.minZoom = max(0, min(options.minZoom, 30))
         meta.maxZoom = max(meta.minZoom, min(options.maxZoom, 30))
         meta.attribution = options.attribution
@@ -212,7 +237,7 @@ public final class HTTPTileSource: TileSource, Sendable {
         let address = url(for: tile)
         do throws(HTTPTileSourceError) {
             switch try downloader.download(address, deadline: deadline) {
-            case .body(let raw, let reserved):
+            case .body(let raw, let reserved, _):
                 defer { downloader.budget.release(reserved) }
                 let body: [UInt8]
                 do {

@@ -7,14 +7,18 @@ import Musl
 import Darwin
 #endif
 
-/// An on-disk cache of fetched tiles, one file per tile:
+/// An on-disk cache of fetched tiles, one file per tile, and of other fetched resources
+/// (styles, TileJSON, sprites, icons, PMTiles byte ranges), one file per URL:
 ///
 ///     <directory>/<key>/<z>/<x>/<y>.tile     the response body (validated before it is stored)
 ///     <directory>/<key>/<z>/<x>/<y>.absent   empty marker: the server said 404/204
+///     <directory>/<key>/<hh>/<hash>.body     a resource's body (`key` is `resourceKey`)
+///     <directory>/<key>/<hh>/<hash>.absent   the server said the resource does not exist
 ///
 /// `key` is the FNV-1a 64-bit hash of the URL template (plus `@2x` when the template's tiles
 /// depend on the scale), in hex: stable across processes and machines, unlike `hashValue`.
-/// Age is the file's modification time.
+/// A resource's `hash` is the same hash of its URL (and byte range), `hh` its first two
+/// digits. Age is the file's modification time.
 ///
 /// Safety of the files below `directory` (the directory itself is the user's and may be a
 /// link): every folder and file is opened relative to its parent's descriptor with
@@ -71,6 +75,15 @@ struct TileCache: Sendable {
     static func key(for template: TileURLTemplate, scale: Double) -> String {
         var text = template.template
         if template.usesScale && scale >= 2 { text += "\n@2x" }
+        return hash(text)
+    }
+
+    /// The folder name of the resources (styles, TileJSON, sprites, icons, byte ranges):
+    /// one folder for all of them, beside the templates' folders.
+    static let resourceKey = "resources"
+
+    /// 16 hex digits of FNV-1a 64 over the UTF-8 of `text`.
+    static func hash(_ text: String) -> String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in text.utf8 {
             hash ^= UInt64(byte)
@@ -94,49 +107,94 @@ struct TileCache: Sendable {
         var isFresh: Bool
     }
 
-    /// Path of the body file for `tile`.
-    func dataPath(for tile: TileID) -> String { folderPath(for: tile) + "/" + dataName(tile) }
-    /// Path of the "absent" marker for `tile`.
-    func absentPath(for tile: TileID) -> String { folderPath(for: tile) + "/" + absentName(tile) }
+    /// Where one entry lives: folders below `directory`, and the names of its body file and
+    /// of its "absent" marker.
+    struct Address {
+        var folders: [String]
+        var dataName: String
+        var absentName: String
+    }
 
-    private func folderPath(for tile: TileID) -> String { "\(directory)/\(key)/\(tile.z)/\(tile.x)" }
-    private func dataName(_ tile: TileID) -> String { "\(tile.y).tile" }
-    private func absentName(_ tile: TileID) -> String { "\(tile.y).absent" }
+    private func address(_ tile: TileID) -> Address {
+        Address(folders: [key, String(tile.z), String(tile.x)], dataName: "\(tile.y).tile", absentName: "\(tile.y).absent")
+    }
+
+    /// A resource's entry: named by the hash of its URL (which may carry a byte range).
+    private func address(resource: String) -> Address {
+        let name = Self.hash(resource)
+        return Address(folders: [key, String(name.prefix(2))], dataName: name + ".body", absentName: name + ".absent")
+    }
+
+    private func folderPath(_ a: Address) -> String { ([directory] + a.folders).joined(separator: "/") }
+
+    /// Path of the body file for `tile`.
+    func dataPath(for tile: TileID) -> String { dataPath(address(tile)) }
+    /// Path of the "absent" marker for `tile`.
+    func absentPath(for tile: TileID) -> String { absentPath(address(tile)) }
+    /// Path of the body file for the resource at `url`.
+    func dataPath(resource url: String) -> String { dataPath(address(resource: url)) }
+    /// Path of the "absent" marker for the resource at `url`.
+    func absentPath(resource url: String) -> String { absentPath(address(resource: url)) }
+
+    private func dataPath(_ a: Address) -> String { folderPath(a) + "/" + a.dataName }
+    private func absentPath(_ a: Address) -> String { folderPath(a) + "/" + a.absentName }
 
     /// The entry for `tile`, or nil when there is none (or it cannot be read, is not a
     /// regular file, or lies behind a symbolic link).
-    func lookup(_ tile: TileID, now: Date = Date()) -> Lookup? {
-        guard let folder = try? openFolder(for: tile, create: false) else { return nil }
-        if let (bytes, modified) = readEntry(dataName(tile), in: folder) {
+    func lookup(_ tile: TileID, now: Date = Date()) -> Lookup? { lookup(address(tile), now: now) }
+
+    /// The entry for the resource at `url` (with any byte range), as `lookup(_:now:)`.
+    func lookup(resource url: String, now: Date = Date()) -> Lookup? { lookup(address(resource: url), now: now) }
+
+    /// Stores a complete, validated body for `tile` and drops any "absent" marker.
+    func store(_ bytes: [UInt8], for tile: TileID) throws(TileCacheError) { try store(bytes, at: address(tile)) }
+
+    /// Stores a complete, validated body for the resource at `url`.
+    func store(_ bytes: [UInt8], resource url: String) throws(TileCacheError) {
+        try store(bytes, at: address(resource: url))
+    }
+
+    /// Records that `tile` does not exist on the server and drops any stored body.
+    func storeAbsent(_ tile: TileID) throws(TileCacheError) { try storeAbsent(at: address(tile)) }
+
+    /// Records that the resource at `url` does not exist on the server.
+    func storeAbsent(resource url: String) throws(TileCacheError) { try storeAbsent(at: address(resource: url)) }
+
+    /// Removes whatever is cached for `tile` (e.g. an entry that failed validation).
+    func remove(_ tile: TileID) { remove(address(tile)) }
+
+    /// Removes whatever is cached for the resource at `url`.
+    func remove(resource url: String) { remove(address(resource: url)) }
+
+    private func lookup(_ a: Address, now: Date) -> Lookup? {
+        guard let folder = try? openFolder(a, create: false) else { return nil }
+        if let (bytes, modified) = readEntry(a.dataName, in: folder) {
             return Lookup(entry: .data(bytes), isFresh: now.timeIntervalSince(modified) <= maxAge)
         }
-        if let modified = regularFileDate(absentName(tile), in: folder) {
+        if let modified = regularFileDate(a.absentName, in: folder) {
             return Lookup(entry: .absent, isFresh: now.timeIntervalSince(modified) <= absentMaxAge)
         }
         return nil
     }
 
-    /// Stores a complete, validated body for `tile` and drops any "absent" marker.
-    func store(_ bytes: [UInt8], for tile: TileID) throws(TileCacheError) {
-        let folder = try openFolder(for: tile, create: true)
-        sweepStaleTemporaries(in: folder, path: folderPath(for: tile))
-        try writeEntry(bytes, name: dataName(tile), in: folder, path: dataPath(for: tile))
-        unlinkat(folder.fd, absentName(tile), 0)
+    private func store(_ bytes: [UInt8], at a: Address) throws(TileCacheError) {
+        let folder = try openFolder(a, create: true)
+        sweepStaleTemporaries(in: folder, path: folderPath(a))
+        try writeEntry(bytes, name: a.dataName, in: folder, path: dataPath(a))
+        unlinkat(folder.fd, a.absentName, 0)
     }
 
-    /// Records that `tile` does not exist on the server and drops any stored body.
-    func storeAbsent(_ tile: TileID) throws(TileCacheError) {
-        let folder = try openFolder(for: tile, create: true)
-        sweepStaleTemporaries(in: folder, path: folderPath(for: tile))
-        try writeEntry([], name: absentName(tile), in: folder, path: absentPath(for: tile))
-        unlinkat(folder.fd, dataName(tile), 0)
+    private func storeAbsent(at a: Address) throws(TileCacheError) {
+        let folder = try openFolder(a, create: true)
+        sweepStaleTemporaries(in: folder, path: folderPath(a))
+        try writeEntry([], name: a.absentName, in: folder, path: absentPath(a))
+        unlinkat(folder.fd, a.dataName, 0)
     }
 
-    /// Removes whatever is cached for `tile` (e.g. an entry that failed validation).
-    func remove(_ tile: TileID) {
-        guard let folder = try? openFolder(for: tile, create: false) else { return }
-        unlinkat(folder.fd, dataName(tile), 0)
-        unlinkat(folder.fd, absentName(tile), 0)
+    private func remove(_ a: Address) {
+        guard let folder = try? openFolder(a, create: false) else { return }
+        unlinkat(folder.fd, a.dataName, 0)
+        unlinkat(folder.fd, a.absentName, 0)
     }
 
     // MARK: - Files
@@ -148,9 +206,9 @@ struct TileCache: Sendable {
         deinit { close(fd) }
     }
 
-    /// `<key>/<z>/<x>` below `directory`, walked one component at a time without following
-    /// links (and created when `create`).
-    private func openFolder(for tile: TileID, create: Bool) throws(TileCacheError) -> Folder {
+    /// The address's folders below `directory`, walked one component at a time without
+    /// following links (and created when `create`).
+    private func openFolder(_ address: Address, create: Bool) throws(TileCacheError) -> Folder {
         if create, !FileManager.default.fileExists(atPath: directory) {
             do {
                 try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -162,7 +220,7 @@ struct TileCache: Sendable {
         guard root >= 0 else { throw .cannotCreate(path: directory, reason: Self.reason(errno)) }
         var folder = Folder(root)
         var path = directory
-        for component in [key, String(tile.z), String(tile.x)] {
+        for component in address.folders {
             path += "/" + component
             if create, mkdirat(folder.fd, component, 0o755) != 0, errno != EEXIST {
                 throw .cannotCreate(path: path, reason: Self.reason(errno))

@@ -16,11 +16,19 @@ struct TileDownloader: Sendable {
     /// What the server said about a tile.
     enum Download {
         /// A 2xx body; `reservedBytes` of `budget` are held for it until the caller releases them.
-        case body([UInt8], reservedBytes: Int)
+        case body([UInt8], reservedBytes: Int, details: Details)
         /// 404 or 204.
         case absent
         /// Another 4xx (a missing API key, typically).
         case clientError(Int)
+    }
+
+    /// What a 2xx response said besides its body.
+    struct Details: Sendable, Equatable {
+        var status: Int
+        var contentType: String?
+        /// `Content-Range` of a 206 answer to a range request.
+        var contentRange: String?
     }
 
     /// How one attempt ended when it neither succeeded nor failed for good.
@@ -38,7 +46,9 @@ struct TileDownloader: Sendable {
                         breakerCooldown: options.breakerCooldown, maxRetryAfter: options.maxRetryAfter)
     }
 
-    func download(_ address: String, deadline limit: Deadline) throws(HTTPTileSourceError) -> Download {
+    /// Gets `address` (only `range` of it when given; see `HTTPExchange.range`).
+    func download(_ address: String, range: ClosedRange<UInt64>? = nil,
+                  deadline limit: Deadline) throws(HTTPTileSourceError) -> Download {
         let deadline = limit.instant
         let shown = URLRedaction.redact(address)
         let attempts = 1 + max(0, options.maxRetries)
@@ -50,7 +60,7 @@ struct TileDownloader: Sendable {
                 if delay > 0 { Thread.sleep(forTimeInterval: delay) }
                 delay = min(delay * 2, Self.longestBackoff)
             }
-            switch try self.attempt(address, shown: shown, number: attempt, deadline: deadline) {
+            switch try self.attempt(address, range: range, shown: shown, number: attempt, deadline: deadline) {
             case .success(let download): return download
             case .failure(let retry): last = retry
             }
@@ -59,7 +69,7 @@ struct TileDownloader: Sendable {
     }
 
     /// One attempt: the request and the redirects it leads to.
-    private func attempt(_ start: String, shown: String, number: Int,
+    private func attempt(_ start: String, range: ClosedRange<UInt64>?, shown: String, number: Int,
                          deadline: ContinuousClock.Instant?) throws(HTTPTileSourceError) -> Result<Download, Retry> {
         var url = start
         for _ in 0...max(0, options.maxRedirects) {
@@ -87,7 +97,9 @@ struct TileDownloader: Sendable {
             // A deadline closer than the request timeout shortens the request; a timeout then
             // is the deadline's, not the host's fault.
             let cutByDeadline = left.map { $0 < options.timeout } ?? false
-            let outcome = CurlTransfer.perform(exchange(url, host: host, timeout: min(options.timeout, left ?? .infinity)))
+            var request = exchange(url, host: host, timeout: min(options.timeout, left ?? .infinity))
+            request.range = range
+            let outcome = CurlTransfer.perform(request)
             switch outcome {
             case .response(let response):
                 gate.release(host, report: .answered, policy: policy)
@@ -142,7 +154,8 @@ struct TileDownloader: Sendable {
             budget.release(response.reservedBytes)
             return .done(.success(.absent))
         case 200..<300:
-            return .done(.success(.body(response.body, reservedBytes: response.reservedBytes)))
+            let details = Details(status: status, contentType: response.contentType, contentRange: response.contentRange)
+            return .done(.success(.body(response.body, reservedBytes: response.reservedBytes, details: details)))
         case 301, 302, 303, 307, 308:
             guard let location = response.location else {
                 throw .invalidBody(url: shown, reason: "HTTP \(status) redirect without a Location")

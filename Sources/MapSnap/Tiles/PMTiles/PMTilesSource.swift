@@ -1,16 +1,18 @@
 import Foundation
 
-/// A tile source reading a PMTiles v3 archive by byte ranges (the file is never loaded whole).
+/// A tile source reading a PMTiles v3 archive by byte ranges (the file is never loaded whole):
+/// a local file (`pread`, so concurrent lookups need no file-position lock) or an archive on
+/// an HTTP server (range requests, cached like tiles: `PMTilesHTTPReader`).
 ///
 /// The root directory is decoded at open; leaf directories are decoded on demand and kept in
-/// a cache bounded in bytes. Reads use `pread`, so concurrent lookups need no file-position lock.
+/// a cache bounded in bytes.
 ///
 /// **Bounds** (a small hostile file must not take gigabytes): a directory inflates to at most
 /// `maxDirectoryBytes`, decoded directories held at once (root and cached leaves) take at most
 /// `maxCachedDirectoryBytes`, leaves are decoded one at a time, and a stored tile is at most
 /// `maxTileBytes`. Past a bound the lookup throws; the render skips that tile with a warning.
 final class PMTilesSource: TileSource, @unchecked Sendable {
-    /// The file path, for messages.
+    /// The file path or (redacted) URL, for messages.
     let path: String
     let header: PMTilesHeader
     let metadata: TileSourceMetadata
@@ -31,7 +33,7 @@ final class PMTilesSource: TileSource, @unchecked Sendable {
     /// The spec's writers nest at most root → leaf; allow some slack, never unbounded.
     static let maxDirectoryDepth = 4
 
-    private let file: ReadOnlyFile
+    private let file: any PMTilesByteSource
     private let rootEntries: [PMTilesEntry]
     private let lock = NSLock()
     /// Guarded by `lock`.
@@ -45,10 +47,16 @@ final class PMTilesSource: TileSource, @unchecked Sendable {
     private let decodeLock = NSLock()
 
     /// Opens `path`, validates the header and reads the root directory and metadata.
-    init(path: String) throws(PMTilesError) {
+    convenience init(path: String) throws(PMTilesError) {
+        try self.init(bytes: PMTilesFile(file: try ReadOnlyFile(path: path), path: path), name: path, deadline: .none)
+    }
+
+    /// Opens the archive `bytes` hold (`name` in messages): validates the header and reads the
+    /// root directory and metadata by `deadline`.
+    init(bytes file: any PMTilesByteSource, name path: String, deadline: Deadline) throws(PMTilesError) {
         self.path = path
-        file = try ReadOnlyFile(path: path)
-        let headBytes = try file.read(offset: 0, length: UInt64(min(file.size, PMTilesHeader.size)), path: path)
+        self.file = file
+        let headBytes = try file.read(offset: 0, length: UInt64(min(file.size, PMTilesHeader.size)), deadline: deadline)
         let header = try PMTilesHeader(bytes: headBytes, fileSize: file.size, path: path)
         self.header = header
         guard header.internalCompression == PMTilesHeader.Compression.none.rawValue
@@ -59,7 +67,7 @@ final class PMTilesSource: TileSource, @unchecked Sendable {
             throw PMTilesError.unsupportedCompression(path: path, what: "tile", code: header.tileCompression)
         }
         rootEntries = try Self.readDirectory(file: file, header: header, offset: header.rootDirectoryOffset,
-                                             length: header.rootDirectoryLength, path: path)
+                                             length: header.rootDirectoryLength, path: path, deadline: deadline)
 
         var json: [UInt8] = []
         var meta = TileSourceMetadata()
@@ -67,7 +75,7 @@ final class PMTilesSource: TileSource, @unchecked Sendable {
             guard header.metadataLength <= UInt64(Self.maxMetadataBytes) else {
                 throw PMTilesError.invalidMetadata(path: path, reason: "\(header.metadataLength) bytes exceeds the \(Self.maxMetadataBytes)-byte limit")
             }
-            let raw = try file.read(offset: header.metadataOffset, length: header.metadataLength, path: path)
+            let raw = try file.read(offset: header.metadataOffset, length: header.metadataLength, deadline: deadline)
             let bytes = try Self.inflateInternal(raw, header: header, path: path, what: "metadata", limit: Self.maxMetadataBytes)
             let object: JSONValue
             do {
@@ -101,7 +109,12 @@ final class PMTilesSource: TileSource, @unchecked Sendable {
     }
 
     func tileData(for tile: TileID) throws -> [UInt8]? {
-        guard let raw = try storedTileData(for: tile) else { return nil }
+        try tileData(for: tile, deadline: .none)
+    }
+
+    /// The tile's bytes, reading (over the network, for a remote archive) by `deadline`.
+    func tileData(for tile: TileID, deadline: Deadline) throws -> [UInt8]? {
+        guard let raw = try storedTileData(for: tile, deadline: deadline) else { return nil }
         switch header.tileCompression {
         case PMTilesHeader.Compression.gzip.rawValue:
             do { return try Gzip.decompress(raw) } catch {
@@ -117,7 +130,7 @@ final class PMTilesSource: TileSource, @unchecked Sendable {
     }
 
     /// The tile's bytes as stored in the archive (still compressed), or nil when absent.
-    func storedTileData(for tile: TileID) throws -> [UInt8]? {
+    func storedTileData(for tile: TileID, deadline: Deadline = .none) throws -> [UInt8]? {
         let id = PMTilesTileID.id(for: tile)
         var entries = rootEntries
         for _ in 0..<Self.maxDirectoryDepth {
@@ -130,9 +143,9 @@ final class PMTilesSource: TileSource, @unchecked Sendable {
                 guard !overflow, end <= header.tileDataLength else {
                     throw PMTilesError.tileOutOfBounds(path: path, tile: tile.description, offset: entry.offset, length: UInt64(entry.length))
                 }
-                return try file.read(offset: header.tileDataOffset + entry.offset, length: UInt64(entry.length), path: path)
+                return try file.read(offset: header.tileDataOffset + entry.offset, length: UInt64(entry.length), deadline: deadline)
             }
-            entries = try leafDirectory(at: entry)
+            entries = try leafDirectory(at: entry, deadline: deadline)
         }
         throw PMTilesError.directoryTooDeep(path: path, tileID: id)
     }
@@ -143,7 +156,7 @@ final class PMTilesSource: TileSource, @unchecked Sendable {
         return leafCache[offset]
     }
 
-    private func leafDirectory(at entry: PMTilesEntry) throws -> [PMTilesEntry] {
+    private func leafDirectory(at entry: PMTilesEntry, deadline: Deadline = .none) throws -> [PMTilesEntry] {
         if let cached = cachedLeaf(at: entry.offset) { return cached }
         decodeLock.lock()
         defer { decodeLock.unlock() }
@@ -155,7 +168,7 @@ final class PMTilesSource: TileSource, @unchecked Sendable {
                                                 reason: "leaf of \(entry.length) bytes lies outside the leaf section")
         }
         let entries = try Self.readDirectory(file: file, header: header, offset: header.leafDirectoriesOffset + entry.offset,
-                                             length: UInt64(entry.length), path: path)
+                                             length: UInt64(entry.length), path: path, deadline: deadline)
         let size = Self.decodedSize(entries)
         let budget = Self.maxCachedDirectoryBytes - Self.decodedSize(rootEntries)
         guard size <= budget else {
@@ -187,12 +200,12 @@ final class PMTilesSource: TileSource, @unchecked Sendable {
         entries.count * MemoryLayout<PMTilesEntry>.stride
     }
 
-    private static func readDirectory(file: ReadOnlyFile, header: PMTilesHeader, offset: UInt64, length: UInt64,
-                                      path: String) throws(PMTilesError) -> [PMTilesEntry] {
+    private static func readDirectory(file: any PMTilesByteSource, header: PMTilesHeader, offset: UInt64, length: UInt64, path: String,
+                                      deadline: Deadline) throws(PMTilesError) -> [PMTilesEntry] {
         guard length <= UInt64(maxDirectoryBytes) else {
             throw PMTilesError.corruptDirectory(path: path, offset: offset, reason: "\(length) bytes exceeds the \(maxDirectoryBytes)-byte directory limit")
         }
-        let raw = try file.read(offset: offset, length: length, path: path)
+        let raw = try file.read(offset: offset, length: length, deadline: deadline)
         let bytes = try inflateInternal(raw, header: header, path: path, what: "directory at offset \(offset)", limit: maxDirectoryBytes)
         do {
             return try PMTilesDirectory.decode(bytes)
@@ -226,7 +239,7 @@ final class PMTilesSource: TileSource, @unchecked Sendable {
                 guard entry.offset &+ UInt64(entry.length) <= header.tileDataLength else {
                     throw PMTilesError.tileOutOfBounds(path: path, tile: "id \(entry.tileID)", offset: entry.offset, length: UInt64(entry.length))
                 }
-                let bytes = try file.read(offset: header.tileDataOffset + entry.offset, length: UInt64(entry.length), path: path)
+                let bytes = try file.read(offset: header.tileDataOffset + entry.offset, length: UInt64(entry.length), deadline: .none)
                 for k in 0..<UInt64(entry.runLength) {
                     guard let tile = PMTilesTileID.tile(for: entry.tileID &+ k) else { continue }
                     try body(tile, bytes)
@@ -234,6 +247,25 @@ final class PMTilesSource: TileSource, @unchecked Sendable {
             }
         }
         try walk(rootEntries, depth: 0)
+    }
+}
+
+/// Where a PMTiles archive's bytes come from: a local file or an HTTP server.
+protocol PMTilesByteSource: Sendable {
+    /// The archive's size in bytes.
+    var size: Int { get }
+    /// Exactly `length` bytes at `offset`, by `deadline` (a local file ignores it).
+    func read(offset: UInt64, length: UInt64, deadline: Deadline) throws(PMTilesError) -> [UInt8]
+}
+
+/// A local PMTiles file.
+struct PMTilesFile: PMTilesByteSource {
+    let file: ReadOnlyFile
+    let path: String
+    var size: Int { file.size }
+
+    func read(offset: UInt64, length: UInt64, deadline: Deadline) throws(PMTilesError) -> [UInt8] {
+        try file.read(offset: offset, length: length, path: path)
     }
 }
 

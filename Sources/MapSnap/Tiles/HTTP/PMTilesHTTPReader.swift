@@ -1,0 +1,58 @@
+/// A PMTiles archive on an HTTP(S) server, read with range requests through
+/// `HTTPResourceClient`: every range (the header, directories, the metadata, each tile) is
+/// cached like a tile and used offline, and every request is bounded by the transfer
+/// layer's limits and the caller's deadline.
+///
+/// The first `headLength` bytes are fetched when the archive is opened and kept: the header
+/// and, as the PMTiles specification recommends writers to arrange, the root directory lie
+/// inside them, so opening costs one request (plus one for the metadata).
+final class PMTilesHTTPReader: PMTilesByteSource {
+    let url: String
+    let client: HTTPResourceClient
+    let size: Int
+    /// The archive's first bytes (all of it when it is shorter than `headLength`).
+    private let head: [UInt8]
+
+    /// What is fetched at open.
+    static let headLength = 16_384
+
+    /// Fetches the archive's first bytes and learns its size, by `deadline`. Throws the
+    /// `ResourceError` of a failed fetch (naming the URL and why: offline and not cached, a
+    /// server without range requests, …) and `PMTilesError` for what it got.
+    init(url: String, options: HTTPTileSource.Options, deadline: Deadline) throws {
+        self.url = url
+        client = HTTPResourceClient(options: options)
+        let slice = try client.slice(url, range: 0...UInt64(Self.headLength - 1), limit: Self.headLength, deadline: deadline)
+        guard slice.bytes.count == min(Self.headLength, slice.totalSize) else {
+            throw PMTilesError.io(path: URLRedaction.redact(url), offset: 0,
+                                  reason: "got \(slice.bytes.count) of the first \(min(Self.headLength, slice.totalSize)) bytes")
+        }
+        head = slice.bytes
+        size = slice.totalSize
+    }
+
+    func read(offset: UInt64, length: UInt64, deadline: Deadline) throws(PMTilesError) -> [UInt8] {
+        let shown = URLRedaction.redact(url)
+        let (end, overflow) = offset.addingReportingOverflow(length)
+        guard !overflow, end <= UInt64(size) else {
+            throw .io(path: shown, offset: offset, reason: "range of \(length) bytes extends past the end of the \(size)-byte archive")
+        }
+        if end <= UInt64(head.count) { return Array(head[Int(offset)..<Int(end)]) }
+        guard length > 0 else { return [] }
+        guard length <= UInt64(Int32.max) else { throw .io(path: shown, offset: offset, reason: "range of \(length) bytes is too long") }
+        let slice: HTTPResourceClient.Slice
+        do {
+            slice = try client.slice(url, range: offset...(end - 1), limit: Int(length), deadline: deadline)
+        } catch {
+            throw .io(path: shown, offset: offset, reason: error.reason)
+        }
+        guard slice.totalSize == size else {
+            throw .io(path: shown, offset: offset, reason: "the archive changed on the server (now \(slice.totalSize) bytes, was \(size))")
+        }
+        guard UInt64(slice.bytes.count) == length else {
+            throw .io(path: shown, offset: offset, reason: "asked for \(length) bytes, got \(slice.bytes.count)")
+        }
+        return slice.bytes
+    }
+
+}
