@@ -6,9 +6,11 @@
 
 Benchmark (default): a 600x400 route image (a 60-point route with start and end markers
 over the bundled vector tiles, all cached after the warm-up) requested from one
-`mapsnap serve` at concurrency 1, 4 and 16, against spawning `mapsnap render --url` for
-each image at the same concurrencies. Prints requests/s and p50/p99 latency and the
-server/process ratio; the target is >= 10x at concurrency 4.
+`mapsnap serve` at concurrency 1, 4 and 16 -- once as configured by default (the repeated
+URL is answered from the response cache) and once with `--response-cache-mb 0` (every
+request renders) -- against spawning `mapsnap render --url` for each image at the same
+concurrencies. Prints requests/s and p50/p99 latency and the server/process ratios; the
+target is >= 10x at concurrency 4.
 
 Load test (--load): requests at a fixed concurrency mixing route images (each request
 another route), every format, bad requests (400, 404, 405, 413, 414) and slow clients that
@@ -130,19 +132,22 @@ def percentile(values, p):
 def benchmark(args):
     query = route(1)
     target = "/maps/api/staticmap?" + query
-    server = Server(args.binary, ["--threads", str(os.cpu_count() or 2), "--max-concurrent", "256"])
     rows = []
-    try:
-        for _ in range(5):  # warm-up: styles prepared, tiles decoded and cached
-            status, _ = get(server.port, target)
-            assert status == 200, status
-        for concurrency in (1, 4, 16):
-            n = args.requests
-            seconds, lat, results = run_concurrent([lambda: get(server.port, target)[0]] * n, concurrency)
-            assert all(r == 200 for r in results), set(results)
-            rows.append(("serve", concurrency, n, n / seconds, percentile(lat, 50), percentile(lat, 99)))
-    finally:
-        server.stop()
+    # The same URL again and again: answered from the response cache after the first render
+    # ("serve"), and rendered every time with the cache off ("serve, rendering").
+    for mode, extra in (("serve", []), ("serve, rendering", ["--response-cache-mb", "0"])):
+        server = Server(args.binary, ["--threads", str(os.cpu_count() or 2), "--max-concurrent", "256"] + extra)
+        try:
+            for _ in range(5):  # warm-up: styles prepared, tiles decoded and cached
+                status, _ = get(server.port, target)
+                assert status == 200, status
+            for concurrency in (1, 4, 16):
+                n = args.requests
+                seconds, lat, results = run_concurrent([lambda: get(server.port, target)[0]] * n, concurrency)
+                assert all(r == 200 for r in results), set(results)
+                rows.append((mode, concurrency, n, n / seconds, percentile(lat, 50), percentile(lat, 99)))
+        finally:
+            server.stop()
     url = "https://maps.googleapis.com/maps/api/staticmap?" + query
     for concurrency in (1, 4, 16):
         n = max(8, args.requests // 10)
@@ -159,9 +164,10 @@ def benchmark(args):
         lines.append(f"| {mode} | {c} | {n} | {rate:.1f} | {p50 * 1000:.1f} | {p99 * 1000:.1f} |")
     by = {(m, c): rate for m, c, _, rate, _, _ in rows}
     lines.append("")
-    for c in (1, 4, 16):
-        lines.append(f"serve / process per image at concurrency {c}: {by[('serve', c)] / by[('process per image', c)]:.1f}x"
-                     + ("  (target >= 10x)" if c == 4 else ""))
+    for mode in ("serve", "serve, rendering"):
+        for c in (1, 4, 16):
+            lines.append(f"{mode} / process per image at concurrency {c}: {by[(mode, c)] / by[('process per image', c)]:.1f}x"
+                         + ("  (target >= 10x)" if c == 4 else ""))
     report(args, "serve benchmark: 600x400 route image, cached tiles", lines)
 
 

@@ -1,8 +1,12 @@
 #!/usr/bin/env python3
-"""Generates Styles/normal.json, Styles/terrain.json, Styles/hybrid.json and Styles/satellite.json.
+"""Generates Styles/normal.json, Styles/terrain.json, Styles/hybrid.json and Styles/satellite.json,
+and the same four for the Protomaps basemap schema in Styles/protomaps/.
 
-The three styles share one layer structure for the OpenMapTiles vector schema and differ in
-palette (and terrain/hybrid add their raster layers). Run from the repository root:
+The styles share one layer structure, written for the OpenMapTiles vector schema, and differ
+in palette (and terrain/hybrid add their raster layers). The Protomaps (version 4) styles are
+the OpenMapTiles ones with each layer's source layer and filter translated (`protomaps()`,
+one table from layer to Protomaps selection), so both look the same; mapsnap picks them when
+`--source` holds Protomaps tiles. Run from the repository root:
 
     python3 scripts/make-styles.py
 
@@ -310,12 +314,148 @@ def satellite(hybrid):
     return style
 
 
+# ---------------------------------------------------------------------------------------
+# The Protomaps basemap schema, version 4 (docs.protomaps.com/basemaps/layers): what each
+# OpenMapTiles layer of the structure above selects, as a Protomaps source layer and filter.
+
+def get(key):
+    return ["get", key]
+
+
+def kind_in(*kinds, key="kind"):
+    return ["match", get(key), list(kinds), True, False] if len(kinds) > 1 else ["==", get(key), kinds[0]]
+
+
+def geometry_in(*types):
+    return ["match", ["geometry-type"], list(types), True, False]
+
+
+POLYGON = geometry_in("Polygon", "MultiPolygon")
+LINE = geometry_in("LineString", "MultiLineString")
+POINT = geometry_in("Point", "MultiPoint")
+
+# OpenMapTiles road classes as Protomaps roads (`kind`, and `kind_detail` = the OSM highway).
+PM_ROADS = {
+    "motorway": kind_in("highway"),
+    "trunk": kind_in("trunk", "trunk_link", key="kind_detail"),
+    "primary": kind_in("primary", "primary_link", key="kind_detail"),
+    "secondary": kind_in("secondary", "secondary_link", key="kind_detail"),
+    "tertiary": kind_in("tertiary", "tertiary_link", key="kind_detail"),
+    "minor": kind_in("residential", "unclassified", "road", "living_street", "raceway", key="kind_detail"),
+    "service": ["all", kind_in("minor_road"),
+                kind_in("service", "driveway", "parking_aisle", "alley", "drive-through", "emergency_access",
+                        key="kind_detail")],
+    "track": kind_in("track", key="kind_detail"),
+    "path": ["all", kind_in("path"), ["!", kind_in("track", "pier", key="kind_detail")]],
+    "rail": kind_in("rail"),
+    "rail-hatching": ["all", kind_in("rail"), kind_in("rail", "narrow_gauge", "preserved", "funicular", key="kind_detail")],
+}
+PM_BRUNNEL = {
+    "tunnel": ["==", get("is_tunnel"), True],
+    "bridge": ["==", get("is_bridge"), True],
+    "road": ["!", ["any", ["==", get("is_tunnel"), True], ["==", get("is_bridge"), True]]],
+}
+PM_LANDCOVER = {  # OpenMapTiles landcover classes as Protomaps landuse kinds
+    "wood": ["wood"], "forest": ["forest"], "grass": ["grass", "grassland", "meadow", "scrub", "village_green"],
+    "farmland": ["farmland", "orchard", "farmyard", "allotments"], "wetland": ["wetland"], "sand": ["sand", "beach"],
+    "ice": ["glacier"], "rock": ["bare_rock"],
+}
+PM_LANDUSE = {
+    "residential": ["residential", "neighbourhood"], "commercial": ["commercial", "retail"],
+    "industrial": ["industrial", "dam"], "cemetery": ["cemetery"], "hospital": ["hospital"],
+    "school": ["school", "college", "university", "kindergarten"], "railway-area": ["railway"],
+    "pitch": ["pitch", "stadium", "playground", "recreation_ground"],
+}
+PM_FIXED = {  # layer id → (source layer, filter)
+    "park": ("landuse", kind_in("park", "national_park", "nature_reserve", "protected_area", "garden", "dog_park",
+                                "golf_course", "zoo")),
+    "water": ("water", POLYGON),
+    "waterway-river": ("water", ["all", LINE, kind_in("river")]),
+    "waterway-other": ("water", ["all", LINE, ["!", kind_in("river")]]),
+    "aeroway-area": ("landuse", kind_in("aerodrome", "runway", "taxiway")),
+    "aeroway-runway": ("roads", kind_in("aeroway")),
+    "building": ("buildings", kind_in("building", "building_part")),
+    "ferry": ("roads", kind_in("ferry")),
+    "boundary-state": ("boundaries", kind_in("region")),
+    "boundary-country": ("boundaries", kind_in("country")),
+    "waterway-name": ("water", LINE),
+    "water-name": ("water", POINT),
+    "road-name-minor": ("roads", kind_in("minor_road", "path", "other")),
+    # As OpenMapTiles' "every class but minor, service, track and path": rail and ferry names too.
+    "road-name-major": ("roads", ["!", kind_in("minor_road", "path", "other")]),
+    "housenumber": ("buildings", kind_in("address")),
+    "poi": ("pois", ["<=", ["coalesce", get("min_zoom"), 99], 18]),
+    "place-minor": ("places", kind_in("suburb", "quarter", "neighbourhood", "hamlet", "isolated_dwelling",
+                                      key="kind_detail")),
+    "place-village": ("places", kind_in("village", "town", key="kind_detail")),
+    "place-city": ("places", kind_in("city", key="kind_detail")),
+    "place-state": ("places", kind_in("region")),
+    "place-country": ("places", kind_in("country")),
+}
+PM_NAME = ["coalesce", get("name"), get("name:en")]
+# Protomaps' `min_zoom` (smaller: more important) stands in for OpenMapTiles' `rank`.
+PM_SORT_KEY = ["coalesce", get("min_zoom"), 10]
+
+
+def protomaps_selection(layer_id):
+    """(source layer, filter) of an OpenMapTiles-structure layer for Protomaps tiles."""
+    if layer_id in PM_FIXED:
+        return PM_FIXED[layer_id]
+    prefix, _, rest = layer_id.partition("-")
+    if prefix == "landcover":
+        return "landuse", kind_in(*PM_LANDCOVER[rest])
+    if prefix == "landuse":
+        return "landuse", kind_in(*PM_LANDUSE[rest])
+    if prefix in PM_BRUNNEL:
+        cls = rest[:-len("-casing")] if rest.endswith("-casing") else rest
+        return "roads", ["all", PM_BRUNNEL[prefix], PM_ROADS[cls]]
+    raise KeyError(f"no Protomaps selection for layer {layer_id!r}")
+
+
+def protomaps(style, p):
+    """`style` for the Protomaps v4 schema: same layers, palette and ids (so Google styling
+    rules and `language=` apply alike), each vector layer selecting the same features from
+    Protomaps source layers; plus the `landcover` layer (Natural Earth / Daylight land cover
+    at z0–7, which OpenMapTiles folds into `landcover`)."""
+    out = json.loads(json.dumps(style))
+    out["name"] = style["name"] + " (Protomaps)"
+    out["metadata"] = {"mapsnap:generator": "scripts/make-styles.py", "mapsnap:schema": "protomaps-v4"}
+    out["sources"] = {("protomaps" if k == "openmaptiles" else k): v for k, v in style["sources"].items()}
+    layers = []
+    for layer in out["layers"]:
+        if layer.get("source") == "openmaptiles":
+            layer["source"] = "protomaps"
+            layer["source-layer"], layer["filter"] = protomaps_selection(layer["id"])
+            layout = layer.get("layout", {})
+            if "text-field" in layout:
+                layout["text-field"] = "{addr_housenumber}" if layer["id"] == "housenumber" else PM_NAME
+            if "symbol-sort-key" in layout:
+                layout["symbol-sort-key"] = PM_SORT_KEY
+        layers.append(layer)
+        if layer["id"] == "background" and any(l["id"] == "landcover-wood" for l in out["layers"]):
+            colors = {"forest": p["wood"], "grassland": p["grass"], "scrub": p["grass"], "farmland": p["farmland"],
+                      "glacier": p["ice"], "barren": p["rock"], "urban_area": p["residential"]}
+            match = ["match", get("kind")]
+            for kind, color in colors.items():
+                match += [kind, color]
+            match.append("rgba(0, 0, 0, 0)")
+            layers.append({"id": "landcover", "type": "fill", "source": "protomaps", "source-layer": "landcover",
+                           "maxzoom": 8, "paint": {"fill-color": match,
+                                                   "fill-opacity": 0.35 if p["imagery"] else 1}})
+    out["layers"] = layers
+    return out
+
+
 def main():
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     styles = {sid: build(sid, palette) for sid, palette in PALETTES.items()}
     styles["satellite"] = satellite(styles["hybrid"])
-    for sid, style in styles.items():
-        path = os.path.join(root, "Styles", f"{sid}.json")
+    outputs = [(os.path.join("Styles", f"{sid}.json"), style) for sid, style in styles.items()]
+    outputs += [(os.path.join("Styles", "protomaps", f"{sid}.json"), protomaps(style, PALETTES.get(sid, PALETTES["hybrid"])))
+                for sid, style in styles.items()]
+    os.makedirs(os.path.join(root, "Styles", "protomaps"), exist_ok=True)
+    for relative, style in outputs:
+        path = os.path.join(root, relative)
         with open(path, "w") as f:
             json.dump(style, f, indent=1, ensure_ascii=False)
             f.write("\n")

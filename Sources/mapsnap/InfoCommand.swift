@@ -6,8 +6,9 @@ enum InfoCommand {
     static let help = """
     USAGE: mapsnap info SOURCE
 
-    Prints a tile source's format, zoom range, bounds, layers and attribution.
-    SOURCE is an .mbtiles or .pmtiles file or a z/x/y tile directory.
+    Prints a tile source's format, zoom range, bounds, layers, vector schema
+    (OpenMapTiles or Protomaps, which picks the bundled styles' variant) and
+    attribution. SOURCE is an .mbtiles or .pmtiles file or a z/x/y tile directory.
     """
 
     static func run(_ arguments: ArraySlice<String>) throws(CLIError) {
@@ -22,10 +23,10 @@ enum InfoCommand {
         } catch {
             throw FileManager.default.fileExists(atPath: path) ? .input("\(error)") : .runtime("\(error)")
         }
-        Output.out(describe(source.metadata, path: path))
+        Output.out(describe(source.metadata, path: path, schema: VectorTileSchema.identify(source)))
     }
 
-    static func describe(_ m: TileSourceMetadata, path: String) -> String {
+    static func describe(_ m: TileSourceMetadata, path: String, schema: VectorTileSchema?) -> String {
         var lines = ["source:      \(path)",
                      "format:      \(m.format.rawValue)\(m.format.isVector ? " (vector tiles)" : " (raster tiles)")",
                      "zoom:        \(m.minZoom)-\(m.maxZoom)"]
@@ -44,6 +45,7 @@ enum InfoCommand {
                 lines.append("  \(l.id)\(zooms)\(fields.isEmpty ? "" : ": \(fields)")")
             }
         }
+        if let schema { lines.append("schema:      \(schema)") }
         lines.append("attribution: \(m.attribution.flatMap { $0.isEmpty ? nil : $0 } ?? "(none)")")
         return lines.joined(separator: "\n")
     }

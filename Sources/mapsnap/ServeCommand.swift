@@ -26,6 +26,8 @@ enum ServeCommand {
                             TileJSON, sprites, icons (default $MAPSNAP_CACHE_DIR or
                             ~/.cache/mapsnap/tiles)
       --offline             use the cache only; never touch the network
+      --response-cache-mb N memory for images by ETag, so a repeated request needs no
+                            render (default 64; 0 turns it off)
       --config FILE         JSON: styles and sources served, API keys, CORS origins,
                             icon hosts, cache max-age, per-request limits (see README,
                             "Serving maps")
@@ -36,7 +38,8 @@ enum ServeCommand {
     """
 
     static let options = OptionTable(
-        valued: ["--listen", "--threads", "--max-concurrent", "--timeout", "--max-size", "--cache-dir", "--config"],
+        valued: ["--listen", "--threads", "--max-concurrent", "--timeout", "--max-size", "--cache-dir", "--config",
+                 "--response-cache-mb"],
         switches: ["--offline", "--quiet", "--help"],
         aliases: ["-q": "--quiet", "-h": "--help"])
 
@@ -101,6 +104,7 @@ enum ServeCommand {
             case "--timeout": configuration.connectionTimeoutSeconds = try integer(v, name, in: 1...3_600)
             case "--max-size": configuration.limits.maximumImageSide = try integer(v, name, in: 1...16_384)
             case "--cache-dir": configuration.cacheDirectory = v
+            case "--response-cache-mb": configuration.responseCacheBytes = try integer(v, name, in: 0...16_384) << 20
             default: break
             }
         }

@@ -10,8 +10,10 @@
 # Steps: prepare.py drops references to objects the clipped extract lacks and builds the
 # sea polygons from its coastline ways; tilemaker runs Debian's OpenMapTiles config and
 # process file with process.lua on top (the full OpenMapTiles name fields); then the
-# `attribution` metadata row mapsnap draws is added. One thread, so the output is the same
-# bytes on every run.
+# `attribution` metadata row mapsnap draws is added. tilemaker 2.2 orders features in a way
+# that follows its memory layout, so it runs one thread with every Lua and config file
+# copied to the same relative paths in the work directory: the same extract, scripts and
+# packages then give the same bytes wherever the repository is.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 extract=${1:?usage: build.sh EXTRACT.osm.pbf [OUT.mbtiles]}
@@ -28,11 +30,13 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 /usr/bin/python3 "$here/prepare.py" "$extract" "$work/clean.osm.pbf" "$work/coastline" "$bbox"
 cp "$examples/config-openmaptiles.json" "$work/config.json"
+cp "$examples/process-openmaptiles.lua" "$work/process-openmaptiles.lua"
+cp "$here/process.lua" "$work/process.lua"
 (
   cd "$work"
-  MAPSNAP_OMT_PROCESS="$examples/process-openmaptiles.lua" \
+  MAPSNAP_OMT_PROCESS=process-openmaptiles.lua \
     tilemaker --input clean.osm.pbf --output out.mbtiles --config config.json \
-      --process "$here/process.lua" --bbox "$bbox" --threads 1 >tilemaker.log 2>&1 \
+      --process process.lua --bbox "$bbox" --threads 1 >tilemaker.log 2>&1 \
     || { cat tilemaker.log >&2; exit 1; }
 )
 sqlite3 "$work/out.mbtiles" "INSERT OR REPLACE INTO metadata (name, value) VALUES ('attribution', '© OpenStreetMap contributors'); VACUUM;"

@@ -7,7 +7,8 @@
    (a clipped extract keeps ways whose far nodes were cut off, which tilemaker refuses).
 2. Writes COASTLINE_DIR/water_polygons.shp: the sea inside the bounding box, from the
    extract's natural=coastline ways (OSM draws coastlines with the land on the left), for
-   the OpenMapTiles config's `ocean` layer.
+   the `ocean` layer of the OpenMapTiles and Protomaps configs; and
+   COASTLINE_DIR/land_polygons.shp, the rest of the box, for the Protomaps `earth` layer.
 
 Needs Debian's python3-pyosmium, python3-shapely and python3-pyshp. Deterministic: the
 same extract gives the same files.
@@ -66,9 +67,9 @@ class Cleaner(osmium.SimpleHandler):
             self.writer.add_relation(r.replace(members=members))
 
 
-def water_polygons(inv, bbox):
-    """Faces of the box cut by the coastlines, kept where probes right of a coastline
-    (the water side) outnumber probes left of it."""
+def sea_and_land(inv, bbox):
+    """Faces of the box cut by the coastlines: water where probes right of a coastline
+    (the water side) outnumber probes left of it, land elsewhere."""
     frame = box(*bbox)
     lines = [frame.boundary]
     probes = []  # (point, is_water)
@@ -101,14 +102,23 @@ def water_polygons(inv, bbox):
             probes.append((Point(mx + nx, my + ny), True))
             probes.append((Point(mx - nx, my - ny), False))
     faces = list(polygonize(unary_union(lines)))
-    water = []
+    water, land = [], []
     for face in faces:
         votes = sum(1 if w else -1 for p, w in probes if face.contains(p))
-        if votes > 0:
-            water.append(face)
+        (water if votes > 0 else land).append(face)
     # A stable order, whatever order polygonize returned them in.
-    water.sort(key=lambda f: (round(f.bounds[0], 9), round(f.bounds[1], 9), round(f.area, 12)))
-    return water
+    def key(f):
+        return (round(f.bounds[0], 9), round(f.bounds[1], 9), round(f.area, 12))
+    return sorted(water, key=key), sorted(land, key=key)
+
+
+def write_polygons(path, polygons):
+    with shapefile.Writer(path, shapeType=shapefile.POLYGON) as shp:
+        shp.field("id", "N", size=6)
+        for i, poly in enumerate(polygons):
+            rings = [list(poly.exterior.coords)] + [list(r.coords) for r in poly.interiors]
+            shp.poly(rings)
+            shp.record(i)
 
 
 def main():
@@ -127,14 +137,10 @@ def main():
         writer.close()
 
     os.makedirs(coast_dir, exist_ok=True)
-    polygons = water_polygons(inv, bbox)
-    with shapefile.Writer(os.path.join(coast_dir, "water_polygons"), shapeType=shapefile.POLYGON) as shp:
-        shp.field("id", "N", size=6)
-        for i, poly in enumerate(polygons):
-            rings = [list(poly.exterior.coords)] + [list(r.coords) for r in poly.interiors]
-            shp.poly(rings)
-            shp.record(i)
-    print(f"prepare.py: {len(inv.coastlines)} coastline ways, {len(polygons)} sea polygons", file=sys.stderr)
+    water, land = sea_and_land(inv, bbox)
+    write_polygons(os.path.join(coast_dir, "water_polygons"), water)
+    write_polygons(os.path.join(coast_dir, "land_polygons"), land)
+    print(f"prepare.py: {len(inv.coastlines)} coastline ways, {len(water)} sea and {len(land)} land polygons", file=sys.stderr)
 
 
 if __name__ == "__main__":

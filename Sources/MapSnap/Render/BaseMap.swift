@@ -37,35 +37,18 @@ struct BaseMapSetup: Sendable {
     /// Loads the style (`normal`, `terrain`, `hybrid`, `satellite` from the bundled `Styles/`, a
     /// JSON file, or an `http(s)` URL fetched through the HTTP layer) and resolves its sources
     /// through `registry`; what it fetches ends by `deadline`.
+    ///
+    /// The bundled styles come for two schemas: `Styles/NAME.json` reads OpenMapTiles tiles (the
+    /// embedded data), `Styles/protomaps/NAME.json` the same map from Protomaps tiles. Which one
+    /// is used follows the vector `--source` (`VectorTileSchema.identify`), so a Protomaps
+    /// extract draws like any other data.
     init(key: Key, sources registry: TileSourceRegistry, deadline: Deadline = .none) throws {
         let styleName = key.style
         let builtin = ["normal", "terrain", "hybrid", "satellite"]
         let fetcher = HTTPResourceFetcher(options: key.http, deadline: deadline)
-        var loaded: Style
-        /// What the style's relative locations resolve against: its folder or its URL.
-        let base: String?
-        if ResourceLocation.isRemote(styleName) {
-            loaded = try Self.fetchStyle(styleName, fetcher: fetcher, customization: key.customization)
-            base = styleName
-        } else {
-            let path: String
-            if builtin.contains(styleName) {
-                switch ResourceLocator.directory(named: "Styles", probe: "\(styleName).json") {
-                case .success(let dir): path = (dir as NSString).appendingPathComponent("\(styleName).json")
-                case .failure(let e): throw RenderError.resourcesNotFound(e)
-                }
-            } else {
-                guard styleName.hasSuffix(".json") || FileManager.default.fileExists(atPath: styleName) else {
-                    throw RenderError.unknownStyle(styleName)
-                }
-                path = styleName
-            }
-            do {
-                loaded = try Style.load(path: path, customization: key.customization)
-            } catch {
-                throw RenderError.style(error)
-            }
-            base = builtin.contains(styleName) ? nil : (path as NSString).deletingLastPathComponent
+        let remote = ResourceLocation.isRemote(styleName)
+        guard remote || builtin.contains(styleName) || styleName.hasSuffix(".json") || FileManager.default.fileExists(atPath: styleName) else {
+            throw RenderError.unknownStyle(styleName)
         }
         var override: TileSourceRegistry.Opened?
         if let o = key.source {
@@ -75,6 +58,30 @@ struct BaseMapSetup: Sendable {
                 throw RenderError.source(role: .source, location: URLRedaction.redact(o), error: error)
             }
         }
+        var schemaWarning: String?
+        var loaded: Style
+        /// What the style's relative locations resolve against: its folder or its URL.
+        let base: String?
+        if remote {
+            loaded = try Self.fetchStyle(styleName, fetcher: fetcher, customization: key.customization)
+            base = styleName
+        } else {
+            var path = styleName
+            if builtin.contains(styleName) {
+                let file = Self.bundledStyleFile(styleName, source: override?.source, sourceName: key.source ?? "",
+                                                 deadline: deadline, warning: &schemaWarning)
+                switch ResourceLocator.directory(named: "Styles", probe: file) {
+                case .success(let dir): path = (dir as NSString).appendingPathComponent(file)
+                case .failure(let e): throw RenderError.resourcesNotFound(e)
+                }
+            }
+            do {
+                loaded = try Style.load(path: path, customization: key.customization)
+            } catch {
+                throw RenderError.style(error)
+            }
+            base = builtin.contains(styleName) ? nil : (path as NSString).deletingLastPathComponent
+        }
         // Raster tiles given to a style without raster layers become the whole base map:
         // the background, then the tiles (a vector street style on top would only hide them).
         if let o = override?.source, !o.metadata.format.isVector,
@@ -83,6 +90,7 @@ struct BaseMapSetup: Sendable {
         }
         style = loaded
         var warnings = StyleWarning.lines(loaded.warnings)
+        if let schemaWarning { warnings.append(schemaWarning) }
         do {
             sprites = try SpriteLoader.load(loaded, override: key.sprite, pixelRatio: key.pixelRatio,
                                             fetcher: fetcher.rebased(base),
@@ -116,6 +124,28 @@ struct BaseMapSetup: Sendable {
             return try Style.parse(bytes: bytes, origin: shown, customization: customization)
         } catch {
             throw .style(error)
+        }
+    }
+
+    /// The bundled style file (relative to `Styles/`) of `name` for the schema of the vector
+    /// `source`: the Protomaps variant for Protomaps tiles, the OpenMapTiles one otherwise
+    /// (no source, raster tiles, a schema that cannot be told). Tiles of a Protomaps schema
+    /// before version 4 get the Protomaps variant too (their layer names match, their
+    /// `pmap:` fields do not) and a warning saying what will be missing.
+    static func bundledStyleFile(_ name: String, source: (any TileSource)?, sourceName: String, deadline: Deadline = .none,
+                                 warning: inout String?) -> String {
+        guard let source, source.metadata.format.isVector, let schema = VectorTileSchema.identify(source, deadline: deadline) else {
+            return "\(name).json"
+        }
+        switch schema {
+        case .openMapTiles:
+            return "\(name).json"
+        case .protomaps:
+            return "protomaps/\(name).json"
+        case .protomapsLegacy:
+            warning = "--source \(URLRedaction.redact(sourceName)): Protomaps tiles of a schema before version 4 (pmap:kind fields); "
+                + "the bundled styles read version 4, so roads, land use and labels are missing"
+            return "protomaps/\(name).json"
         }
     }
 
@@ -273,6 +303,9 @@ final class BaseMap {
                 case .fill:
                     guard let src = source(for: layer, camera: camera, vector: true) else { continue }
                     FillPainter.draw(layer, src, ctx)
+                case .fillExtrusion:
+                    guard let src = source(for: layer, camera: camera, vector: true) else { continue }
+                    FillPainter.draw(layer, src, ctx, properties: .fillExtrusion)
                 case .line:
                     guard let src = source(for: layer, camera: camera, vector: true) else { continue }
                     LinePainter.draw(layer, src, ctx)

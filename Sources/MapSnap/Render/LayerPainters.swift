@@ -20,6 +20,11 @@ enum BackgroundPainter {
 /// (non-zero), then optional 1-px outlines. A `fill-pattern` layer fills with the sprite
 /// image instead of its colour, and features whose pattern the sprite lacks are not drawn
 /// (as in MapLibre) — never in a colour the style did not ask for.
+///
+/// `fill-extrusion` layers are drawn by the same painter from their own colour, opacity and
+/// pattern: mapsnap's camera looks straight down, where MapLibre shows an extruded polygon
+/// as its roof (MapLibre's default light brightens roofs by a few percent; not modelled).
+/// Overlapping extrusions of one colour blend once, as MapLibre's depth-tested pass does.
 enum FillPainter {
     struct Key: Hashable {
         /// The colour, or for a pattern fill only its opacity (in `alpha`).
@@ -28,13 +33,26 @@ enum FillPainter {
         var pattern: String?
     }
 
-    static func draw(_ layer: StyleLayer, _ src: LoadedSource, _ ctx: PaintContext) {
+    /// The properties a fill-like layer type is drawn from.
+    struct Properties {
+        var color: StyleProperty
+        var opacity: StyleProperty
+        var outline: StyleProperty?
+        var pattern: StyleProperty
+
+        static let fill = Properties(color: .fillColor, opacity: .fillOpacity, outline: .fillOutlineColor, pattern: .fillPattern)
+        static let fillExtrusion = Properties(color: .fillExtrusionColor, opacity: .fillExtrusionOpacity, outline: nil,
+                                              pattern: .fillExtrusionPattern)
+    }
+
+    static func draw(_ layer: StyleLayer, _ src: LoadedSource, _ ctx: PaintContext, properties: Properties = .fill) {
         let zoom = ctx.zoom
-        let color = ResolvedProperty(layer, .fillColor, zoom: zoom)
-        let opacity = ResolvedProperty(layer, .fillOpacity, zoom: zoom)
-        let outlineSet = layer.paint[.fillOutlineColor] != nil
-        let outline = ResolvedProperty(layer, .fillOutlineColor, zoom: zoom)
-        let patternValue: PropertyValue? = layer.paint[.fillPattern] != nil ? layer.property(.fillPattern).resolved(atZoom: zoom) : nil
+        let color = ResolvedProperty(layer, properties.color, zoom: zoom)
+        let opacity = ResolvedProperty(layer, properties.opacity, zoom: zoom)
+        let outlineSet = properties.outline.map { layer.paint[$0] != nil } ?? false
+        let outline = ResolvedProperty(layer, properties.outline ?? .fillOutlineColor, zoom: zoom)
+        let patternValue: PropertyValue? = layer.paint[properties.pattern] != nil
+            ? layer.property(properties.pattern).resolved(atZoom: zoom) : nil
         var book = PatternBook(ctx)
         var groups = PaintGroups<Key>()
         var outlines: [Path] = []

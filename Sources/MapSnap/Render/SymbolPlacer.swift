@@ -38,8 +38,9 @@ struct SymbolPlacer {
         var color: Color
         var haloColor: Color?
         var haloWidth: Double
-        var anchor: TextAnchor
-        var offset: PixelPoint  // pixels
+        /// Where the text may go, in the order tried: `text-anchor` and `text-offset`, or
+        /// each of `text-variable-anchor` with `text-radial-offset`. The first that fits wins.
+        var positions: [TextPosition]
         var maxWidth: Double?   // pixels
         var letterSpacing: Double  // ems
         var lineHeight: Double  // ems
@@ -50,6 +51,25 @@ struct SymbolPlacer {
         var maxAngle: Double    // radians
         var spacing: Double     // pixels
         var placement: SymbolPlacement
+    }
+
+    /// One way to set point text: the anchor of its box at the point plus `offset` pixels.
+    struct TextPosition {
+        var anchor: TextAnchor
+        var offset: PixelPoint
+
+        /// The offset `radial` pixels away from the point in the direction the text lies
+        /// when its box is anchored at `anchor` (as MapLibre reads `text-radial-offset`):
+        /// straight out for sides, r/√2 along both axes for corners, none for `center`.
+        static func radial(_ anchor: TextAnchor, _ radial: Double) -> PixelPoint {
+            let r = max(radial, 0)
+            let (fx, fy) = anchor.fraction
+            // The text lies away from its anchored side: left anchor → text to the right.
+            let dx = 0.5 - fx, dy = 0.5 - fy
+            let corner = dx != 0 && dy != 0
+            let scale = corner ? r / 2.0.squareRoot() * 2 : r * 2
+            return PixelPoint(x: dx * scale, y: dy * scale)
+        }
     }
 
     /// How a symbol's icon is drawn. Lengths in device pixels.
@@ -114,6 +134,10 @@ struct SymbolPlacer {
         let transform = layer.property(.textTransform).resolved(atZoom: zoom)
         let anchorProp = layer.property(.textAnchor).resolved(atZoom: zoom)
         let offsetProp = layer.property(.textOffset).resolved(atZoom: zoom)
+        let radialSet = layer.layout[.textRadialOffset] != nil
+        let radialProp = ResolvedProperty(layer, .textRadialOffset, zoom: zoom)
+        let variableAnchors = layer.layout[.textVariableAnchor] == nil ? []
+            : layer.property(.textVariableAnchor).stringArray(atZoom: zoom).compactMap(TextAnchor.init(rawValue:))
         let translateProp = layer.property(.textTranslate).resolved(atZoom: zoom)
         let placement = layer.property(.symbolPlacement).keyword(SymbolPlacement.self, atZoom: zoom)
         let allowOverlap = layer.property(.textAllowOverlap).bool(atZoom: zoom)
@@ -151,11 +175,29 @@ struct SymbolPlacer {
             let off = offsetProp.numberArray(atZoom: zoom, feature: f)
             // text-translate: CSS pixels, not ems.
             let shift = translateProp.numberArray(atZoom: zoom, feature: f)
+            let translate = PixelPoint(x: (shift.first ?? 0) * ratio, y: (shift.count > 1 ? shift[1] : 0) * ratio)
+            // text-radial-offset (ems) wins over text-offset; with variable anchors, each
+            // anchor takes it in its own direction.
+            let radial = radialSet ? radialProp.number(zoom, f) * px : nil
+            var positions: [TextPosition]
+            if variableAnchors.isEmpty {
+                let anchor = anchorProp.keyword(TextAnchor.self, atZoom: zoom, feature: f)
+                let offset = radial.map { TextPosition.radial(anchor, $0) }
+                    ?? PixelPoint(x: (off.first ?? 0) * px, y: (off.count > 1 ? off[1] : 0) * px)
+                positions = [TextPosition(anchor: anchor, offset: offset + translate)]
+            } else {
+                // Without a radial offset, MapLibre takes text-offset's magnitudes, pointed
+                // away from each anchor.
+                let ox = abs(off.first ?? 0) * px, oy = abs(off.count > 1 ? off[1] : 0) * px
+                positions = variableAnchors.map { a in
+                    let (fx, fy) = a.fraction
+                    let o = radial.map { TextPosition.radial(a, $0) } ?? PixelPoint(x: (1 - 2 * fx) * ox, y: (1 - 2 * fy) * oy)
+                    return TextPosition(anchor: a, offset: o + translate)
+                }
+            }
             let paint = Paint(
                 face: face, sizePixels: px, color: c, haloColor: hc.alpha > 0 && hw > 0 ? hc : nil, haloWidth: hw,
-                anchor: anchorProp.keyword(TextAnchor.self, atZoom: zoom, feature: f),
-                offset: PixelPoint(x: (off.first ?? 0) * px + (shift.first ?? 0) * ratio,
-                                   y: (off.count > 1 ? off[1] : 0) * px + (shift.count > 1 ? shift[1] : 0) * ratio),
+                positions: positions,
                 maxWidth: maxWidth.number(zoom, f) * px,
                 letterSpacing: letterSpacing.number(zoom, f),
                 lineHeight: lineHeight.number(zoom, f),
@@ -305,19 +347,23 @@ struct SymbolPlacer {
             repeatKey = key
         }
 
-        var textPart: (layout: TextLayout, at: PixelPoint, frame: PixelRect, hit: PixelRect, fits: Bool)?
+        var textPart: (layout: TextLayout, at: PixelPoint, anchor: TextAnchor, frame: PixelRect, hit: PixelRect, fits: Bool)?
         if !c.text.isEmpty {
             let layout = TextLayout(c.text, face: p.face, fonts: fonts,
                                     options: TextLayoutOptions(sizePixels: p.sizePixels, maxWidth: p.maxWidth,
                                                                lineHeight: p.lineHeight, alignment: .center,
                                                                letterSpacing: p.letterSpacing))
             text.record(layout)
-            let at = anchor + p.offset
-            let box = renderer.measure(layout, at: at, anchor: p.anchor, haloWidth: p.haloWidth)
-            let ink = box.inkBounds ?? box.frame
-            let hit = ink.insetBy(-p.padding)
-            let fits = inside(ink) && (p.allowOverlap || !labels.collides(hit))
-            textPart = (layout, at, box.frame, hit, fits)
+            // The first position that fits, else the first (which then does not place).
+            for position in p.positions {
+                let at = anchor + position.offset
+                let box = renderer.measure(layout, at: at, anchor: position.anchor, haloWidth: p.haloWidth)
+                let ink = box.inkBounds ?? box.frame
+                let hit = ink.insetBy(-p.padding)
+                let fits = inside(ink) && (p.allowOverlap || !labels.collides(hit))
+                if textPart == nil || fits { textPart = (layout, at, position.anchor, box.frame, hit, fits) }
+                if fits { break }
+            }
         }
         var iconPart: (placement: IconPlacement, hit: PixelRect, fits: Bool)?
         if let icon = c.icon {
@@ -349,7 +395,7 @@ struct SymbolPlacer {
         if placeText, let part = textPart {
             if !p.ignorePlacement { labels.insert(part.hit) }
             let paint = TextPaint(color: p.color, haloColor: p.haloColor, haloWidth: p.haloWidth)
-            draws.append((c.layer, c.sequence, { renderer.draw(part.layout, on: canvas, at: part.at, anchor: p.anchor, paint: paint) }))
+            draws.append((c.layer, c.sequence, { renderer.draw(part.layout, on: canvas, at: part.at, anchor: part.anchor, paint: paint) }))
         }
     }
 
@@ -382,6 +428,8 @@ struct SymbolPlacer {
         for center in anchors {
             guard let mid = LineGeometry.point(at: center, on: pts) else { continue }
             if previous.contains(where: { ($0 - mid.point).length < p.spacing }) { continue }
+            if LineGeometry.bendsTooSharply(pts, from: center - labelLength / 2, to: center + labelLength / 2,
+                                            window: p.sizePixels * 0.6, maxAngle: p.maxAngle) { continue }
             var placed: [PlacedGlyph] = []
             var boxes: [PixelRect] = []
             var lastAngle: Double?
@@ -606,6 +654,41 @@ enum LineGeometry {
             remaining -= seg
         }
         return nil
+    }
+
+    /// Whether the line turns by more than `maxAngle` (radians) within some stretch of
+    /// `window` pixels between `start` and `end` pixels along it, the turns at its vertices
+    /// summed. This is the test MapLibre applies to text set along a line (`text-max-angle`,
+    /// with a window of 3/5 of the text size): a corner drawn as two 45° turns a pixel apart
+    /// counts as the 90° it is, which comparing neighbouring glyphs alone would let pass.
+    static func bendsTooSharply(_ pts: [PixelPoint], from start: Double, to end: Double, window: Double,
+                                maxAngle: Double) -> Bool {
+        guard pts.count >= 3 else { return false }
+        var corners: [(distance: Double, turn: Double)] = []
+        var along = 0.0
+        var heading: Double?  // of the last segment with a length
+        for i in 1..<pts.count {
+            let d = pts[i] - pts[i - 1]
+            let length = d.length
+            guard length > 0 else { continue }
+            let direction = atan2(d.y, d.x)
+            // A vertex at `along` lies on the label when it is strictly inside it.
+            if let h = heading, along > start, along < end {
+                var turn = abs(direction - h)
+                if turn > .pi { turn = 2 * .pi - turn }
+                corners.append((along, turn))
+                var sum = 0.0
+                for c in corners.reversed() {
+                    guard along - c.distance <= window else { break }
+                    sum += c.turn
+                }
+                if sum > maxAngle { return true }
+            }
+            heading = direction
+            along += length
+            if along >= end { break }
+        }
+        return false
     }
 }
 

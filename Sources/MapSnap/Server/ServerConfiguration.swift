@@ -15,6 +15,7 @@ import Foundation
 ///   "keys": ["secret", …],
 ///   "cors": ["https://example.org", …] or ["*"],
 ///   "cacheMaxAge": seconds,
+///   "responseCacheMB": megabytes,
 ///   "iconHosts": ["icons.example.org", "127.0.0.1:8081", …],
 ///   "limits": { "maxSize": px, "maxPixels": px, "maxOverlays": n, "maxPoints": n,
 ///               "maxURLLength": bytes, "maxBodyBytes": bytes, "maxQueuedPerClient": n,
@@ -81,6 +82,9 @@ package struct ServerConfiguration: Sendable {
     package var corsOrigins: [String] = []
     /// `Cache-Control: public, max-age=…` of images, in seconds.
     package var cacheMaxAgeSeconds = 86_400
+    /// Bytes of encoded images kept in memory by `ETag`, so that a request made again is
+    /// answered without a render (`--response-cache-mb`, `"responseCacheMB"`; 0 turns it off).
+    package var responseCacheBytes = 64 << 20
     /// Hosts marker icon URLs may name (`icon:https://HOST/…`), lowercased: a host name
     /// (any port) or `host:port`. Empty (the default): requests may not use custom icons, so
     /// a request cannot make the server fetch from a host the operator did not choose.
@@ -113,7 +117,7 @@ package struct ServerConfiguration: Sendable {
     package static let defaultListenAddress = ListenAddress(host: "127.0.0.1", port: 8080, isIPv6: false)
 
     /// Keys of the configuration file.
-    static let keys = ["styles", "defaultStyle", "keys", "cors", "cacheMaxAge", "iconHosts", "limits"]
+    static let keys = ["styles", "defaultStyle", "keys", "cors", "cacheMaxAge", "responseCacheMB", "iconHosts", "limits"]
     static let styleKeys = ["style", "source", "dem", "demEncoding"]
     static let limitKeys = ["maxSize", "maxPixels", "maxOverlays", "maxPoints", "maxURLLength", "maxBodyBytes", "maxQueuedPerClient",
                             "renderTimeout"]
@@ -191,6 +195,7 @@ package struct ServerConfiguration: Sendable {
             }
         }
         if let v = root["cacheMaxAge"] { cacheMaxAgeSeconds = try reader.integer(v, "cacheMaxAge", in: 0...31_536_000) }
+        if let v = root["responseCacheMB"] { responseCacheBytes = try reader.integer(v, "responseCacheMB", in: 0...16_384) << 20 }
         if let v = root["limits"] {
             let o = try reader.object(v, "limits")
             try reader.checkKeys(o, "limits", allowed: Self.limitKeys)

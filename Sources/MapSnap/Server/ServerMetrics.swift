@@ -57,6 +57,7 @@ final class ServerMetrics: Sendable {
         var queueLength: Int
         var queueCapacity: Int
         var renderer: MapRenderer.Statistics
+        var responses: (hits: Int, misses: Int, count: Int, bytes: Int)
         var ready: Bool
     }
 
@@ -86,6 +87,9 @@ final class ServerMetrics: Sendable {
             ("mapsnap_renders_in_flight", "gauge", "Renders running now.", gauges.rendersInFlight),
             ("mapsnap_render_queue_length", "gauge", "Requests waiting for a render thread.", gauges.queueLength),
             ("mapsnap_render_queue_capacity", "gauge", "Most requests admitted at once (rendering or waiting).", gauges.queueCapacity),
+            ("mapsnap_response_cache_hits_total", "counter", "Images answered from the response cache without a render.", gauges.responses.hits),
+            ("mapsnap_response_cache_misses_total", "counter", "Image requests not in the response cache.", gauges.responses.misses),
+            ("mapsnap_response_cache_bytes", "gauge", "Bytes of images held by the response cache.", gauges.responses.bytes),
             ("mapsnap_tile_cache_hits_total", "counter", "Tiles found decoded in the renderer's cache.", gauges.renderer.tileCacheHits),
             ("mapsnap_tile_cache_misses_total", "counter", "Tiles read and decoded.", gauges.renderer.tileCacheMisses),
             ("mapsnap_tile_cache_bytes", "gauge", "Memory held by decoded tiles (estimated).", gauges.renderer.tileCacheBytes),

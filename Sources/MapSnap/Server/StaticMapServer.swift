@@ -27,6 +27,7 @@ package final class StaticMapServer: Sendable {
 
     let metrics = ServerMetrics()
     let queue: RenderQueue
+    let responses: ResponseCache
     private let places: (any PlaceResolving)?
     private let accessLog: @Sendable (String) -> Void
     private let http = Mutex<HTTPServer?>(nil)
@@ -49,6 +50,7 @@ package final class StaticMapServer: Sendable {
         self.places = places
         self.accessLog = accessLog
         dataVersion = Self.dataVersion(configuration: configuration, version: version)
+        responses = ResponseCache(budget: configuration.responseCacheBytes)
         queue = RenderQueue(threads: configuration.renderThreads, capacity: configuration.maximumConcurrentRequests,
                             perClientLimit: configuration.limits.maximumQueuedPerClient)
     }
@@ -176,8 +178,12 @@ package final class StaticMapServer: Sendable {
             metrics.recordNotModified()
             return respond(HTTPResponse(status: 304, headers: cacheHeaders), "etag=hit")
         }
+        if let stored = responses.entry(for: tag) {
+            return respond(HTTPResponse(status: 200, headers: [("Content-Type", stored.contentType)] + cacheHeaders, body: stored.body),
+                           stored.note + " cache=hit")
+        }
         do {
-            try queue.submit(client: request.clientAddress) { [renderer, metrics] in
+            try queue.submit(client: request.clientAddress) { [renderer, metrics, responses] in
                 let snapshot: MapSnapshot
                 let image: [UInt8]
                 do {
@@ -197,8 +203,12 @@ package final class StaticMapServer: Sendable {
                     return respond(self.errorResponse(503, "no base-map tile could be read (\(tiles.failed) of \(tiles.requested) failed); retry later",
                                                       request, extra: [("Retry-After", "5")]), "render=no-tiles")
                 }
-                respond(HTTPResponse(status: 200, headers: [("Content-Type", mapRequest.format.contentType)] + cacheHeaders, body: image),
-                        "style=\(mapRequest.styleName) format=\(mapRequest.format.rawValue)")
+                let note = "style=\(mapRequest.styleName) format=\(mapRequest.format.rawValue)"
+                if tiles.failed == 0 {
+                    // A map missing a tile could be whole next time: only complete ones are kept.
+                    responses.store(ResponseCache.Entry(contentType: mapRequest.format.contentType, body: image, note: note), for: tag)
+                }
+                respond(HTTPResponse(status: 200, headers: [("Content-Type", mapRequest.format.contentType)] + cacheHeaders, body: image), note)
             }
         } catch .clientLimit {
             respond(errorResponse(429, "too many requests from \(request.clientAddress) in the queue; retry later", request,
@@ -237,7 +247,8 @@ package final class StaticMapServer: Sendable {
 
     private func metricsText() -> String {
         metrics.text(ServerMetrics.Gauges(rendersInFlight: queue.running, queueLength: queue.waiting,
-                                          queueCapacity: queue.capacity, renderer: renderer.statistics, ready: isReady))
+                                          queueCapacity: queue.capacity, renderer: renderer.statistics,
+                                          responses: responses.statistics, ready: isReady))
     }
 
     /// One access-log line per finished exchange, and the request metrics.

@@ -6,17 +6,17 @@ import Foundation
 ///
 /// Rules are applied to a style when it is loaded for a render (`StyleCustomization`), in
 /// order, each styler in order, so a later rule overrides an earlier one, as in Google's
-/// renderer. Google's taxonomy is mapped onto layers of the OpenMapTiles schema by their
-/// `source-layer`, the classes their filter names and their type:
+/// renderer. Google's taxonomy is mapped onto layers of the OpenMapTiles and Protomaps
+/// schemas by their `source-layer`, the classes (kinds) their filter names and their type:
 ///
-/// | feature | layers |
-/// |---|---|
-/// | `landscape` (`.man_made`, `.natural.landcover`, `.natural.terrain`) | background; building and built-up landuse; landcover; relief and hillshade |
-/// | `water` | water, waterway, water names |
-/// | `road.highway` (`.controlled_access`), `road.arterial`, `road.local` | transportation and its names by class: motorway (controlled access) and trunk; primary and secondary; the rest |
-/// | `transit.line`, `transit.station.airport` | rail, transit and ferry lines; aeroway |
-/// | `poi` (`.park`, `.medical`, `.school`, `.sports_complex`) | poi labels; parks; hospital, school and pitch landuse |
-/// | `administrative` (`.country`, `.province`, `.locality`, `.neighborhood`, `.land_parcel`) | boundaries by admin level; place labels by class; house numbers |
+/// | feature | OpenMapTiles layers | Protomaps layers |
+/// |---|---|---|
+/// | `landscape` (`.man_made`, `.natural.landcover`, `.natural.terrain`) | background; building and built-up landuse; landcover; relief and hillshade | background, earth; buildings and built-up landuse; landcover and natural landuse kinds |
+/// | `water` | water, waterway, water names | water |
+/// | `road.highway` (`.controlled_access`), `road.arterial`, `road.local` | transportation and its names by class: motorway (controlled access) and trunk; primary and secondary; the rest | roads by kind and kind_detail, alike |
+/// | `transit.line`, `transit.station.airport` | rail, transit and ferry lines; aeroway | rail and ferry roads, transit; aeroway roads |
+/// | `poi` (`.park`, `.medical`, `.school`, `.sports_complex`) | poi labels; parks; hospital, school and pitch landuse | pois; park, hospital, school and pitch landuse |
+/// | `administrative` (`.country`, `.province`, `.locality`, `.neighborhood`, `.land_parcel`) | boundaries by admin level; place labels by class; house numbers | boundaries and places by kind; address points |
 ///
 /// Elements: `geometry.fill` is a fill's or background's colour and the main line of a road,
 /// river or railway; `geometry.stroke` is a fill's outline, a road's casing and a boundary
@@ -226,18 +226,30 @@ struct StyleCustomization: Sendable, Hashable {
         let classes = Set(strings(in: layer["filter"] ?? .null))
         func has(_ names: String...) -> Bool { names.contains(where: classes.contains) }
         switch layer["source-layer"]?.stringValue ?? "" {
-        case "landcover": return "landscape.natural.landcover"
+        case "landcover", "natural": return "landscape.natural.landcover"
+        case "earth": return "landscape"
         case "mountain_peak": return "landscape.natural.terrain"
         case "building": return "landscape.man_made"
+        case "buildings":
+            // Protomaps keeps address points (house numbers) with the buildings.
+            return type == "symbol" || has("address") ? "administrative.land_parcel" : "landscape.man_made"
         case "landuse":
             if has("hospital") { return "poi.medical" }
             if has("school", "college", "university", "kindergarten") { return "poi.school" }
             if has("pitch", "stadium", "playground") { return "poi.sports_complex" }
+            // Protomaps: airports, parks and natural surfaces are landuse kinds.
+            if has("aerodrome", "runway", "taxiway") { return "transit.station.airport" }
+            if has("park", "national_park", "nature_reserve", "protected_area", "garden") { return "poi.park" }
+            if has("wood", "forest", "grass", "grassland", "meadow", "scrub", "farmland", "wetland", "sand", "beach",
+                   "glacier", "bare_rock") {
+                return "landscape.natural.landcover"
+            }
             return "landscape.man_made"
         case "park": return "poi.park"
-        case "poi": return "poi"
-        case "water", "waterway", "water_name": return "water"
+        case "poi", "pois": return "poi"
+        case "water", "waterway", "water_name", "physical_line": return "water"
         case "aeroway", "aerodrome_label": return "transit.station.airport"
+        case "transit": return "transit.line"
         case "transportation", "transportation_name":
             if has("rail", "transit") { return "transit.line" }
             if has("ferry") { return "transit.line" }
@@ -245,15 +257,28 @@ struct StyleCustomization: Sendable, Hashable {
             if has("motorway", "trunk") && !has("minor") { return "road.highway" }
             if has("primary", "secondary") && !has("minor") { return "road.arterial" }
             return "road.local"
+        case "roads":
+            // Protomaps: `kind` highway (motorways), major_road (trunk … tertiary, told apart
+            // by `kind_detail`), minor_road, path; rail, ferry and aeroway share the layer.
+            if has("rail", "ferry") { return "transit.line" }
+            if has("aeroway") { return "transit.station.airport" }
+            if has("highway") && !has("major_road", "minor_road") { return "road.highway.controlled_access" }
+            if has("trunk") && !has("minor_road") { return "road.highway" }
+            if has("primary", "secondary", "major_road") && !has("minor_road") { return "road.arterial" }
+            return "road.local"
         case "boundary":
             let levels = Set(numbers(in: layer["filter"] ?? .null))
             if levels.contains(2) { return "administrative.country" }
             if levels.contains(4) { return "administrative.province" }
             return "administrative"
-        case "place":
+        case "boundaries":
             if has("country") { return "administrative.country" }
-            if has("state", "province") { return "administrative.province" }
-            if has("suburb", "quarter", "neighbourhood", "hamlet") { return "administrative.neighborhood" }
+            if has("region") { return "administrative.province" }
+            return "administrative"
+        case "place", "places":
+            if has("country") { return "administrative.country" }
+            if has("state", "province", "region") { return "administrative.province" }
+            if has("suburb", "quarter", "neighbourhood", "macrohood", "hamlet") { return "administrative.neighborhood" }
             return "administrative.locality"
         case "housenumber": return "administrative.land_parcel"
         default: return nil
@@ -269,6 +294,9 @@ struct StyleCustomization: Sendable, Hashable {
         case "fill":
             return [Element(name: "geometry.fill", colorProperty: "fill-color", opacityProperty: "fill-opacity", defaultColor: "#000000"),
                     Element(name: "geometry.stroke", colorProperty: "fill-outline-color", defaultColor: "#000000")]
+        case "fill-extrusion":
+            return [Element(name: "geometry.fill", colorProperty: "fill-extrusion-color", opacityProperty: "fill-extrusion-opacity",
+                            defaultColor: "#000000")]
         case "line":
             // A road's, river's or railway's line is its fill and its casing its stroke; a
             // boundary is a stroke.

@@ -2,6 +2,9 @@
 /// its order and ids (and the renderer can skip them knowingly).
 enum StyleLayerType: Hashable, Sendable, CustomStringConvertible {
     case background, fill, line, symbol, raster, hillshade
+    /// `fill-extrusion`, drawn as mapsnap's cameras see it: from straight above, where an
+    /// extruded polygon shows only its roof, a flat fill.
+    case fillExtrusion
     /// A MapLibre layer type we parse but do not draw (`circle`, `fill-extrusion`, …).
     case other(String)
 
@@ -13,6 +16,7 @@ enum StyleLayerType: Hashable, Sendable, CustomStringConvertible {
         case "symbol": self = .symbol
         case "raster": self = .raster
         case "hillshade": self = .hillshade
+        case "fill-extrusion": self = .fillExtrusion
         default: self = .other(name)
         }
     }
@@ -25,6 +29,7 @@ enum StyleLayerType: Hashable, Sendable, CustomStringConvertible {
         case .symbol: return "symbol"
         case .raster: return "raster"
         case .hillshade: return "hillshade"
+        case .fillExtrusion: return "fill-extrusion"
         case .other(let name): return name
         }
     }
@@ -33,7 +38,7 @@ enum StyleLayerType: Hashable, Sendable, CustomStringConvertible {
     var isKnownToMapLibre: Bool {
         switch self {
         case .other(let name):
-            return ["circle", "fill-extrusion", "heatmap", "color-relief", "sky"].contains(name)
+            return ["circle", "heatmap", "color-relief", "sky"].contains(name)
         default:
             return true
         }
@@ -180,6 +185,15 @@ enum StyleProperty: String, CaseIterable, Hashable, Sendable {
     case rasterResampling = "raster-resampling"
     case rasterFadeDuration = "raster-fade-duration"
 
+    case fillExtrusionOpacity = "fill-extrusion-opacity"
+    case fillExtrusionColor = "fill-extrusion-color"
+    case fillExtrusionTranslate = "fill-extrusion-translate"
+    case fillExtrusionTranslateAnchor = "fill-extrusion-translate-anchor"
+    case fillExtrusionPattern = "fill-extrusion-pattern"
+    case fillExtrusionHeight = "fill-extrusion-height"
+    case fillExtrusionBase = "fill-extrusion-base"
+    case fillExtrusionVerticalGradient = "fill-extrusion-vertical-gradient"
+
     case hillshadeIlluminationDirection = "hillshade-illumination-direction"
     case hillshadeIlluminationAnchor = "hillshade-illumination-anchor"
     case hillshadeExaggeration = "hillshade-exaggeration"
@@ -290,7 +304,7 @@ enum StyleProperty: String, CaseIterable, Hashable, Sendable {
             (.textLetterSpacing, .symbol, true, .number, n(0), .supported),
             (.textJustify, .symbol, true, .enumeration(["auto", "left", "center", "right"]), .string("center"), .supported),
             (.textRadialOffset, .symbol, true, .number, n(0), .supported),
-            (.textVariableAnchor, .symbol, true, .stringArray, .null, .unsupported),
+            (.textVariableAnchor, .symbol, true, .stringArray, .null, .supported),
             (.textAnchor, .symbol, true, .enumeration(anchors), .string("center"), .supported),
             (.textMaxAngle, .symbol, true, .number, n(45), .supported),
             (.textWritingMode, .symbol, true, .stringArray, .null, .unsupported),
@@ -326,6 +340,17 @@ enum StyleProperty: String, CaseIterable, Hashable, Sendable {
             (.rasterContrast, .raster, false, .number, n(0), .supported),
             (.rasterResampling, .raster, false, .enumeration(["linear", "nearest"]), .string("linear"), .supported),
             (.rasterFadeDuration, .raster, false, .number, n(300), .ignored),
+
+            // Seen from straight above, an extrusion is its roof: height, base and the
+            // walls' gradient have no visible effect (honoured by doing nothing).
+            (.fillExtrusionOpacity, .fillExtrusion, false, .number, n(1), .supported),
+            (.fillExtrusionColor, .fillExtrusion, false, .color, black, .supported),
+            (.fillExtrusionTranslate, .fillExtrusion, false, .numberArray, zero2, .supported),
+            (.fillExtrusionTranslateAnchor, .fillExtrusion, false, .enumeration(mapViewport), .string("map"), .supported),
+            (.fillExtrusionPattern, .fillExtrusion, false, .image, .null, .supported),
+            (.fillExtrusionHeight, .fillExtrusion, false, .number, n(0), .supported),
+            (.fillExtrusionBase, .fillExtrusion, false, .number, n(0), .supported),
+            (.fillExtrusionVerticalGradient, .fillExtrusion, false, .boolean, .bool(true), .supported),
 
             (.hillshadeIlluminationDirection, .hillshade, false, .number, n(335), .supported),
             (.hillshadeIlluminationAnchor, .hillshade, false, .enumeration(mapViewport), .string("viewport"), .supported),

@@ -34,6 +34,19 @@ import Testing
         #expect(lines.last?.hasPrefix("attribution: ") == true)
     }
 
+    /// The schema line names what picks the bundled styles' variant.
+    @Test(arguments: [("helsinki-openmaptiles.mbtiles", "OpenMapTiles"), ("helsinki-protomaps.pmtiles", "Protomaps (v4)"),
+                      ("helsinki-protomaps-v2.pmtiles", "Protomaps (before v4)")])
+    func namesTheVectorSchema(fixture: String, schema: String) throws {
+        let dir = TestPaths.temporaryDirectory()
+        defer { CLIRunner.cleanUp(dir) }
+        let r = try CLIRunner.run(["info", TestPaths.fixture(fixture)], in: dir)
+        #expect(r.exitCode == 0, "\(r)")
+        let lines = r.stdoutText.split(separator: "\n").map(String.init)
+        #expect(lines.contains("schema:      \(schema)"))
+        #expect(lines.last?.hasPrefix("attribution: ") == true)
+    }
+
     @Test func missingSourceExitsThree() throws {
         let dir = TestPaths.temporaryDirectory()
         defer { CLIRunner.cleanUp(dir) }

@@ -10,14 +10,14 @@ import Testing
         var c = ServerConfiguration()
         try c.apply(bytes: Array("""
         {"styles": {"streets": {"style": "normal", "source": "tiles/city.mbtiles"}, "topo": {"style": "styles/topo.json", "dem": "https://dem.example/{z}/{x}/{y}.png", "demEncoding": "mapbox"}},
-         "defaultStyle": "topo", "keys": ["a", "b"], "cors": ["*"], "cacheMaxAge": 600,
+         "defaultStyle": "topo", "keys": ["a", "b"], "cors": ["*"], "cacheMaxAge": 600, "responseCacheMB": 8,
          "limits": {"maxSize": 1024, "maxPixels": 500000, "maxOverlays": 10, "maxPoints": 99, "maxURLLength": 4096, "maxBodyBytes": 2048, "maxQueuedPerClient": 3}}
         """.utf8), source: "server.json", baseDirectory: "/etc/mapsnap")
         #expect(c.styles["streets"] == .init(style: "normal", source: "/etc/mapsnap/tiles/city.mbtiles"))
         #expect(c.styles["topo"] == .init(style: "/etc/mapsnap/styles/topo.json", dem: "https://dem.example/{z}/{x}/{y}.png", demEncoding: .mapbox))
         #expect(c.styles["normal"] == nil, "a configuration's styles replace the bundled ones")
         #expect(c.defaultStyle == "topo")
-        #expect(c.apiKeys == ["a", "b"] && c.corsOrigins == ["*"] && c.cacheMaxAgeSeconds == 600)
+        #expect(c.apiKeys == ["a", "b"] && c.corsOrigins == ["*"] && c.cacheMaxAgeSeconds == 600 && c.responseCacheBytes == 8 << 20)
         #expect(c.limits.maximumImageSide == 1024 && c.limits.maximumPixelCount == 500_000 && c.limits.maximumOverlayCount == 10)
         #expect(c.limits.maximumPointCount == 99 && c.limits.maximumURLLength == 4096 && c.limits.maximumBodyBytes == 2048)
         #expect(c.limits.maximumQueuedPerClient == 3)

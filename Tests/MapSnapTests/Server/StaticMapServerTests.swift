@@ -22,7 +22,8 @@ import Testing
     }
 
     @Test func theSameRequestGivesTheSameBytesAtAnyConcurrency() throws {
-        let server = try TestServer { $0.renderThreads = 4 }
+        // Renders at once, not answers from the response cache.
+        let server = try TestServer { $0.renderThreads = 4; $0.responseCacheBytes = 0 }
         defer { server.stop() }
         let targets = ServerFixtures.googleURLs.prefix(3).map(ServerFixtures.target)
         let expected = try targets.map { try server.get($0).body }
@@ -135,7 +136,8 @@ import Testing
     }
 
     @Test func metricsCountersMove() throws {
-        let server = try TestServer()
+        // Without the response cache, so that the repeated request renders again.
+        let server = try TestServer { $0.responseCacheBytes = 0 }
         defer { server.stop() }
         _ = try server.get("/staticmap?center=60.17,24.94&zoom=12&size=64x64")
         _ = try server.get("/staticmap?zoom=99")
@@ -158,6 +160,31 @@ import Testing
         for name in ["mapsnap_renders_in_flight", "mapsnap_render_queue_length", "mapsnap_tile_cache_misses_total", "mapsnap_tile_errors_total"] {
             #expect(value(after.text, name) != nil, "\(name) missing")
         }
+    }
+
+    @Test func aRepeatedRequestIsAnsweredFromTheResponseCache() throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        func value(_ name: String) throws -> Int {
+            let text = try server.get("/metrics").text
+            return try #require(text.split(separator: "\n").first { $0.hasPrefix(name + " ") }
+                .flatMap { Int($0.split(separator: " ").last ?? "") }, "\(name) missing")
+        }
+        let target = "/staticmap?center=60.17,24.94&zoom=12&size=64x64"
+        let first = try server.get(target)
+        let renders = try value("mapsnap_renders_total{result=\"ok\"}")
+        let second = try server.get(target)
+        #expect(second.status == 200 && second.body == first.body)
+        #expect(second.headers["etag"] == first.headers["etag"] && second.headers["content-type"] == "image/png")
+        #expect(try value("mapsnap_renders_total{result=\"ok\"}") == renders, "the repeated request rendered again")
+        #expect(try value("mapsnap_response_cache_hits_total") == 1)
+        #expect(try value("mapsnap_response_cache_bytes") == first.body.count)
+        // Another format is another image: rendered, then cached beside the first.
+        let jpeg = try server.get(target + "&format=jpg")
+        #expect(jpeg.headers["content-type"] == "image/jpeg" && jpeg.body != first.body)
+        #expect(try value("mapsnap_renders_total{result=\"ok\"}") == renders + 1)
+        #expect(try value("mapsnap_response_cache_bytes") == first.body.count + jpeg.body.count)
+        #expect(server.accessLog.last { $0.contains("cache=hit") } != nil, "the access log says where the image came from")
     }
 
     /// A render occupies the queue (capacity 1, or one per client); the next map request is

@@ -113,4 +113,29 @@ import Testing
         let numbers = try #require(s.layer(id: "housenumber"))
         #expect(numbers.property(.textField).value(atZoom: 17, feature: FakeFeature(.point, ["housenumber": .string("12"), "name:de": .string("x")])) == .string("12"))
     }
+
+    /// The bundled styles' Protomaps variants keep the OpenMapTiles layers' ids and paint,
+    /// with Protomaps source layers and kinds: every Google feature must select the same
+    /// layers in both, so a styled Static Maps URL looks the same on either kind of tiles.
+    @Test(arguments: ["road.highway.controlled_access", "road.highway", "road.arterial", "road.local", "water",
+                      "poi.park", "poi.school", "poi.medical", "landscape.man_made", "landscape.natural.landcover",
+                      "transit.line", "transit.station.airport", "administrative.country", "administrative.province",
+                      "administrative.locality", "administrative.neighborhood", "administrative.land_parcel", "poi"])
+    func protomapsVariantsAnswerRulesLikeTheOpenMapTilesStyles(feature: String) throws {
+        let rules = StyleCustomization(rules: [MapStyleRule(feature: feature, stylers: [.color(Color(rgb: 0xFF00FF)), .weight(9)])])
+        let root = TestPaths.repositoryRoot + "/Styles/"
+        let omt = try Style.load(path: root + "normal.json", customization: rules)
+        let pm = try Style.load(path: root + "protomaps/normal.json", customization: rules)
+        var touched = 0
+        for layer in omt.layers {
+            let twin = try #require(pm.layer(id: layer.id), "\(layer.id) is missing from the Protomaps variant")
+            for property in [StyleProperty.fillColor, .lineColor, .lineWidth, .textColor, .textHaloColor, .backgroundColor]
+            where property.layerType == nil || property.layerType == layer.type {
+                let a = layer.property(property).value(atZoom: 15), b = twin.property(property).value(atZoom: 15)
+                #expect(a == b, "\(feature): \(layer.id) \(property.rawValue)")
+                if layer.paint[property] != nil, a == .number(9) || a == .color(StyleColor(Color(rgb: 0xFF00FF))) { touched += 1 }
+            }
+        }
+        #expect(touched > 0, "\(feature) selects no layer")
+    }
 }

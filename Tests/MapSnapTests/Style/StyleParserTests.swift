@@ -83,7 +83,7 @@ import Testing
         {"id": "a", "type": "line", "source": "s", "source-layer": "road", "minzoom": 5, "maxzoom": 10},
         {"id": "b", "type": "fill", "source": "s", "layout": {"visibility": "none"}},
         {"id": "c", "type": "circle", "source": "s", "paint": {"circle-radius": 3}},
-        {"id": "d", "type": "fill-extrusion", "source": "s"},
+        {"id": "d", "type": "fill-extrusion", "source": "s", "paint": {"fill-extrusion-color": "#abc", "fill-extrusion-height": 20}},
         {"id": "e", "type": "circle", "source": "s"}
         """)
         let style = try Style.parse(data: data, origin: "inline")
@@ -97,7 +97,13 @@ import Testing
         #expect(circleWarnings.count == 1)
         #expect(circleWarnings.first?.occurrences == 2)
         #expect(circleWarnings.first?.keyPath == "layers[2].type")
-        #expect(style.warnings.contains { $0.kind == .unsupportedLayerType("fill-extrusion") })
+        // Extrusions are drawn as their roofs: parsed, their height a silent no-op.
+        let extrusion = try #require(style.layer(id: "d"))
+        #expect(extrusion.type == .fillExtrusion && extrusion.isVisible(atZoom: 5))
+        #expect(extrusion.property(.fillExtrusionColor).color(atZoom: 5) == Color(rgb: 0xAABBCC))
+        #expect(extrusion.property(.fillExtrusionOpacity).number(atZoom: 5) == 1)
+        #expect(!style.warnings.contains { $0.kind == .unsupportedLayerType("fill-extrusion") })
+        #expect(!style.warnings.contains { $0.keyPath.hasPrefix("layers[3]") })
     }
 
     @Test func sourcesAreKeptAsData() throws {

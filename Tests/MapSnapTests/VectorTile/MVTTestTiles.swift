@@ -1,3 +1,4 @@
+import Foundation
 @testable import MapSnap
 
 /// Builds small MVT tiles by hand for corpus tests.
@@ -43,4 +44,24 @@ enum MVTTestTiles {
     }
 
     static func command(_ id: UInt64, _ count: UInt64) -> UInt64 { id | count << 3 }
+
+    /// Zigzag-encodes a geometry coordinate delta.
+    static func zigzag(_ v: Int64) -> UInt64 { UInt64(bitPattern: (v << 1) ^ (v >> 63)) }
+
+    /// Writes `tile` as the one z0 tile of a `z/x/y` directory in `dir`, and a style drawing
+    /// the labels of its layer `sourceLayer` (black, 16-px Noto Sans Bold on white, with the
+    /// extra `layout` properties given as JSON members); returns the style's path.
+    static func labelStyle(for tile: [UInt8], in dir: String, sourceLayer: String, layout: String) throws -> String {
+        try FileManager.default.createDirectory(atPath: "\(dir)/tiles/0/0", withIntermediateDirectories: true)
+        try Data(tile).write(to: URL(fileURLWithPath: "\(dir)/tiles/0/0/0.pbf"))
+        let json = """
+        {"version": 8, "sources": {"t": {"type": "vector", "url": "tiles"}},
+         "layers": [{"id": "bg", "type": "background", "paint": {"background-color": "#ffffff"}},
+          {"id": "names", "type": "symbol", "source": "t", "source-layer": "\(sourceLayer)",
+           "layout": {"text-field": "{name}", "text-size": 16, "text-font": ["Noto Sans Bold"], \(layout)},
+           "paint": {"text-color": "#000000"}}]}
+        """
+        try Data(json.utf8).write(to: URL(fileURLWithPath: dir + "/style.json"))
+        return dir + "/style.json"
+    }
 }
