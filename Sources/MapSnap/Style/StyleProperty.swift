@@ -8,30 +8,19 @@ enum StyleLayerType: Hashable, Sendable, CustomStringConvertible {
     /// A MapLibre layer type we parse but do not draw (`circle`, `fill-extrusion`, …).
     case other(String)
 
+    /// The types mapsnap draws and their style-spec names: the one list both directions read.
+    private static let named: [(type: StyleLayerType, name: String)] = [
+        (.background, "background"), (.fill, "fill"), (.line, "line"), (.symbol, "symbol"),
+        (.raster, "raster"), (.hillshade, "hillshade"), (.fillExtrusion, "fill-extrusion"),
+    ]
+
     init(name: String) {
-        switch name {
-        case "background": self = .background
-        case "fill": self = .fill
-        case "line": self = .line
-        case "symbol": self = .symbol
-        case "raster": self = .raster
-        case "hillshade": self = .hillshade
-        case "fill-extrusion": self = .fillExtrusion
-        default: self = .other(name)
-        }
+        self = Self.named.first { $0.name == name }?.type ?? .other(name)
     }
 
     var description: String {
-        switch self {
-        case .background: return "background"
-        case .fill: return "fill"
-        case .line: return "line"
-        case .symbol: return "symbol"
-        case .raster: return "raster"
-        case .hillshade: return "hillshade"
-        case .fillExtrusion: return "fill-extrusion"
-        case .other(let name): return name
-        }
+        if case .other(let name) = self { return name }
+        return Self.named.first { $0.type == self }?.name ?? ""
     }
 
     /// Whether the layer type is one MapLibre defines (the others are a style error).
