@@ -3,13 +3,13 @@ import MapSnap
 #if canImport(XCTest)
 import XCTest
 
-/// XCTest assertion: fails the test (`XCTFail`) when `canvas` does not match its golden.
+/// XCTest assertion: fails the test (`XCTFail`) when `image` does not match its golden.
 /// See `verifySnapshot` for where goldens live and what a failure writes.
-public func assertSnapshot(of canvas: Canvas, named name: String, threshold: Double = ImageComparator.defaultThreshold,
+public func assertSnapshot(of image: MapImage, named name: String, threshold: Double = ImageComparator.defaultThreshold,
                            maxDiff: DiffTolerance = .pixels(0), includeAntiAliasing: Bool = false,
                            goldenDirectory: String? = nil,
                            file: StaticString = #filePath, line: UInt = #line) {
-    if let message = verifySnapshot(of: canvas, named: name, threshold: threshold, maxDiff: maxDiff,
+    if let message = verifySnapshot(of: image, named: name, threshold: threshold, maxDiff: maxDiff,
                                     includeAntiAliasing: includeAntiAliasing, goldenDirectory: goldenDirectory,
                                     filePath: "\(file)") {
         XCTFail(message, file: file, line: line)
@@ -32,13 +32,13 @@ public func assertSnapshot(ofPNG png: [UInt8], named name: String, threshold: Do
 #if canImport(Testing)
 import Testing
 
-/// Swift Testing expectation: records an issue at the call site when `canvas` does not match
+/// Swift Testing expectation: records an issue at the call site when `image` does not match
 /// its golden. See `verifySnapshot` for where goldens live and what a failure writes.
-public func expectSnapshot(of canvas: Canvas, named name: String, threshold: Double = ImageComparator.defaultThreshold,
+public func expectSnapshot(of image: MapImage, named name: String, threshold: Double = ImageComparator.defaultThreshold,
                            maxDiff: DiffTolerance = .pixels(0), includeAntiAliasing: Bool = false,
                            goldenDirectory: String? = nil,
                            sourceLocation: SourceLocation = #_sourceLocation) {
-    if let message = verifySnapshot(of: canvas, named: name, threshold: threshold, maxDiff: maxDiff,
+    if let message = verifySnapshot(of: image, named: name, threshold: threshold, maxDiff: maxDiff,
                                     includeAntiAliasing: includeAntiAliasing, goldenDirectory: goldenDirectory,
                                     filePath: sourceLocation.filePath) {
         Issue.record(Comment(rawValue: message), sourceLocation: sourceLocation)

@@ -15,7 +15,7 @@ public enum SnapshotRecordMode: Sendable, Equatable {
     }
 }
 
-/// Checks `canvas` against its golden PNG and returns a failure message, or `nil` when it
+/// Checks `image` against its golden PNG and returns a failure message, or `nil` when it
 /// matches. The XCTest and Swift Testing assertions both wrap this.
 ///
 /// Goldens live beside the test file, in `__Snapshots__/<TestFileName>/<name>.png`, unless
@@ -28,12 +28,12 @@ public enum SnapshotRecordMode: Sendable, Equatable {
 ///   - threshold: per-pixel YIQ tolerance (see `ImageComparator`).
 ///   - maxDiff: differing pixels allowed; exact match by default.
 ///   - filePath: the test file, `#filePath`; locates goldens and the package root.
-public func verifySnapshot(of canvas: Canvas, named name: String, threshold: Double = ImageComparator.defaultThreshold,
+public func verifySnapshot(of image: MapImage, named name: String, threshold: Double = ImageComparator.defaultThreshold,
                            maxDiff: DiffTolerance = .pixels(0), includeAntiAliasing: Bool = false,
                            goldenDirectory: String? = nil, failureDirectory: String? = nil,
                            record: SnapshotRecordMode = .fromEnvironment, filePath: String) -> String? {
     let png: [UInt8]
-    do { png = try canvas.pngData() } catch { return "snapshot '\(name)': cannot encode the canvas: \(error)" }
+    do { png = try image.pngData() } catch { return "snapshot '\(name)': cannot encode the image: \(error)" }
     return verifySnapshot(ofPNG: png, named: name, threshold: threshold, maxDiff: maxDiff,
                           includeAntiAliasing: includeAntiAliasing, goldenDirectory: goldenDirectory,
                           failureDirectory: failureDirectory, record: record, filePath: filePath)
@@ -41,18 +41,18 @@ public func verifySnapshot(of canvas: Canvas, named name: String, threshold: Dou
 
 /// `verifySnapshot` for PNG bytes (recorded as given, compared after decoding).
 ///
-/// The canvas variant goes through here too: what is compared is exactly what a recording
+/// The image variant goes through here too: what is compared is exactly what a recording
 /// would write, so a golden always matches the render it was recorded from, translucent
 /// pixels included (premultiplied → PNG → premultiplied may re-round them).
 public func verifySnapshot(ofPNG png: [UInt8], named name: String, threshold: Double = ImageComparator.defaultThreshold,
                            maxDiff: DiffTolerance = .pixels(0), includeAntiAliasing: Bool = false,
                            goldenDirectory: String? = nil, failureDirectory: String? = nil,
                            record: SnapshotRecordMode = .fromEnvironment, filePath: String) -> String? {
-    let canvas: Canvas
-    do { canvas = try PNGCodec.decode(png, origin: "snapshot '\(name)' (actual)") } catch { return "\(error)" }
+    let actual: MapImage
+    do { actual = try MapImage(pngData: png, origin: "snapshot '\(name)' (actual)") } catch { return "\(error)" }
     return SnapshotVerifier(name: name, filePath: filePath, goldenDirectory: goldenDirectory,
                             failureDirectory: failureDirectory)
-        .verify(actual: canvas, actualPNG: png, threshold: threshold, maxDiff: maxDiff,
+        .verify(actual: actual, actualPNG: png, threshold: threshold, maxDiff: maxDiff,
                 includeAntiAliasing: includeAntiAliasing, record: record)
 }
 
@@ -76,7 +76,7 @@ struct SnapshotVerifier {
         self.failureDirectory = failures.appendingPathComponent(safeName).path
     }
 
-    func verify(actual: Canvas, actualPNG: [UInt8], threshold: Double, maxDiff: DiffTolerance,
+    func verify(actual: MapImage, actualPNG: [UInt8], threshold: Double, maxDiff: DiffTolerance,
                 includeAntiAliasing: Bool, record: SnapshotRecordMode) -> String? {
         let fm = FileManager.default
         if record == .all || !fm.fileExists(atPath: goldenPath) {
@@ -86,10 +86,10 @@ struct SnapshotVerifier {
                 : "snapshot '\(name)': recorded new snapshot at \(goldenPath); verify it and re-run"
         }
         let expectedPNG: [UInt8]
-        let expected: Canvas
+        let expected: MapImage
         do {
             expectedPNG = [UInt8](try Data(contentsOf: URL(fileURLWithPath: goldenPath)))
-            expected = try PNGCodec.decode(expectedPNG, origin: goldenPath)
+            expected = try MapImage(pngData: expectedPNG, origin: goldenPath)
         } catch {
             return "snapshot '\(name)': cannot read golden: \(error)"
         }
@@ -110,7 +110,7 @@ struct SnapshotVerifier {
     }
 
     /// Writes the failure artefacts and returns the clause listing them.
-    private func writeFailure(expectedPNG: [UInt8], actualPNG: [UInt8], diff: Canvas?) -> String {
+    private func writeFailure(expectedPNG: [UInt8], actualPNG: [UInt8], diff: MapImage?) -> String {
         var files: [(String, [UInt8])] = [("expected.png", expectedPNG), ("actual.png", actualPNG)]
         if let diff, let png = try? diff.pngData() { files.append(("diff.png", png)) }
         var paths: [String] = []

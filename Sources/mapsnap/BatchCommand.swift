@@ -1,7 +1,6 @@
 import Dispatch
 import Foundation
 import MapSnap
-import Synchronization
 
 /// `mapsnap batch JOBS.jsonl --out-dir DIR [--jobs N] [--shard K/N]`: many renders from
 /// JSON Lines, sharing one renderer (styles, sources, decoded tiles, glyphs) across jobs.
@@ -71,30 +70,29 @@ enum BatchCommand {
         let names = outputNames(jobs, format: format.format)
         let selected = shard.map { jobs.shard($0.k, of: $0.n) } ?? Array(0..<jobs.count)
         AtomicFile.removeStaleTemporaries(in: outDir)
-        let results = Results(count: selected.count)
+        // Per-job outcomes (exit code, message), reported in job order after all finish.
+        let results = Locked([(code: Int32, message: String?)](repeating: (0, nil), count: selected.count))
         let progress = Progress(total: selected.count, enabled: !quiet && isatty(STDERR_FILENO) == 1)
         // Workers pull jobs in order; each job's bytes do not depend on which worker ran it.
-        let next = Results.Counter()
-        DispatchQueue.concurrentPerform(iterations: min(parallelism, max(selected.count, 1))) { _ in
-            while let k = next.take(below: selected.count) {
-                let i = selected[k]
-                let source = "\(jobsPath):\(jobs.lineNumber(of: i))"
-                let (code, message) = runJob(i, jobs: jobs, name: names[i], source: source, outDir: outDir,
-                                             renderTimeout: renderTimeout, quiet: quiet,
-                                             allowMissingTiles: allowMissingTiles, format: format, progress: progress)
-                results.set(k, code, message)
-                progress.jobFinished()
-            }
+        Parallel.forEach(selected.count, maxThreads: parallelism) { k in
+            let i = selected[k]
+            let source = "\(jobsPath):\(jobs.lineNumber(of: i))"
+            let outcome = runJob(i, jobs: jobs, name: names[i], source: source, outDir: outDir,
+                                 renderTimeout: renderTimeout, quiet: quiet,
+                                 allowMissingTiles: allowMissingTiles, format: format, progress: progress)
+            results.withLock { $0[k] = outcome }
+            progress.jobFinished()
         }
         progress.finish()
+        let outcomes = results.withLock { $0 }
         var worst: Int32 = 0
-        for (code, message) in results.all {
+        for (code, message) in outcomes {
             if let message { Output.error(message) }
             worst = max(worst, code)
         }
         let scope = shard.map { " (shard \($0.k)/\($0.n))" } ?? ""
         if worst != 0 {
-            let summary = "\(results.failures) of \(selected.count) jobs failed\(scope)"
+            let summary = "\(outcomes.filter { $0.code != 0 }.count) of \(selected.count) jobs failed\(scope)"
             throw worst == 2 ? .input(summary) : .runtime(summary)
         }
         if !quiet { Output.out("rendered \(selected.count) maps into \(outDir)\(scope)") }
@@ -184,7 +182,7 @@ enum BatchCommand {
         private let total: Int
         private let enabled: Bool
         private let start = Date()
-        private let state = Mutex(State())
+        private let state = Locked(State())
 
         init(total: Int, enabled: Bool) {
             self.total = total
@@ -264,28 +262,5 @@ enum BatchCommand {
                 return String(scalar)
             }
         }.joined()
-    }
-
-    /// Per-job outcomes, reported in job order after all finish.
-    final class Results: @unchecked Sendable {
-        private var items: [(Int32, String?)]
-        private let lock = NSLock()
-        init(count: Int) { items = Array(repeating: (0, nil), count: count) }
-        func set(_ i: Int, _ code: Int32, _ message: String?) {
-            lock.lock(); items[i] = (code, message); lock.unlock()
-        }
-        var all: [(Int32, String?)] { lock.lock(); defer { lock.unlock() }; return items }
-        var failures: Int { all.filter { $0.0 != 0 }.count }
-
-        final class Counter: @unchecked Sendable {
-            private var value = 0
-            private let lock = NSLock()
-            func take(below limit: Int) -> Int? {
-                lock.lock(); defer { lock.unlock() }
-                guard value < limit else { return nil }
-                value += 1
-                return value - 1
-            }
-        }
     }
 }

@@ -117,7 +117,7 @@ struct CompareCommand: Equatable {
     /// Reads both images, compares them, writes the diff image if asked, and reports what
     /// to print and return. Never prints or exits.
     func run() -> Outcome {
-        let actual: Canvas, expected: Canvas
+        let actual: MapImage, expected: MapImage
         do {
             actual = try CompareCommand.loadPNG(actualPath)
             expected = try CompareCommand.loadPNG(expectedPath)
@@ -134,7 +134,7 @@ struct CompareCommand: Equatable {
         }
         if let diffPath, let image = difference.diffImage {
             do {
-                try AtomicFile.write(try PNGCodec.encode(image), to: diffPath)
+                try AtomicFile.write(try image.pngData(), to: diffPath)
             } catch {
                 return Outcome(exitCode: 3, output: "", errorMessage: "--diff: \(error)")
             }
@@ -171,7 +171,7 @@ struct CompareCommand: Equatable {
     }
 
     /// Reads and decodes a PNG, refusing files above `maxFileSize` before reading them.
-    static func loadPNG(_ path: String) throws(LoadError) -> Canvas {
+    static func loadPNG(_ path: String) throws(LoadError) -> MapImage {
         let size: Int
         do {
             let attributes = try FileManager.default.attributesOfItem(atPath: path)
@@ -190,7 +190,7 @@ struct CompareCommand: Equatable {
             throw LoadError(description: "\(path): cannot read file")
         }
         do {
-            return try PNGCodec.decode([UInt8](data), origin: path)
+            return try MapImage(pngData: [UInt8](data), origin: path)
         } catch {
             throw LoadError(description: error.description)
         }

@@ -6,8 +6,7 @@ public enum DEMEncoding: String, Sendable, CaseIterable {
     case terrarium
 
     /// The elevation in metres encoded by one pixel.
-    @inlinable
-    public func elevation(red: UInt8, green: UInt8, blue: UInt8) -> Float {
+    func elevation(red: UInt8, green: UInt8, blue: UInt8) -> Float {
         switch self {
         case .mapbox:
             let v = Int(red) << 16 | Int(green) << 8 | Int(blue)

@@ -67,7 +67,7 @@ public enum ImageFormat: String, Sendable, Hashable, CaseIterable {
     /// `canvas` in this format. `quality` (1–100) applies to JPEG and makes WebP lossy;
     /// nil means `defaultQuality` for JPEG and lossless for WebP. The bytes depend only on
     /// the pixels, the format and the quality.
-    public func encode(_ canvas: Canvas, quality: Int? = nil) throws -> [UInt8] {
+    package func encode(_ canvas: Canvas, quality: Int? = nil) throws -> [UInt8] {
         switch self {
         case .png8: return try PNG8Encoder.encode(canvas)
         case .png32: return try PNGCodec.encode(canvas)
@@ -87,6 +87,7 @@ public enum ImageFormatError: Error, Sendable, Equatable, CustomStringConvertibl
     /// The encoder library failed (`format`: which one).
     case encodingFailed(format: String, reason: String)
 
+    /// One line naming what failed, where and why: the message the CLI prints.
     public var description: String {
         switch self {
         case let .unsupported(name, reason): return "format \"\(name)\": \(reason)"

@@ -14,15 +14,15 @@ internal import CTurboJPEG
 /// ran out, so errors carry libjpeg's message, and a failing file that does not end in an EOI
 /// marker is reported as truncated. It also refuses chroma subsampling layouts outside its
 /// table (4:4:4, 4:2:2, 4:2:0, 4:4:0, 4:1:1, grey), which no common encoder writes.
-public enum JPEGCodec {
+enum JPEGCodec {
     /// Default decode limit: 16384 × 16384 pixels (1 GiB of RGBA), as for PNG.
-    public static let defaultMaxPixelCount = PNGCodec.defaultMaxPixelCount
+    static let defaultMaxPixelCount = PNGCodec.defaultMaxPixelCount
     /// Most scans a progressive file may have (TurboJPEG's `TJFLAG_LIMITSCANS` bound); a
     /// baseline file has 1, a typical progressive one ~10. More is a decoding-time bomb.
-    public static let maximumScanCount = 500
+    static let maximumScanCount = 500
 
     /// True when `bytes` begins with the JPEG SOI marker followed by another marker.
-    public static func isJPEG(_ bytes: [UInt8]) -> Bool {
+    static func isJPEG(_ bytes: [UInt8]) -> Bool {
         bytes.count >= 3 && bytes[0] == 0xFF && bytes[1] == 0xD8 && bytes[2] == 0xFF
     }
 
@@ -31,7 +31,7 @@ public enum JPEGCodec {
     /// The header is read first and its declared size checked against `maxPixelCount`
     /// before the pixel buffer is allocated.
     /// - Parameter origin: names the input in error messages (file name, tile address).
-    public static func decode(_ bytes: [UInt8], origin: String,
+    static func decode(_ bytes: [UInt8], origin: String,
                               maxPixelCount: Int = defaultMaxPixelCount) throws(JPEGError) -> Canvas {
         let decoder = try TurboJPEGDecoder(bytes: bytes, origin: origin)
         let header = try decoder.header()
@@ -48,7 +48,7 @@ public enum JPEGCodec {
     }
 
     /// Reads only the header: the declared width and height, without decoding pixels.
-    public static func dimensions(of bytes: [UInt8], origin: String) throws(JPEGError) -> (width: Int, height: Int) {
+    static func dimensions(of bytes: [UInt8], origin: String) throws(JPEGError) -> (width: Int, height: Int) {
         let header = try TurboJPEGDecoder(bytes: bytes, origin: origin).header()
         return (header.width, header.height)
     }

@@ -17,6 +17,7 @@ public enum JPEGError: Error, Equatable, Sendable, CustomStringConvertible {
     /// TurboJPEG could not set up a decompressor (out of memory).
     case decoderUnavailable(origin: String, reason: String)
 
+    /// One line naming what failed, where and why: the message the CLI prints.
     public var description: String {
         switch self {
         case let .notJPEG(origin, signature):

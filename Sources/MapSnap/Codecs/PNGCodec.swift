@@ -7,15 +7,15 @@ internal import CPNG
 /// Determinism: the encoder's choices (colour type, row filter, compression level) depend only
 /// on the pixels, and it writes no time, text or gamma chunks, so the same canvas gives the
 /// same bytes for a given libdeflate build.
-public enum PNGCodec {
+package enum PNGCodec {
     /// Default decode limit: 16384 × 16384 pixels (1 GiB of RGBA).
-    public static let defaultMaxPixelCount = 16384 * 16384
+    package static let defaultMaxPixelCount = 16384 * 16384
 
     /// PNG bytes for `canvas`, 8 bits per channel: RGB when every pixel is opaque, RGBA
     /// otherwise, a 1-bit palette image when every pixel is the same. Premultiplied values are
     /// un-premultiplied with rounding such that decoding the file gives back exactly the same
     /// premultiplied bytes.
-    public static func encode(_ canvas: Canvas) throws(PNGError) -> [UInt8] {
+    package static func encode(_ canvas: Canvas) throws(PNGError) -> [UInt8] {
         try PNGEncoder.encode(canvas)
     }
 
@@ -26,7 +26,7 @@ public enum PNGCodec {
     /// against `maxPixelCount` before anything is allocated. 16-bit files without colour-space
     /// chunks are taken as sRGB (as every common encoder means them) and rounded to 8 bits.
     /// - Parameter origin: names the input in error messages, usually the file name.
-    public static func decode(_ bytes: [UInt8], origin: String,
+    package static func decode(_ bytes: [UInt8], origin: String,
                               maxPixelCount: Int = defaultMaxPixelCount) throws(PNGError) -> Canvas {
         let result: Result<Canvas, PNGError> = bytes.withUnsafeBufferPointer { buf in
             do throws(PNGError) {
@@ -121,7 +121,7 @@ private final class PNGImageHandle {
 
 extension Canvas {
     /// This canvas encoded as PNG (see `PNGCodec.encode`).
-    public func pngData() throws(PNGError) -> [UInt8] {
+    package func pngData() throws(PNGError) -> [UInt8] {
         try PNGCodec.encode(self)
     }
 }

@@ -22,6 +22,7 @@ public enum PNGError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The canvas could not be encoded (too large for PNG, or libdeflate failed).
     case encodingFailed(reason: String)
 
+    /// One line naming what failed, where and why: the message the CLI prints.
     public var description: String {
         switch self {
         case let .notPNG(origin, signature):

@@ -1,5 +1,5 @@
 /// Why raster tile bytes could not be turned into pixels, whatever their format.
-public enum RasterImageError: Error, Equatable, Sendable, CustomStringConvertible {
+enum RasterImageError: Error, Equatable, Sendable, CustomStringConvertible {
     case png(PNGError)
     case jpeg(JPEGError)
     /// A known image format mapsnap does not decode (e.g. "WebP").
@@ -7,7 +7,7 @@ public enum RasterImageError: Error, Equatable, Sendable, CustomStringConvertibl
     /// Neither PNG, JPEG nor a recognised format; `signature` shows the first bytes.
     case unrecognized(origin: String, signature: [UInt8])
 
-    public var description: String {
+    var description: String {
         switch self {
         case .png(let e): return e.description
         case .jpeg(let e): return e.description
@@ -22,9 +22,9 @@ public enum RasterImageError: Error, Equatable, Sendable, CustomStringConvertibl
 
 /// Decodes raster tile bytes by sniffing their magic bytes rather than trusting a file
 /// extension or a `Content-Type`, which tile servers often get wrong.
-public enum RasterImageDecoder {
+enum RasterImageDecoder {
     /// The format the magic bytes announce, or nil.
-    public static func sniff(_ bytes: [UInt8]) -> TileFormat? {
+    static func sniff(_ bytes: [UInt8]) -> TileFormat? {
         if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return .png }
         if JPEGCodec.isJPEG(bytes) { return .jpg }
         // RIFF....WEBP
@@ -34,7 +34,7 @@ public enum RasterImageDecoder {
 
     /// Decodes PNG or JPEG bytes into a premultiplied canvas.
     /// - Parameter origin: names the input in error messages.
-    public static func decode(_ bytes: [UInt8], origin: String,
+    static func decode(_ bytes: [UInt8], origin: String,
                               maxPixelCount: Int = PNGCodec.defaultMaxPixelCount) throws(RasterImageError) -> Canvas {
         switch sniff(bytes) {
         case .png:

@@ -8,7 +8,7 @@ public enum TileFormat: String, Sendable, Hashable {
     case unknown
 
     /// Maps the names used by MBTiles `format`, TileJSON and file extensions.
-    public init(name: String) {
+    init(name: String) {
         switch name.lowercased() {
         case "pbf", "mvt", "application/x-protobuf", "application/vnd.mapbox-vector-tile": self = .mvt
         case "png", "image/png": self = .png

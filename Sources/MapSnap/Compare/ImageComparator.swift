@@ -1,4 +1,4 @@
-/// Compares two canvases perceptually, in the manner of pixelmatch (Mapbox, ISC): a pixel
+/// Compares two images perceptually, in the manner of pixelmatch (Mapbox, ISC): a pixel
 /// differs when its YIQ colour distance exceeds `threshold`, unless it looks like
 /// anti-aliasing.
 ///
@@ -49,7 +49,7 @@ public struct ImageComparator: Sendable {
     /// - Parameter producingDiffImage: also draw the diff image: differences in red,
     ///   forgiven anti-aliasing in yellow, over a faded grey copy of `expected`.
     /// - Throws: `ImageComparisonError.sizeMismatch` when the sizes differ.
-    public func compare(actual: Canvas, expected: Canvas,
+    public func compare(actual: MapImage, expected: MapImage,
                         producingDiffImage: Bool = false) throws(ImageComparisonError) -> ImageDifference {
         guard actual.width == expected.width, actual.height == expected.height else {
             throw .sizeMismatch(actualWidth: actual.width, actualHeight: actual.height,
@@ -99,7 +99,13 @@ public struct ImageComparator: Sendable {
         return ImageDifference(
             width: width, height: height, differingPixelCount: differing, antiAliasedPixelCount: antiAliased,
             maxDelta: (maxDelta / ImageComparator.maximumYIQDelta).squareRoot(),
-            diffImage: producingDiffImage ? Canvas(width: width, height: height, premultipliedPixels: diff) : nil)
+            diffImage: producingDiffImage ? MapImage(width: width, height: height, pixels: diff) : nil)
+    }
+
+    /// `compare` for canvases, which the fuzz harness and tests draw their inputs on.
+    func compare(actual: Canvas, expected: Canvas,
+                 producingDiffImage: Bool = false) throws(ImageComparisonError) -> ImageDifference {
+        try compare(actual: actual.image, expected: expected.image, producingDiffImage: producingDiffImage)
     }
 
     /// Read access to premultiplied RGBA pixels by index; the loops keep indices in range.

@@ -3,6 +3,7 @@ public enum ImageComparisonError: Error, Equatable, Sendable, CustomStringConver
     /// The images have different dimensions; nothing pixel-wise is meaningful.
     case sizeMismatch(actualWidth: Int, actualHeight: Int, expectedWidth: Int, expectedHeight: Int)
 
+    /// One line naming what failed, where and why: the message the CLI prints.
     public var description: String {
         switch self {
         case let .sizeMismatch(aw, ah, ew, eh):

@@ -1,6 +1,8 @@
 /// The outcome of `ImageComparator.compare`: how many pixels differ and by how much.
 public struct ImageDifference: Sendable {
+    /// Width of both images in pixels.
     public let width: Int
+    /// Height of both images in pixels.
     public let height: Int
     /// Pixels above the threshold that are not forgiven as anti-aliasing.
     public let differingPixelCount: Int
@@ -11,10 +13,10 @@ public struct ImageDifference: Sendable {
     public let maxDelta: Double
     /// Differences in red, forgiven anti-aliasing in yellow, over a faded grey copy of the
     /// expected image; `nil` unless requested.
-    public let diffImage: Canvas?
+    public let diffImage: MapImage?
 
-    public init(width: Int, height: Int, differingPixelCount: Int, antiAliasedPixelCount: Int,
-                maxDelta: Double, diffImage: Canvas?) {
+    init(width: Int, height: Int, differingPixelCount: Int, antiAliasedPixelCount: Int,
+         maxDelta: Double, diffImage: MapImage?) {
         self.width = width
         self.height = height
         self.differingPixelCount = differingPixelCount

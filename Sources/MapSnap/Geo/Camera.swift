@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Foundation
 
 /// A resolved view: centre, zoom, image size and pixel ratio, and the transform between
 /// world and image pixels that every later stage uses.
@@ -10,15 +6,18 @@ import Darwin
 /// Image pixels are device pixels (`pixelWidth = width × scale`). The centre of the image
 /// (`pixelWidth / 2`, `pixelHeight / 2`) shows `center`.
 public struct Camera: Sendable, Hashable {
+    /// The coordinate at the centre of the image.
     public var center: LatLng
     /// Fractional zoom 0…22.
     public var zoom: Double
     /// Image size in points.
     public var width: Int
+    /// See `width`.
     public var height: Int
     /// Pixel ratio 1…4.
     public var scale: Double
 
+    /// A view of `center` at `zoom` in an image of `width` × `height` points at `scale`.
     public init(center: LatLng, zoom: Double, width: Int, height: Int, scale: Double = 1) {
         self.center = center
         self.zoom = zoom
@@ -27,18 +26,19 @@ public struct Camera: Sendable, Hashable {
         self.scale = scale
     }
 
+    /// Image size in device pixels: the size in points times `scale`, rounded.
     public var pixelWidth: Int { Int((Double(width) * scale).rounded()) }
+    /// See `pixelWidth`.
     public var pixelHeight: Int { Int((Double(height) * scale).rounded()) }
 
     /// World size in device pixels at this zoom and scale.
-    public var worldSize: Double { WebMercator.worldSize(zoom: zoom, scale: scale) }
+    var worldSize: Double { WebMercator.worldSize(zoom: zoom, scale: scale) }
 
-    public var centerWorld: WorldPoint { WebMercator.project(center) }
+    var centerWorld: WorldPoint { WebMercator.project(center) }
 
     /// Image pixel of a world point, taken as is (no wrapping): x may be any real number
     /// for unwrapped geometry.
-    @inlinable
-    public func pixel(forWorld p: WorldPoint) -> PixelPoint {
+    func pixel(forWorld p: WorldPoint) -> PixelPoint {
         let c = centerWorld
         let s = worldSize
         return PixelPoint(x: (p.x - c.x) * s + Double(pixelWidth) / 2,
@@ -65,7 +65,7 @@ public struct Camera: Sendable, Hashable {
     }
 
     /// The world rectangle the image shows (x may extend beyond 0…1).
-    public var visibleWorldRect: (minX: Double, minY: Double, maxX: Double, maxY: Double) {
+    var visibleWorldRect: (minX: Double, minY: Double, maxX: Double, maxY: Double) {
         let c = centerWorld, s = worldSize
         let hw = Double(pixelWidth) / 2 / s, hh = Double(pixelHeight) / 2 / s
         return (c.x - hw, c.y - hh, c.x + hw, c.y + hh)
@@ -77,8 +77,7 @@ public struct Camera: Sendable, Hashable {
     }
 
     /// `x` shifted by whole worlds so it is within half a world of `reference`.
-    @inlinable
-    public func nearestCopy(_ x: Double, to reference: Double) -> Double {
+    func nearestCopy(_ x: Double, to reference: Double) -> Double {
         x - (x - reference).rounded()
     }
 

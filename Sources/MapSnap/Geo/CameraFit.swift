@@ -1,38 +1,25 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Foundation
 
 /// What fitting needs to know about one thing on the map: its geographic extent as world
 /// points and how far its drawing sticks out beyond those points, in device pixels.
 ///
 /// After go-staticmaps' `ExtraMarginPixels`: a pin rises `top` pixels above its coordinate,
 /// a title runs `right` pixels to its right.
-public struct FitItem: Sendable {
+struct FitItem: Sendable {
     /// World points, unwrapped so that consecutive points take the short way across the
     /// antimeridian (x may leave 0…1).
-    public var points: [WorldPoint]
-    public var marginLeft: Double
-    public var marginTop: Double
-    public var marginRight: Double
-    public var marginBottom: Double
-
-    public init(points: [WorldPoint], marginLeft: Double = 0, marginTop: Double = 0,
-                marginRight: Double = 0, marginBottom: Double = 0) {
-        self.points = points
-        self.marginLeft = marginLeft
-        self.marginTop = marginTop
-        self.marginRight = marginRight
-        self.marginBottom = marginBottom
-    }
+    var points: [WorldPoint]
+    var marginLeft = 0.0
+    var marginTop = 0.0
+    var marginRight = 0.0
+    var marginBottom = 0.0
 }
 
 /// Finds the centre and zoom that show every `FitItem` inside an image minus padding.
-public enum CameraFit {
+enum CameraFit {
     /// Unwraps a coordinate sequence to world points, shifting each point by whole worlds so
     /// that every step is shorter than half a world (Fiji → Samoa goes east across 180°).
-    public static func unwrappedWorldPoints(_ coordinates: [LatLng]) -> [WorldPoint] {
+    static func unwrappedWorldPoints(_ coordinates: [LatLng]) -> [WorldPoint] {
         var out: [WorldPoint] = []
         out.reserveCapacity(coordinates.count)
         var previousX: Double?
@@ -94,7 +81,7 @@ public enum CameraFit {
     /// - Zoom is floored to an integer unless `fractional`, and clamped to `0…maximumZoom`.
     /// Items with no points are ignored. With nothing to fit: the given centre at the given
     /// zoom (else `maximumZoom`), or the whole world at zoom 0.
-    public static func camera(fitting items: [FitItem], width: Int, height: Int, scale: Double,
+    static func camera(fitting items: [FitItem], width: Int, height: Int, scale: Double,
                               padding: Double, center fixedCenter: LatLng? = nil, zoom fixedZoom: Double? = nil,
                               fractional: Bool = false, maximumZoom: Double = 17) -> Camera {
         let items = items.filter { !$0.points.isEmpty }

@@ -1,13 +1,9 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Foundation
 
 /// Great-circle computations on a sphere of `WebMercator.earthRadiusMeters`.
-public enum Geodesy {
+enum Geodesy {
     /// Haversine distance in meters.
-    public static func distanceMeters(_ a: LatLng, _ b: LatLng) -> Double {
+    static func distanceMeters(_ a: LatLng, _ b: LatLng) -> Double {
         let p1 = a.latitude * .pi / 180, p2 = b.latitude * .pi / 180
         let dp = p2 - p1, dl = (b.longitude - a.longitude) * .pi / 180
         let h = sin(dp / 2) * sin(dp / 2) + cos(p1) * cos(p2) * sin(dl / 2) * sin(dl / 2)
@@ -15,7 +11,7 @@ public enum Geodesy {
     }
 
     /// Total length of a polyline in meters.
-    public static func lengthMeters(_ coordinates: [LatLng]) -> Double {
+    static func lengthMeters(_ coordinates: [LatLng]) -> Double {
         guard coordinates.count > 1 else { return 0 }
         var total = 0.0
         for i in 1..<coordinates.count { total += distanceMeters(coordinates[i - 1], coordinates[i]) }
@@ -23,7 +19,7 @@ public enum Geodesy {
     }
 
     /// The point at `bearingDegrees` (clockwise from north) and `distanceMeters` from `origin`.
-    public static func destination(from origin: LatLng, bearingDegrees: Double, distanceMeters: Double) -> LatLng {
+    static func destination(from origin: LatLng, bearingDegrees: Double, distanceMeters: Double) -> LatLng {
         let d = distanceMeters / WebMercator.earthRadiusMeters
         let b = bearingDegrees * .pi / 180
         let p1 = origin.latitude * .pi / 180, l1 = origin.longitude * .pi / 180
@@ -36,7 +32,7 @@ public enum Geodesy {
 
     /// Points along the great circle from `a` to `b` (inclusive of both ends), spaced at most
     /// `maxStepDegrees` of arc apart (spherical linear interpolation of unit vectors).
-    public static func greatCircle(from a: LatLng, to b: LatLng, maxStepDegrees: Double = 1) -> [LatLng] {
+    static func greatCircle(from a: LatLng, to b: LatLng, maxStepDegrees: Double = 1) -> [LatLng] {
         func vec(_ c: LatLng) -> (Double, Double, Double) {
             let p = c.latitude * .pi / 180, l = c.longitude * .pi / 180
             return (cos(p) * cos(l), cos(p) * sin(l), sin(p))
@@ -61,7 +57,7 @@ public enum Geodesy {
     }
 
     /// A closed ring approximating a circle of `radiusMeters` around `center`.
-    public static func circle(center: LatLng, radiusMeters: Double, segments: Int = 128) -> [LatLng] {
+    static func circle(center: LatLng, radiusMeters: Double, segments: Int = 128) -> [LatLng] {
         let n = max(8, min(4096, segments))
         return (0..<n).map { i in
             destination(from: center, bearingDegrees: 360 * Double(i) / Double(n), distanceMeters: radiusMeters)

@@ -3,14 +3,18 @@
 /// Values are not validated on construction; parsers check ranges and report errors with
 /// the position of the offending value. `WebMercator` clamps latitude to ±85.05112878°.
 public struct LatLng: Hashable, Sendable, CustomStringConvertible {
+    /// Degrees north, −90…90 (negative: south).
     public var latitude: Double
+    /// Degrees east, −180…180 (negative: west); overlay vertices may run one world further (see `isValidVertex`).
     public var longitude: Double
 
+    /// A coordinate in degrees; not validated (see `isValid`).
     public init(latitude: Double, longitude: Double) {
         self.latitude = latitude
         self.longitude = longitude
     }
 
+    /// A coordinate in degrees, latitude first, as maps write them.
     public init(_ latitude: Double, _ longitude: Double) {
         self.init(latitude: latitude, longitude: longitude)
     }
@@ -33,5 +37,6 @@ public struct LatLng: Hashable, Sendable, CustomStringConvertible {
         latitude.isFinite && longitude.isFinite && abs(latitude) <= 90 && abs(longitude) <= Self.maximumContinuousLongitude
     }
 
+    /// `latitude,longitude`, as the CLI and Static Maps syntax take it.
     public var description: String { "\(latitude),\(longitude)" }
 }

@@ -1,28 +1,24 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Foundation
 
 /// One tile needed to draw a camera's image, and where it lands.
-public struct CoveringTile: Sendable, Hashable {
+struct CoveringTile: Sendable, Hashable {
     /// The tile (x already wrapped into 0..<2^z).
-    public var id: TileID
+    var id: TileID
     /// Which copy of the world this instance draws (…, −1, 0, 1, …): the same tile can be
     /// needed twice on a wide low-zoom image.
-    public var worldCopy: Int
+    var worldCopy: Int
     /// The tile's square in image pixels (fractional at fractional zoom).
-    public var rect: PixelRect
+    var rect: PixelRect
 }
 
 /// The tiles at a data zoom that cover a camera's image, with horizontal world wrap.
 ///
 /// Tiles are listed row by row, west to east, which is also a deterministic order for
 /// any later per-tile work. Rows beyond the poles are omitted (there is no data there).
-public enum TileCover {
+enum TileCover {
     /// Tiles of zoom `dataZoom` covering the image, each expanded by `bufferPixels` of
     /// image pixels on every side before testing.
-    public static func tiles(for camera: Camera, dataZoom: Int, bufferPixels: Double = 0) -> [CoveringTile] {
+    static func tiles(for camera: Camera, dataZoom: Int, bufferPixels: Double = 0) -> [CoveringTile] {
         let z = max(0, min(30, dataZoom))
         let n = 1 << z
         let s = camera.worldSize
@@ -54,7 +50,7 @@ public enum TileCover {
 
     /// The integer zoom whose tiles to use for a fractional camera zoom: tiles are drawn at
     /// between 1× and 2× their native size (like MapLibre's vector rendering, floor).
-    public static func dataZoom(for zoom: Double, minZoom: Int = 0, maxZoom: Int = 22) -> Int {
+    static func dataZoom(for zoom: Double, minZoom: Int = 0, maxZoom: Int = 22) -> Int {
         max(minZoom, min(maxZoom, Int(floor(zoom + 1e-9))))
     }
 }

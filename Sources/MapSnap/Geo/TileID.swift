@@ -2,13 +2,13 @@
 ///
 /// Invariant when produced by mapsnap: 0 ≤ z ≤ 30, 0 ≤ x, y < 2^z. Use `init?(z:x:y:)` for
 /// untrusted values.
-public struct TileID: Hashable, Sendable, Comparable, CustomStringConvertible {
-    public let z: Int
-    public let x: Int
-    public let y: Int
+package struct TileID: Hashable, Sendable, Comparable, CustomStringConvertible {
+    package let z: Int
+    package let x: Int
+    package let y: Int
 
     /// Returns nil unless 0 ≤ z ≤ 30 and x, y lie within the zoom level's grid.
-    public init?(z: Int, x: Int, y: Int) {
+    package init?(z: Int, x: Int, y: Int) {
         guard (0...30).contains(z) else { return nil }
         let n = 1 << z
         guard (0..<n).contains(x), (0..<n).contains(y) else { return nil }
@@ -18,13 +18,13 @@ public struct TileID: Hashable, Sendable, Comparable, CustomStringConvertible {
     }
 
     /// Number of tiles along one side at this zoom.
-    public var gridSize: Int { 1 << z }
+    package var gridSize: Int { 1 << z }
 
     /// The TMS row (y = 0 at the bottom), as stored in MBTiles.
-    public var tmsY: Int { (1 << z) - 1 - y }
+    package var tmsY: Int { (1 << z) - 1 - y }
 
     /// The ancestor at zoom `z` (≤ self.z).
-    public func ancestor(atZoom zoom: Int) -> TileID {
+    package func ancestor(atZoom zoom: Int) -> TileID {
         precondition(zoom >= 0 && zoom <= z)
         let d = z - zoom
         return TileID(unchecked: zoom, x >> d, y >> d)
@@ -36,9 +36,9 @@ public struct TileID: Hashable, Sendable, Comparable, CustomStringConvertible {
         self.y = y
     }
 
-    public static func < (a: TileID, b: TileID) -> Bool {
+    package static func < (a: TileID, b: TileID) -> Bool {
         (a.z, a.y, a.x) < (b.z, b.y, b.x)
     }
 
-    public var description: String { "\(z)/\(x)/\(y)" }
+    package var description: String { "\(z)/\(x)/\(y)" }
 }

@@ -2,11 +2,11 @@
 /// x east from the antimeridian, y south from the top (latitude +85.0511°).
 ///
 /// x may leave 0…1 when a geometry is unwrapped across the antimeridian.
-public struct WorldPoint: Hashable, Sendable {
-    public var x: Double
-    public var y: Double
+struct WorldPoint: Hashable, Sendable {
+    var x: Double
+    var y: Double
 
-    public init(x: Double, y: Double) {
+    init(x: Double, y: Double) {
         self.x = x
         self.y = y
     }

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Foundation
 
 /// A polygon ring in world space, unwrapped across the antimeridian and closed over a pole
 /// when it goes around one, with the edges that are not part of its outline marked.

@@ -3,15 +3,15 @@ import Foundation
 /// An IP address and port to listen on: `127.0.0.1:8080`, `0.0.0.0:80`, `[::1]:8080`,
 /// `localhost:8080` (127.0.0.1), or `:8080` (127.0.0.1). Port 0 asks the kernel for a free
 /// port. Host names other than `localhost` are refused: a server binds an address.
-public struct ListenAddress: Sendable, Hashable, CustomStringConvertible {
+package struct ListenAddress: Sendable, Hashable, CustomStringConvertible {
     /// The address as text (`127.0.0.1`, `::1`).
-    public let host: String
-    public let port: Int
+    package let host: String
+    package let port: Int
     /// True for an IPv6 address.
-    public let isIPv6: Bool
+    package let isIPv6: Bool
 
     /// Parses `HOST:PORT`; `origin` names the setting in errors (`--listen`).
-    public init(parsing text: String, origin: String = "--listen") throws(HTTPServerError) {
+    package init(parsing text: String, origin: String = "--listen") throws(HTTPServerError) {
         var host: Substring
         let portText: Substring
         if text.hasPrefix("[") {
@@ -50,7 +50,7 @@ public struct ListenAddress: Sendable, Hashable, CustomStringConvertible {
         self.isIPv6 = isIPv6
     }
 
-    public var description: String { isIPv6 ? "[\(host)]:\(port)" : "\(host):\(port)" }
+    package var description: String { isIPv6 ? "[\(host)]:\(port)" : "\(host):\(port)" }
 
     /// Calls `body` with a `sockaddr_in`/`sockaddr_in6` for this address.
     func withSocketAddress<R>(_ body: (UnsafePointer<sockaddr>) -> R) -> R {

@@ -64,6 +64,7 @@ public enum ColorSyntaxError: Error, Equatable, Sendable, CustomStringConvertibl
     case empty
     case invalid(text: String)
 
+    /// One line naming what failed, where and why: the message the CLI prints.
     public var description: String {
         let expected = "expected 0xRRGGBB, 0xRRGGBBAA, #RGB, #RRGGBB, #RRGGBBAA or one of "
             + ColorSyntax.namedColors.map(\.name).joined(separator: ", ")

@@ -137,6 +137,7 @@ public enum PolylineError: Error, Equatable, Sendable, CustomStringConvertible {
     case unsupportedPrecision(Int)
     case tooManyPoints(limit: Int)
 
+    /// One line naming what failed, where and why: the message the CLI prints.
     public var description: String {
         switch self {
         case let .invalidCharacter(offset, byte):

@@ -21,7 +21,9 @@ public enum FilePathPolicy: Sendable, Hashable {
 
     /// Why a path was refused; `reason` completes "PATH: …".
     public struct Refusal: Error, Sendable, Equatable, CustomStringConvertible {
+        /// Why the path was refused, naming it.
         public var reason: String
+        /// The `reason`.
         public var description: String { reason }
     }
 

@@ -60,6 +60,7 @@ public enum GPXError: Error, Equatable, Sendable, CustomStringConvertible {
     /// Elements nest deeper than `limit` (`GPX.maximumDepth`).
     case nestingTooDeep(source: String, line: Int, limit: Int)
 
+    /// One line naming what failed, where and why: the message the CLI prints.
     public var description: String {
         switch self {
         case let .malformedXML(source, line, column, reason):

@@ -91,6 +91,7 @@ public enum GeoJSONError: Error, Equatable, Sendable, CustomStringConvertible {
     /// in one object; which one was meant cannot be known.
     case duplicateKey(source: String, keyPath: String)
 
+    /// One line naming what failed, where and why: the message the CLI prints.
     public var description: String {
         switch self {
         case let .invalidJSON(error): return error.description

@@ -107,7 +107,9 @@ public struct RenderSpec: Sendable {
     /// One line of a JSON Lines batch: its 1-based line number and its spec, or why the line
     /// was rejected (the error's message starts with `file:line`).
     public struct Job: Sendable {
+        /// The job's line in the file, counting from 1.
         public var line: Int
+        /// The parsed spec, or why that line is not one.
         public var result: Result<RenderSpec, RenderSpecError>
     }
 
@@ -220,6 +222,7 @@ public enum RenderSpecError: Error, Equatable, Sendable, CustomStringConvertible
     /// A job in a JSON Lines batch failed with an error from another stage.
     case inJob(source: String, line: Int, message: String)
 
+    /// One line naming what failed, where and why: the message the CLI prints.
     public var description: String {
         switch self {
         case let .invalidJSON(error): return error.description

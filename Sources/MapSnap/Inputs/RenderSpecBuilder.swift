@@ -8,41 +8,41 @@ import Foundation
 /// (`--path`, `spec.json: paths[2]`); errors start with that origin. Methods throw the error
 /// type of the stage that rejected the input (`StaticMapsSyntaxError`, `GeoJSONError`,
 /// `GPXError`, `RenderSpecError`); all print as one line.
-public struct RenderSpecBuilder: Sendable {
+package struct RenderSpecBuilder: Sendable {
     /// Everything set so far; starts from the defaults passed to `init`.
-    public var options: MapSnapshotOptions
+    package var options: MapSnapshotOptions
     /// Output PNG path (`-o`, `"output"`), resolved against `baseDirectory`.
-    public var output: String?
+    package var output: String?
     /// The image format asked for (see `RenderSpec.format`).
-    public var format: ImageFormat?
+    package var format: ImageFormat?
     /// The format a Static Maps URL implies (see `RenderSpec.impliedFormat`).
-    public var impliedFormat: ImageFormat?
+    package var impliedFormat: ImageFormat?
     /// JPEG / lossy WebP quality (see `RenderSpec.quality`).
-    public var quality: Int?
+    package var quality: Int?
     /// Things ignored or degraded along the way, one line each, for the CLI to print.
-    public var warnings: [String] = []
+    package var warnings: [String] = []
     /// Resolves place names in locations; nil means only `lat,lon` is accepted.
-    public var resolver: (any PlaceResolving)?
+    package var resolver: (any PlaceResolving)?
     /// Directory against which relative file paths (GeoJSON, GPX, icons, styles, sources,
     /// output) are resolved; nil leaves them relative to the working directory.
-    public var baseDirectory: String?
+    package var baseDirectory: String?
     /// Largest input file read (GeoJSON, GPX, specs, job lists).
-    public var maximumFileSize: Int = 512 << 20
+    package var maximumFileSize: Int = 512 << 20
     /// Input files that had nothing to draw, in input order: `build()` names the first when
     /// there is nothing else to show, and warns about each otherwise.
     private var emptyInputs: [(name: String, lacking: String)] = []
     /// Which files the input may name (styles, sources, GeoJSON, GPX, icons, output);
     /// `.refused` for a server, `.insideBaseDirectory` for a spec from elsewhere.
-    public var filePaths: FilePathPolicy = .unrestricted
+    package var filePaths: FilePathPolicy = .unrestricted
 
     /// Most markers one render may have, from all inputs together: each is drawn with its own
     /// pin, label and title, so more is a mistake that would only exhaust memory and time.
-    public static let maximumMarkerCount = 100_000
+    package static let maximumMarkerCount = 100_000
     /// Longest caption or attribution, in characters (a 10M-character caption took 1.9 GB).
-    public static let maximumTextLength = 1_000
+    package static let maximumTextLength = 1_000
 
     /// A builder starting from `options` (e.g. a batch file's shared defaults).
-    public init(options: MapSnapshotOptions = MapSnapshotOptions(), resolver: (any PlaceResolving)? = nil,
+    package init(options: MapSnapshotOptions = MapSnapshotOptions(), resolver: (any PlaceResolving)? = nil,
                 baseDirectory: String? = nil) {
         self.options = options
         self.resolver = resolver
@@ -52,43 +52,43 @@ public struct RenderSpecBuilder: Sendable {
     // MARK: Camera and image
 
     /// `--size WxH` in points.
-    public mutating func setSize(_ text: String, origin: String) throws {
+    package mutating func setSize(_ text: String, origin: String) throws {
         setSize(try StaticMapsSyntax.parseSize(text, origin: origin, maximum: options.maximumPixelSize))
     }
 
     /// Sets the size in points; `build()` checks it against the pixel limit.
-    public mutating func setSize(_ size: ImageSize) {
+    package mutating func setSize(_ size: ImageSize) {
         options.width = size.width
         options.height = size.height
     }
 
     /// `--scale N`, 1…4.
-    public mutating func setScale(_ text: String, origin: String) throws {
+    package mutating func setScale(_ text: String, origin: String) throws {
         options.scale = try StaticMapsSyntax.parseScale(text, origin: origin)
     }
 
     /// `--center LAT,LON|NAME`.
-    public mutating func setCenter(_ text: String, origin: String) throws {
+    package mutating func setCenter(_ text: String, origin: String) throws {
         options.center = try StaticMapsSyntax.parseLocation(text, origin: origin, resolver: resolver)
     }
 
     /// `--zoom Z`, 0…22, fractions allowed.
-    public mutating func setZoom(_ text: String, origin: String) throws {
+    package mutating func setZoom(_ text: String, origin: String) throws {
         options.zoom = try StaticMapsSyntax.parseZoom(text, origin: origin)
     }
 
     /// `--padding PX` in points, 0…1024.
-    public mutating func setPadding(_ text: String, origin: String) throws {
+    package mutating func setPadding(_ text: String, origin: String) throws {
         options.padding = try StaticMapsSyntax.number(Substring(text), key: nil, origin: origin, in: 0...1024)
     }
 
     /// `--fractional-zoom`: fit at fractional zoom levels instead of integers.
-    public mutating func setFractionalZoom(_ enabled: Bool) {
+    package mutating func setFractionalZoom(_ enabled: Bool) {
         options.allowsFractionalZoom = enabled
     }
 
     /// `--style normal|terrain|hybrid|satellite|FILE.json|URL`; a file path is resolved against `baseDirectory`.
-    public mutating func setStyle(_ text: String, origin: String) throws {
+    package mutating func setStyle(_ text: String, origin: String) throws {
         let name = text.trimmingFieldSpaces()
         guard !name.isEmpty else { throw RenderSpecError.badValue(origin: origin, reason: "empty style name") }
         let isFile = name.contains("/") || name.lowercased().hasSuffix(".json")
@@ -96,7 +96,7 @@ public struct RenderSpecBuilder: Sendable {
     }
 
     /// `--source SOURCE`: a file path (resolved against `baseDirectory`) or a URL template.
-    public mutating func setSource(_ text: String, origin: String) throws {
+    package mutating func setSource(_ text: String, origin: String) throws {
         let source = text.trimmingFieldSpaces()
         guard !source.isEmpty else { throw RenderSpecError.badValue(origin: origin, reason: "empty source") }
         options.source = try sourceLocation(source, origin: origin)
@@ -104,7 +104,7 @@ public struct RenderSpecBuilder: Sendable {
 
     /// `--dem SOURCE`: elevation tiles for hillshading, a file path (resolved against
     /// `baseDirectory`) or a URL template.
-    public mutating func setDEM(_ text: String, origin: String) throws {
+    package mutating func setDEM(_ text: String, origin: String) throws {
         let source = text.trimmingFieldSpaces()
         guard !source.isEmpty else { throw RenderSpecError.badValue(origin: origin, reason: "empty DEM source") }
         options.demSource = try sourceLocation(source, origin: origin)
@@ -112,14 +112,14 @@ public struct RenderSpecBuilder: Sendable {
 
     /// `--sprite BASE`: a local copy of the style's sprite sheet (`BASE.json` + `BASE.png`),
     /// resolved against `baseDirectory` and checked against `filePaths` like sources.
-    public mutating func setSprite(_ text: String, origin: String) throws {
+    package mutating func setSprite(_ text: String, origin: String) throws {
         let base = text.trimmingFieldSpaces()
         guard !base.isEmpty else { throw RenderSpecError.badValue(origin: origin, reason: "empty sprite path") }
         options.sprite = try sourceLocation(base, origin: origin)
     }
 
     /// `--dem-encoding terrarium|mapbox`.
-    public mutating func setDEMEncoding(_ text: String, origin: String) throws {
+    package mutating func setDEMEncoding(_ text: String, origin: String) throws {
         let name = text.trimmingFieldSpaces().lowercased()
         guard let encoding = DEMEncoding(rawValue: name) else {
             throw RenderSpecError.badValue(origin: origin, reason: "unknown DEM encoding '\(text)' (terrarium or mapbox)")
@@ -130,24 +130,24 @@ public struct RenderSpecBuilder: Sendable {
     // MARK: Overlays
 
     /// `--path SPEC` in Static Maps syntax.
-    public mutating func addPath(_ text: String, origin: String) throws {
+    package mutating func addPath(_ text: String, origin: String) throws {
         options.overlays.append(.path(try StaticMapsSyntax.parsePath(text, origin: origin, resolver: resolver)))
     }
 
     /// `--marker SPEC` in Static Maps syntax; one marker per location.
-    public mutating func addMarkers(_ text: String, origin: String) throws {
+    package mutating func addMarkers(_ text: String, origin: String) throws {
         let markers = try StaticMapsSyntax.parseMarkers(text, origin: origin, resolver: resolver, baseDirectory: baseDirectory,
                                                         filePaths: filePaths)
         options.overlays += markers.map(Overlay.marker)
     }
 
     /// `--visible LAT,LON|…`: extra locations the fitted camera must show.
-    public mutating func addVisible(_ text: String, origin: String) throws {
+    package mutating func addVisible(_ text: String, origin: String) throws {
         options.visibleCoordinates += try StaticMapsSyntax.parseLocations(text, origin: origin, resolver: resolver)
     }
 
     /// `--polyline ENC` (precision 5) or `--polyline6 ENC` (precision 6): a path with default style.
-    public mutating func addPolyline(_ text: String, precision: Int, origin: String) throws {
+    package mutating func addPolyline(_ text: String, precision: Int, origin: String) throws {
         let encoded = text.trimmingFieldSpaces()
         do {
             let coordinates = try EncodedPolyline.decode(encoded, precision: precision)
@@ -165,12 +165,12 @@ public struct RenderSpecBuilder: Sendable {
     }
 
     /// Appends an already built overlay (used by JSON specs and library callers).
-    public mutating func addOverlay(_ overlay: Overlay) {
+    package mutating func addOverlay(_ overlay: Overlay) {
         options.overlays.append(overlay)
     }
 
     /// `--geojson FILE`.
-    public mutating func loadGeoJSON(path: String, origin: String) throws {
+    package mutating func loadGeoJSON(path: String, origin: String) throws {
         _ = try checkedPath(path, origin: origin)
         let bytes = try readFile(path, origin: origin)
         let document = try GeoJSON(bytes: bytes, source: path)
@@ -186,7 +186,7 @@ public struct RenderSpecBuilder: Sendable {
     }
 
     /// `--gpx FILE`.
-    public mutating func loadGPX(path: String, origin: String) throws {
+    package mutating func loadGPX(path: String, origin: String) throws {
         _ = try checkedPath(path, origin: origin)
         let bytes = try readFile(path, origin: origin)
         let overlays = try GPX(data: Data(bytes), source: path).overlays
@@ -195,7 +195,7 @@ public struct RenderSpecBuilder: Sendable {
     }
 
     /// `--url URL`: applies every parameter of a Static Maps URL.
-    public mutating func applyStaticMapsURL(_ text: String, origin: String) throws {
+    package mutating func applyStaticMapsURL(_ text: String, origin: String) throws {
         let url = try StaticMapsURL(parsing: text, origin: origin, resolver: resolver, baseDirectory: baseDirectory,
                                     filePaths: filePaths)
         if let size = url.size { setSize(size) }
@@ -218,13 +218,13 @@ public struct RenderSpecBuilder: Sendable {
 
     /// `--attribution TEXT|none`: "none" removes the attribution line. At most
     /// `maximumTextLength` characters.
-    public mutating func setAttribution(_ text: String, origin: String) throws(RenderSpecError) {
+    package mutating func setAttribution(_ text: String, origin: String) throws(RenderSpecError) {
         try Self.checkLength(text, origin: origin)
         options.attribution = text.trimmingFieldSpaces().lowercased() == "none" ? "" : text
     }
 
     /// `--caption TEXT`, at most `maximumTextLength` characters.
-    public mutating func setCaption(_ text: String, origin: String) throws(RenderSpecError) {
+    package mutating func setCaption(_ text: String, origin: String) throws(RenderSpecError) {
         try Self.checkLength(text, origin: origin)
         options.caption = text
     }
@@ -241,12 +241,12 @@ public struct RenderSpecBuilder: Sendable {
     }
 
     /// `--no-scale-bar` sets false.
-    public mutating func setShowsScaleBar(_ shows: Bool) {
+    package mutating func setShowsScaleBar(_ shows: Bool) {
         options.showsScaleBar = shows
     }
 
     /// `--format NAME`: png8 (png), png32, jpg, jpg-baseline or webp.
-    public mutating func setFormat(_ text: String, origin: String) throws(RenderSpecError) {
+    package mutating func setFormat(_ text: String, origin: String) throws(RenderSpecError) {
         do {
             format = try ImageFormat(name: text.trimmingFieldSpaces())
         } catch {
@@ -255,18 +255,18 @@ public struct RenderSpecBuilder: Sendable {
     }
 
     /// `--quality N`, 1…100: JPEG quality, or lossy WebP.
-    public mutating func setQuality(_ text: String, origin: String) throws {
+    package mutating func setQuality(_ text: String, origin: String) throws {
         quality = try StaticMapsSyntax.parseQuality(text, origin: origin)
     }
 
     /// `-o OUT.png`; `-` (stdout) is kept as is. `origin` names the flag or key for
     /// `filePaths` refusals.
-    public mutating func setOutput(_ path: String, origin: String = "output") throws(RenderSpecError) {
+    package mutating func setOutput(_ path: String, origin: String = "output") throws(RenderSpecError) {
         output = path == "-" ? path : try checkedPath(path, origin: origin)
     }
 
     /// Final checks that need every setting: the pixel size limit and something to show.
-    public func build() throws(RenderSpecError) -> RenderSpec {
+    package func build() throws(RenderSpecError) -> RenderSpec {
         let limit = options.maximumPixelSize
         let pixelWidth = Double(options.width) * options.scale
         let pixelHeight = Double(options.height) * options.scale
@@ -293,12 +293,12 @@ public struct RenderSpecBuilder: Sendable {
     // MARK: Files
 
     /// `path` resolved against `baseDirectory` when relative.
-    public func resolvePath(_ path: String) -> String {
+    package func resolvePath(_ path: String) -> String {
         StaticMapsSyntax.resolvePath(path, against: baseDirectory)
     }
 
     /// `path` resolved against `baseDirectory`, if `filePaths` allows it.
-    public func checkedPath(_ path: String, origin: String) throws(RenderSpecError) -> String {
+    package func checkedPath(_ path: String, origin: String) throws(RenderSpecError) -> String {
         do {
             return try filePaths.resolve(path, against: baseDirectory)
         } catch {
@@ -316,7 +316,7 @@ public struct RenderSpecBuilder: Sendable {
 
     /// Reads a whole input file (a regular file of at most `maximumFileSize` bytes, see
     /// `InputFile`). Errors name the path as the user wrote it.
-    public func readFile(_ path: String, origin: String) throws(RenderSpecError) -> [UInt8] {
+    package func readFile(_ path: String, origin: String) throws(RenderSpecError) -> [UInt8] {
         do {
             return try InputFile.read(resolvePath(path), limit: Swift.max(maximumFileSize, 0))
         } catch .tooLarge {

@@ -11,6 +11,7 @@ public struct ImageSize: Hashable, Sendable, CustomStringConvertible {
         self.width = width
         self.height = height
     }
+    /// `WIDTHxHEIGHT`, as the syntax writes it.
     public var description: String { "\(width)x\(height)" }
 }
 
@@ -195,7 +196,7 @@ public enum StaticMapsSyntax {
     }
 
     /// Diameter in points of a `style:dot` marker for each `size:`.
-    public static func dotDiameter(_ size: MarkerOverlay.PinSize) -> Double {
+    static func dotDiameter(_ size: MarkerOverlay.PinSize) -> Double {
         switch size {
         case .tiny: return 6
         case .small: return 9
@@ -415,6 +416,7 @@ public enum StaticMapsSyntaxError: Error, Equatable, Sendable, CustomStringConve
     case tooManyLocations(origin: String, limit: Int)
     case badURL(origin: String, reason: String)
 
+    /// One line naming what failed, where and why: the message the CLI prints.
     public var description: String {
         switch self {
         case let .badLocation(origin, number, text, problem):

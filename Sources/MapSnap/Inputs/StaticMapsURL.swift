@@ -9,9 +9,13 @@
 /// Parameters mapsnap does not use (`key`, `signature`, `region`, `map_id`, anything
 /// unknown) are ignored and reported in `warnings`.
 public struct StaticMapsURL: Sendable {
+    /// `center=`.
     public var center: LatLng?
+    /// `zoom=`.
     public var zoom: Double?
+    /// `size=`.
     public var size: ImageSize?
+    /// `scale=`.
     public var scale: Double?
     /// mapsnap style name derived from `maptype` (roadmap → normal, terrain, satellite, hybrid).
     public var style: String?
@@ -19,8 +23,11 @@ public struct StaticMapsURL: Sendable {
     public var mapStyles: [MapStyleRule] = []
     /// Label language (`language=`), as given.
     public var language: String?
+    /// Every `path=`, in order.
     public var paths: [PathOverlay] = []
+    /// Every `markers=` group's markers, in order.
     public var markers: [MarkerOverlay] = []
+    /// `visible=` locations the camera must show.
     public var visible: [LatLng] = []
     /// The `format` parameter; nil when the URL has none (Google then sends `png8`).
     public var format: ImageFormat?

@@ -8,16 +8,21 @@
 public struct MapSnapshotOptions: Sendable {
     /// Image size in points.
     public var width: Int
+    /// Image height in points.
     public var height: Int
     /// Pixel ratio 1…4: pixels = points × scale. Line widths, markers and text scale too.
     public var scale: Double
+    /// The coordinate at the image centre; nil: fitted to the overlays.
     public var center: LatLng?
+    /// Zoom 0…22 (fractional allowed); nil: fitted to the overlays.
     public var zoom: Double?
     /// Padding in points kept free around fitted content.
     public var padding: Double
+    /// Whether a fitted zoom may be fractional (a tighter fit) instead of a whole number.
     public var allowsFractionalZoom: Bool
     /// Upper zoom bound when fitting (a single marker would otherwise fit at z22).
     public var maximumFitZoom: Double
+    /// What to draw on the map, in drawing order.
     public var overlays: [Overlay]
     /// Extra coordinates the fitted camera must show (Google's `visible`).
     public var visibleCoordinates: [LatLng]
@@ -45,7 +50,9 @@ public struct MapSnapshotOptions: Sendable {
     public var sprite: String?
     /// nil = from the sources; "" = none; otherwise the text drawn.
     public var attribution: String?
+    /// Whether to draw a scale bar.
     public var showsScaleBar: Bool
+    /// A line of text drawn in the top-left corner; nil: none.
     public var caption: String?
     /// Largest accepted output in pixels per side (default 8192).
     public var maximumPixelSize: Int
@@ -72,6 +79,7 @@ public struct MapSnapshotOptions: Sendable {
     /// The most `maximumPixelCount` can grant: 16384² pixels, a 1 GiB canvas.
     public static let hardMaximumPixelCount = 16384 * 16384
 
+    /// Options; by default 600 × 400 points at scale 1, the `normal` style, a camera fitted to the overlays.
     public init(width: Int = 600, height: Int = 400, scale: Double = 1, center: LatLng? = nil,
                 zoom: Double? = nil, padding: Double = 24, allowsFractionalZoom: Bool = false,
                 maximumFitZoom: Double = 17, overlays: [Overlay] = [], visibleCoordinates: [LatLng] = [],

@@ -4,11 +4,11 @@ import Foundation
 /// PNG or JPEG images at `http(s)` URLs (Google's `icon:https://…`) fetched through the
 /// render's resource fetcher — the tiles' transfer layer, cache and offline mode — under a
 /// small byte cap, since an icon is a few KiB.
-final class IconStore: @unchecked Sendable {
+final class IconStore: Sendable {
     /// Decoded icons, and the failures of icon URLs: a URL that failed while the camera was
-    /// fitted is not fetched again (with its retries) to fail the drawing.
-    private var images: [String: Result<Canvas, OverlayError>] = [:]
-    private let lock = NSLock()
+    /// fitted is not fetched again (with its retries) to fail the drawing. A miss is decoded
+    /// while holding the lock, so each location is read once.
+    private let images = Locked<[String: Result<Canvas, OverlayError>]>([:])
     /// Where remote icons come from (nil: a remote icon is an error).
     private let fetcher: (any ResourceFetching)?
     /// Icons larger than this per side are refused: they are markers, not maps.
@@ -23,17 +23,17 @@ final class IconStore: @unchecked Sendable {
     }
 
     func image(at path: String) throws(OverlayError) -> Canvas {
-        lock.lock()
-        defer { lock.unlock() }
-        if let known = images[path] { return try known.get() }
-        if ResourceLocation.isRemote(path) {
-            let result = Result { () throws(OverlayError) -> Canvas in try remoteImage(path) }
-            images[path] = result
-            return try result.get()
-        }
-        let img = try IconStore.sharedDecode(path)
-        images[path] = .success(img)
-        return img
+        try images.withLock { images -> Result<Canvas, OverlayError> in
+            if let known = images[path] { return known }
+            let remote = ResourceLocation.isRemote(path)
+            let result = Result { () throws(OverlayError) -> Canvas in
+                remote ? try remoteImage(path) : try IconStore.sharedDecode(path)
+            }
+            // A URL's failure is kept too (no second fetch with its retries); a local file
+            // that failed is simply read again.
+            if case .success = result { images[path] = result } else if remote { images[path] = result }
+            return result
+        }.get()
     }
 
     /// Fetches and decodes an icon URL (PNG or JPEG only: the fetcher checks the first bytes
@@ -41,18 +41,14 @@ final class IconStore: @unchecked Sendable {
     private func remoteImage(_ url: String) throws(OverlayError) -> Canvas {
         let shown = URLRedaction.redact(url)
         guard let fetcher else { throw .unreadableIcon(path: shown, reason: "icons are not fetched from the web here") }
-        let bytes: [UInt8]
+        let fetched: [UInt8]?
         do {
-            guard let fetched = try fetcher.fetch(url, kind: .image, limit: Self.maximumRemoteBytes) else {
-                throw OverlayError.unreadableIcon(path: shown, reason: "the server has no such image (HTTP 404)")
-            }
-            bytes = fetched
-        } catch let error as OverlayError {
-            throw error
-        } catch let error as ResourceError {
-            throw .unreadableIcon(path: shown, reason: error.reason)
+            fetched = try fetcher.fetch(url, kind: .image, limit: Self.maximumRemoteBytes)
         } catch {
-            throw .unreadableIcon(path: shown, reason: "\(error)")
+            throw .iconUnavailable(url: shown, error)
+        }
+        guard let bytes = fetched else {
+            throw .unreadableIcon(path: shown, reason: "the server has no such image (HTTP 404)")
         }
         do {
             return try RasterImageDecoder.decode(bytes, origin: shown, maxPixelCount: Self.maximumSide * Self.maximumSide)
@@ -61,8 +57,7 @@ final class IconStore: @unchecked Sendable {
         }
     }
 
-
-    /// Reads and decodes an icon file, mapping every failure to `OverlayError.unreadableIcon`.
+    /// Reads and decodes an icon file, mapping every failure to an `OverlayError`.
     static func sharedDecode(_ path: String) throws(OverlayError) -> Canvas {
         let bytes: [UInt8]
         do {
@@ -73,7 +68,7 @@ final class IconStore: @unchecked Sendable {
         do {
             return try PNGCodec.decode(bytes, origin: path, maxPixelCount: maximumSide * maximumSide)
         } catch {
-            throw OverlayError.unreadableIcon(path: path, reason: error.description)
+            throw OverlayError.invalidIcon(path: path, error)
         }
     }
 }

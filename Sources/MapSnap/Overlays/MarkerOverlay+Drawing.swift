@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Foundation
 
 extension MarkerOverlay {
     /// How titles are set: size and halo in points, gap to the marker in points, colours.

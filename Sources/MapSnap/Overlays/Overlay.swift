@@ -21,21 +21,27 @@ public enum Overlay: Sendable, Hashable {
 
 /// A polyline on the map. Widths are in points (multiplied by the render scale).
 public struct PathOverlay: Sendable, Hashable {
+    /// The line, in drawing order; longitudes may run past ±180 to cross the antimeridian.
     public var coordinates: [LatLng]
+    /// Line colour.
     public var color: Color
     /// Stroke width in points.
     public var width: Double
     /// Optional outline drawn beneath the line, `casingWidth` points wider on each side.
     public var casingColor: Color?
+    /// Width of the casing each side of the line, in points.
     public var casingWidth: Double
     /// Dash pattern in points (on, off, …); empty for a solid line.
     public var dash: [Double]
+    /// How open ends are drawn.
     public var cap: LineCap
+    /// How corners are drawn.
     public var join: LineJoin
     /// Follow great circles between vertices instead of straight Mercator segments.
     public var geodesic: Bool
     /// When set, the path is closed and filled (Google's `fillcolor:`).
     public var fillColor: Color?
+    /// Whether base-map labels are drawn over it or under it.
     public var level: Overlay.Level
 
     /// Google Static Maps defaults: opaque-ish blue (0x0000FF, 50% alpha per Google), weight 5.
@@ -61,13 +67,18 @@ public struct PathOverlay: Sendable, Hashable {
 /// Rings need not repeat their first point. Filled with the even-odd rule so hole winding
 /// does not matter.
 public struct PolygonOverlay: Sendable, Hashable {
+    /// The outer ring first, then holes; each ring closes itself.
     public var rings: [[LatLng]]
+    /// Fill colour; nil leaves the inside unfilled.
     public var fillColor: Color?
+    /// Outline colour; nil draws no outline.
     public var strokeColor: Color?
     /// Stroke width in points.
     public var strokeWidth: Double
+    /// Whether base-map labels are drawn over it or under it.
     public var level: Overlay.Level
 
+    /// A polygon; the defaults fill it translucent blue with a 2-point blue outline.
     public init(rings: [[LatLng]], fillColor: Color? = Color(rgba: 0x0000FF40),
                 strokeColor: Color? = Color(rgba: 0x0000FFC0), strokeWidth: Double = 2,
                 level: Overlay.Level = .aboveLabels) {
@@ -81,13 +92,20 @@ public struct PolygonOverlay: Sendable, Hashable {
 
 /// A circle of a given ground radius, drawn as a geodesic circle.
 public struct CircleOverlay: Sendable, Hashable {
+    /// The centre of the circle.
     public var center: LatLng
+    /// Radius on the ground, in metres (drawn as a geodesic circle).
     public var radiusMeters: Double
+    /// Fill colour; nil leaves the inside unfilled.
     public var fillColor: Color?
+    /// Outline colour; nil draws no outline.
     public var strokeColor: Color?
+    /// Outline width in points.
     public var strokeWidth: Double
+    /// Whether base-map labels are drawn over it or under it.
     public var level: Overlay.Level
 
+    /// A circle; the defaults fill it translucent red with a 2-point red outline.
     public init(center: LatLng, radiusMeters: Double, fillColor: Color? = Color(rgba: 0xFF000040),
                 strokeColor: Color? = Color(rgba: 0xFF0000C0), strokeWidth: Double = 2,
                 level: Overlay.Level = .aboveLabels) {
@@ -103,8 +121,10 @@ public struct CircleOverlay: Sendable, Hashable {
 /// A point marker: a Google-like pin, a dot, or a custom PNG icon, with an optional short
 /// label drawn inside it and an optional title drawn beside it.
 public struct MarkerOverlay: Sendable, Hashable {
+    /// Pin sizes of the Static Maps syntax (`size:tiny|small|mid|normal`).
     public enum PinSize: String, Sendable, Hashable, Codable, CaseIterable { case tiny, small, mid, normal }
 
+    /// What the marker looks like.
     public enum Style: Sendable, Hashable {
         /// Teardrop pin whose tip is at the coordinate.
         case pin(PinSize)
@@ -115,13 +135,17 @@ public struct MarkerOverlay: Sendable, Hashable {
         case icon(path: String, anchor: PixelPoint?)
     }
 
+    /// Where the marker points.
     public var coordinate: LatLng
+    /// Pin, dot or icon.
     public var style: Style
+    /// Pin or dot colour (icons keep their own).
     public var color: Color
     /// Text inside the pin (Google allows one character; we allow any short string).
     public var label: String?
     /// Text drawn beside the marker with a halo.
     public var title: String?
+    /// Whether base-map labels are drawn over it or under it.
     public var level: Overlay.Level
     /// Pixels of a custom icon per point (Google's `scale:`): an icon made for scale 2 is
     /// drawn at half its pixel size in points, so it is sharp, not twice as big, on a scale-2

@@ -1,11 +1,18 @@
 /// Why an overlay could not be drawn.
 public enum OverlayError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// A marker icon file that could not be read or decoded.
+    /// A marker icon file that could not be read.
     case unreadableIcon(path: String, reason: String)
+    /// A marker icon file that is not a usable PNG; the decoder's error says why and where.
+    case invalidIcon(path: String, PNGError)
+    /// A marker icon URL that could not be fetched; `url` has credentials redacted.
+    case iconUnavailable(url: String, ResourceError)
 
+    /// One line naming what failed, where and why: the message the CLI prints.
     public var description: String {
         switch self {
         case .unreadableIcon(let path, let reason): return "\(path): cannot use as marker icon: \(reason)"
+        case .invalidIcon(let path, let error): return "\(path): cannot use as marker icon: \(error)"
+        case .iconUnavailable(let url, let error): return "\(url): cannot use as marker icon: \(error.reason)"
         }
     }
 }

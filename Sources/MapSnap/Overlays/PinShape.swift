@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Foundation
 
 /// The geometry of a Google-like teardrop pin, in points, tip at the origin, y down.
 ///
@@ -14,13 +10,13 @@ import Darwin
 ///         \  /
 ///          \/          ← tip (0, 0) sits on the coordinate
 /// ```
-public struct PinShape: Sendable, Hashable {
-    public var headRadius: Double
-    public var height: Double
+struct PinShape: Sendable, Hashable {
+    var headRadius: Double
+    var height: Double
     /// Font size in points for the label inside the head; 0 = this size shows no label.
-    public var labelSize: Double
+    var labelSize: Double
 
-    public init(size: MarkerOverlay.PinSize) {
+    init(size: MarkerOverlay.PinSize) {
         switch size {
         case .normal: self = PinShape(headRadius: 11, height: 38, labelSize: 13)
         case .mid: self = PinShape(headRadius: 8.5, height: 29, labelSize: 10)
@@ -29,17 +25,17 @@ public struct PinShape: Sendable, Hashable {
         }
     }
 
-    public init(headRadius: Double, height: Double, labelSize: Double) {
+    init(headRadius: Double, height: Double, labelSize: Double) {
         self.headRadius = headRadius
         self.height = height
         self.labelSize = labelSize
     }
 
     /// Centre of the head relative to the tip, in points.
-    public var headCenterOffset: Double { height - headRadius }
+    var headCenterOffset: Double { height - headRadius }
 
     /// The outline as a closed path in pixels, for a tip at `tip` and a pixel ratio `scale`.
-    public func path(tip: PixelPoint, scale: Double) -> Path {
+    func path(tip: PixelPoint, scale: Double) -> Path {
         let r = headRadius * scale
         let d = headCenterOffset * scale
         let c = PixelPoint(x: tip.x, y: tip.y - d)
@@ -61,7 +57,7 @@ public struct PinShape: Sendable, Hashable {
     }
 
     /// Pixel overhang around the coordinate for camera fitting (left, top, right, bottom).
-    public func margins(scale: Double) -> (left: Double, top: Double, right: Double, bottom: Double) {
+    func margins(scale: Double) -> (left: Double, top: Double, right: Double, bottom: Double) {
         let w = (headRadius + 1) * scale
         return (w, (height + 1) * scale, w, 1 * scale)
     }

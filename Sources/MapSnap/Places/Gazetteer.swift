@@ -21,16 +21,16 @@ import Foundation
 /// Anything else is unknown: the caller reports it with `suggestions`. Loading reads about
 /// 9 MB of tables without building a dictionary: the name index stays one sorted byte
 /// buffer and is binary-searched in place.
-public final class Gazetteer: PlaceResolving, Sendable {
-    public struct Place: Sendable, Hashable {
-        public var name: String
-        public var coordinate: LatLng
-        public var countryCode: String
+final class Gazetteer: PlaceResolving, Sendable {
+    struct Place: Sendable, Hashable {
+        var name: String
+        var coordinate: LatLng
+        var countryCode: String
         /// GeoNames first-level division code (`CA` for California, `08` for Ontario).
-        public var admin1Code: String
-        public var population: Int
+        var admin1Code: String
+        var population: Int
 
-        public init(name: String, coordinate: LatLng, countryCode: String, admin1Code: String = "", population: Int) {
+        init(name: String, coordinate: LatLng, countryCode: String, admin1Code: String = "", population: Int) {
             self.name = name
             self.coordinate = coordinate
             self.countryCode = countryCode
@@ -60,7 +60,7 @@ public final class Gazetteer: PlaceResolving, Sendable {
     }
 
     /// The gazetteer of the bundled data, loaded once; nil when the data is missing.
-    public static let bundled: Gazetteer? = {
+    static let bundled: Gazetteer? = {
         guard case .success(let dir) = ResourceLocator.directory(named: "Data", probe: "placenames.tsv.gz") else { return nil }
         return try? Gazetteer(directory: dir)
     }()
@@ -70,7 +70,7 @@ public final class Gazetteer: PlaceResolving, Sendable {
 
     /// Loads `places.tsv.gz`, `placenames.tsv.gz`, `countries.tsv` and `admin1.tsv` (the last
     /// two optional) from `directory`; see `Data/README.md` for their columns.
-    public init(directory: String) throws {
+    init(directory: String) throws {
         func read(_ name: String) throws -> [UInt8] {
             var bytes = try InputFile.read(directory + "/" + name, limit: Self.maximumFileBytes)
             if Gzip.isGzip(bytes) { bytes = try Gzip.decompress(bytes, maxOutputBytes: Self.maximumFileBytes) }
@@ -181,7 +181,7 @@ public final class Gazetteer: PlaceResolving, Sendable {
     // MARK: Lookup
 
     /// The best match for a name, or nil (see the type's documentation for the rules).
-    public func place(named text: String) -> Place? {
+    func place(named text: String) -> Place? {
         let key = Self.fold(text)
         guard !key.isEmpty else { return nil }
         if let p = whole(key) { return p }
@@ -202,7 +202,7 @@ public final class Gazetteer: PlaceResolving, Sendable {
         return longerName(startingWith: key, nil)
     }
 
-    public func coordinate(forPlaceNamed name: String) -> LatLng? {
+    func coordinate(forPlaceNamed name: String) -> LatLng? {
         place(named: name)?.coordinate
     }
 
@@ -341,7 +341,7 @@ public final class Gazetteer: PlaceResolving, Sendable {
     /// letter), closest first, then most populous; qualifiers after a comma are left out
     /// ("Bostn,MA" → Boston). Only names with the same first letter are read: a contiguous
     /// run of the sorted index.
-    public func suggestions(forPlaceNamed name: String) -> [String] {
+    func suggestions(forPlaceNamed name: String) -> [String] {
         let base = name.split(separator: ",", maxSplits: 1).first.map(String.init) ?? name
         let key = Array(Self.fold(base).unicodeScalars.map(\.value))
         guard let first = key.first, key.count >= 3, let firstScalar = Unicode.Scalar(first) else { return [] }
@@ -407,7 +407,10 @@ public final class Gazetteer: PlaceResolving, Sendable {
 /// Resolves names through `Gazetteer.bundled`, loading the tables only when a name is
 /// actually looked up (renders with plain coordinates never pay for them).
 public struct BundledPlaces: PlaceResolving {
+    /// The bundled gazetteer (`Data/`), loaded on first use.
     public init() {}
+    /// The place's coordinate, or nil when the bundled data does not know it (or is missing).
     public func coordinate(forPlaceNamed name: String) -> LatLng? { Gazetteer.bundled?.coordinate(forPlaceNamed: name) }
+    /// Names of known places spelt like `name`, for a "did you mean" hint.
     public func suggestions(forPlaceNamed name: String) -> [String] { Gazetteer.bundled?.suggestions(forPlaceNamed: name) ?? [] }
 }

@@ -8,5 +8,6 @@ public protocol PlaceResolving: Sendable {
 }
 
 extension PlaceResolving {
+    /// None, unless a resolver offers them.
     public func suggestions(forPlaceNamed name: String) -> [String] { [] }
 }

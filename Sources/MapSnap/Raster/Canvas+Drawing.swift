@@ -7,7 +7,7 @@ extension Canvas {
     /// Big fills are split into bands of rows rasterised on separate threads. Each row's
     /// coverage does not depend on the banding (see `Rasterizer`), and bands write disjoint
     /// rows, so the result is byte-identical whatever the number of threads.
-    public func fill(_ path: Path, color: Color, rule: FillRule = .nonZero) {
+    func fill(_ path: Path, color: Color, rule: FillRule = .nonZero) {
         guard color.alpha > 0, !path.isEmpty else { return }
         let bands = Canvas.bands(for: path, width: width, height: height, threads: maximumThreads)
         let src = Canvas.premultiply(color)
@@ -56,7 +56,7 @@ extension Canvas {
     /// dashed strokes are drawn solid.
     /// A pattern finer than a pixel (`Dasher.minimumPeriod`) is drawn as a solid line faded
     /// to the share of the line its dashes would have covered.
-    public func stroke(_ path: Path, style: StrokeStyle, color: Color) {
+    func stroke(_ path: Path, style: StrokeStyle, color: Color) {
         guard color.alpha > 0, style.width.isFinite, style.width > 0 else { return }
         var style = style, color = color
         if let coverage = Dasher.subpixelCoverage(style.dash, capLength: style.cap == .butt ? 0 : style.width) {

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Foundation
 
 extension Canvas {
     /// Fills `path` with `pattern` repeated edge to edge — style `fill-pattern`,
@@ -13,7 +9,7 @@ extension Canvas {
     /// tile seamlessly, and an origin fixed to the map keeps the pattern still under it.
     /// Each pixel composites the pattern pixel scaled by coverage × `opacity`, with the same
     /// exact integer arithmetic as solid fills.
-    public func fill(_ path: Path, pattern: Canvas, originX: Int, originY: Int, opacity: Double = 1,
+    func fill(_ path: Path, pattern: Canvas, originX: Int, originY: Int, opacity: Double = 1,
                      rule: FillRule = .nonZero) {
         guard opacity.isFinite, opacity > 0 else { return }
         let op = UInt32((min(opacity, 1) * 255).rounded())
@@ -55,7 +51,7 @@ extension Canvas {
 
     /// Strokes `path` like `stroke(_:style:color:)` and fills the stroke with `pattern`
     /// (see `fill(_:pattern:originX:originY:opacity:rule:)`).
-    public func stroke(_ path: Path, style: StrokeStyle, pattern: Canvas, originX: Int, originY: Int, opacity: Double = 1) {
+    func stroke(_ path: Path, style: StrokeStyle, pattern: Canvas, originX: Int, originY: Int, opacity: Double = 1) {
         guard style.width.isFinite, style.width > 0,
               let outline = Canvas.strokeOutline(path, style: style, width: width, height: height) else { return }
         fill(outline, pattern: pattern, originX: originX, originY: originY, opacity: opacity, rule: .nonZero)
@@ -69,7 +65,7 @@ extension Canvas {
     /// its centre back into the image and samples it bilinearly with 8-bit fixed-point
     /// weights; outside the image counts as transparent, so the edges are anti-aliased. An
     /// image shrunk by more than 2× is first resampled to its drawn size (box-filtered).
-    public func draw(_ image: Canvas, center: PixelPoint, width w: Double, height h: Double, rotation: Double,
+    func draw(_ image: Canvas, center: PixelPoint, width w: Double, height h: Double, rotation: Double,
                      opacity: Double = 1) {
         guard w.isFinite, h.isFinite, w > 0, h > 0, w < 1e5, h < 1e5, rotation.isFinite,
               center.x.isFinite, center.y.isFinite, opacity.isFinite, opacity > 0 else { return }

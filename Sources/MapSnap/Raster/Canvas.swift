@@ -1,23 +1,29 @@
-/// An RGBA8 raster with premultiplied alpha, row-major, origin top-left, y down.
+/// An RGBA8 raster with premultiplied alpha, row-major, origin top-left, y down: what the
+/// renderer draws on. Users get the finished pixels as a `MapImage` value.
 ///
 /// All drawing ends in `blendSpan` or `blendMask`, which composite source-over with exact
 /// integer arithmetic so that renders are byte-identical on every machine. `pixels` holds
 /// `width * height * 4` bytes; the PNG encoder un-premultiplies.
-public final class Canvas: @unchecked Sendable {
-    public let width: Int
-    public let height: Int
+///
+/// Sharing: a canvas is drawn on by the one render that made it (big fills split it into
+/// disjoint bands of rows, `PixelRows`). Canvases that other threads see — decoded raster
+/// tiles in the renderer's cache, sprite and icon images — are finished before they are
+/// shared and only read afterwards; that is the invariant behind the unchecked `Sendable`.
+package final class Canvas: @unchecked Sendable {
+    package let width: Int
+    package let height: Int
     /// Premultiplied RGBA bytes, `width * height * 4`.
-    public var pixels: [UInt8]
+    package var pixels: [UInt8]
     /// Threads one drawing operation may use (big fills are split into bands of rows);
     /// 1, the default, draws on the calling thread. Output does not depend on it.
-    public var maximumThreads = 1
+    package var maximumThreads = 1
     /// Dashes this canvas's strokes may still make (see `Dasher.maxDashesPerCanvas`): one
     /// canvas is one render, and the budget bounds what a render's dash patterns can cost.
-    public internal(set) var remainingDashes = Dasher.maxDashesPerCanvas
+    package internal(set) var remainingDashes = Dasher.maxDashesPerCanvas
 
     /// A transparent canvas. `width` and `height` must be positive; callers validate sizes
     /// from user input against `RenderLimits` before getting here.
-    public init(width: Int, height: Int, fill: Color = .clear) {
+    package init(width: Int, height: Int, fill: Color = .clear) {
         precondition(width > 0 && height > 0, "canvas size must be positive")
         self.width = width
         self.height = height
@@ -36,7 +42,7 @@ public final class Canvas: @unchecked Sendable {
     }
 
     /// Wraps existing premultiplied RGBA bytes (count must be `width * height * 4`).
-    public init(width: Int, height: Int, premultipliedPixels: [UInt8]) {
+    package init(width: Int, height: Int, premultipliedPixels: [UInt8]) {
         precondition(width > 0 && height > 0 && premultipliedPixels.count == width * height * 4)
         self.width = width
         self.height = height
@@ -45,7 +51,7 @@ public final class Canvas: @unchecked Sendable {
 
     /// Premultiplied bytes of a straight-alpha colour, rounded to nearest.
     @inlinable
-    public static func premultiply(_ c: Color) -> (UInt8, UInt8, UInt8, UInt8) {
+    package static func premultiply(_ c: Color) -> (UInt8, UInt8, UInt8, UInt8) {
         let a = UInt32(c.alpha)
         return (UInt8(div255(UInt32(c.red) * a)), UInt8(div255(UInt32(c.green) * a)),
                 UInt8(div255(UInt32(c.blue) * a)), c.alpha)
@@ -53,24 +59,20 @@ public final class Canvas: @unchecked Sendable {
 
     /// Exact `round(x / 255)` for `x` in 0…65025.
     @inlinable @inline(__always)
-    public static func div255(_ x: UInt32) -> UInt32 {
+    package static func div255(_ x: UInt32) -> UInt32 {
         let t = x + 128
         return (t + (t >> 8)) >> 8
     }
 
     /// The straight-alpha colour at a pixel (for tests and samplers).
-    public func color(atX x: Int, y: Int) -> Color {
+    package func color(atX x: Int, y: Int) -> Color {
         precondition(x >= 0 && x < width && y >= 0 && y < height)
-        let i = (y * width + x) * 4
-        let a = pixels[i + 3]
-        if a == 0 { return .clear }
-        func un(_ v: UInt8) -> UInt8 { UInt8(min(255, (UInt32(v) * 255 + UInt32(a) / 2) / UInt32(a))) }
-        return Color(red: un(pixels[i]), green: un(pixels[i + 1]), blue: un(pixels[i + 2]), alpha: a)
+        return Color(premultipliedPixels: pixels, at: (y * width + x) * 4)
     }
 
     /// Composites `color` source-over onto row `y` from `x0`, one coverage byte per pixel
     /// (0 = untouched, 255 = full). Pixels outside the canvas are ignored.
-    public func blendSpan(y: Int, x0: Int, coverage: UnsafeBufferPointer<UInt8>, color: Color) {
+    package func blendSpan(y: Int, x0: Int, coverage: UnsafeBufferPointer<UInt8>, color: Color) {
         guard y >= 0, y < height, color.alpha > 0 else { return }
         let start = max(x0, 0)
         let end = min(x0 + coverage.count, width)
@@ -89,7 +91,7 @@ public final class Canvas: @unchecked Sendable {
 
     /// Composites a coverage mask (`maskWidth * maskHeight` bytes, row-major) whose top-left
     /// lands at (`x`, `y`). Used for glyphs and other pre-rasterised shapes.
-    public func blendMask(_ mask: UnsafeBufferPointer<UInt8>, maskWidth: Int, maskHeight: Int,
+    package func blendMask(_ mask: UnsafeBufferPointer<UInt8>, maskWidth: Int, maskHeight: Int,
                           x: Int, y: Int, color: Color) {
         guard color.alpha > 0, maskWidth > 0, maskHeight > 0, mask.count >= maskWidth * maskHeight else { return }
         let src = Canvas.premultiply(color)
@@ -129,7 +131,7 @@ public final class Canvas: @unchecked Sendable {
 
     /// Composites another premultiplied canvas source-over at an integer offset, scaled by
     /// `opacity` (0…255).
-    public func composite(_ other: Canvas, x: Int, y: Int, opacity: UInt8 = 255) {
+    package func composite(_ other: Canvas, x: Int, y: Int, opacity: UInt8 = 255) {
         let x0 = max(x, 0), x1 = min(x + other.width, width)
         let y0 = max(y, 0), y1 = min(y + other.height, height)
         guard x0 < x1, y0 < y1, opacity > 0 else { return }
@@ -154,7 +156,7 @@ public final class Canvas: @unchecked Sendable {
     }
 
     /// True when every pixel is fully opaque (the PNG encoder then writes RGB).
-    public var isOpaque: Bool {
+    package var isOpaque: Bool {
         pixels.withUnsafeBufferPointer { p in
             var i = 3
             while i < p.count {

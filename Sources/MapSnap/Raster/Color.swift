@@ -1,10 +1,15 @@
 /// An sRGB colour with straight (non-premultiplied) 8-bit alpha.
 public struct Color: Hashable, Sendable, CustomStringConvertible {
+    /// Red, 0…255 (sRGB, not premultiplied).
     public var red: UInt8
+    /// Green, 0…255.
     public var green: UInt8
+    /// Blue, 0…255.
     public var blue: UInt8
+    /// Opacity, 0 (transparent) … 255 (opaque).
     public var alpha: UInt8
 
+    /// A colour from its channels; opaque unless `alpha` says otherwise.
     public init(red: UInt8, green: UInt8, blue: UInt8, alpha: UInt8 = 255) {
         self.red = red
         self.green = green
@@ -31,15 +36,19 @@ public struct Color: Hashable, Sendable, CustomStringConvertible {
         return c
     }
 
+    /// Opaque black.
     public static let black = Color(rgb: 0x000000)
+    /// Opaque white.
     public static let white = Color(rgb: 0xFFFFFF)
+    /// Fully transparent.
     public static let clear = Color(red: 0, green: 0, blue: 0, alpha: 0)
 
     /// `rgba(r, g, b, a)` for style JSON.
-    public var cssString: String {
+    var cssString: String {
         "rgba(\(red), \(green), \(blue), \(Double(alpha) / 255))"
     }
 
+    /// `#rrggbbaa` in lowercase hex.
     public var description: String {
         let hex = [red, green, blue, alpha].map { b -> String in
             let s = String(b, radix: 16)

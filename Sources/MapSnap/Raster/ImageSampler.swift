@@ -18,11 +18,11 @@
 ///
 /// **Cost.** Column indices and weights are computed once per call; rows reuse them; the
 /// arithmetic is 8-bit fixed point (weights 0…256), so results are identical on every machine.
-public enum ImageSampler {
+enum ImageSampler {
     /// Composites `source` source-over into `destination` so that it fills `rect`.
     ///
     /// - Parameter opacity: 0…1, multiplies the source alpha.
-    public static func draw(_ source: Canvas, into destination: Canvas, rect: PixelRect, opacity: Double = 1) {
+    static func draw(_ source: Canvas, into destination: Canvas, rect: PixelRect, opacity: Double = 1) {
         guard rect.minX.isFinite, rect.minY.isFinite, rect.maxX.isFinite, rect.maxY.isFinite,
               rect.width > 0, rect.height > 0, opacity.isFinite, opacity > 0 else { return }
         let op = UInt32((min(opacity, 1) * 255).rounded())
@@ -130,7 +130,7 @@ public enum ImageSampler {
 
 extension Canvas {
     /// Draws `image` scaled into `rect` with bilinear filtering (see `ImageSampler`).
-    public func draw(_ image: Canvas, in rect: PixelRect, opacity: Double = 1) {
+    func draw(_ image: Canvas, in rect: PixelRect, opacity: Double = 1) {
         ImageSampler.draw(image, into: self, rect: rect, opacity: opacity)
     }
 }

@@ -7,8 +7,8 @@
 /// ±`gamma` wide (in alpha units) for anti-aliasing — MapLibre uses 0.105 divided by the
 /// drawn size of one image pixel. The result is a premultiplied image: the halo colour
 /// under the fill colour.
-public enum SignedDistanceField {
-    public static func colorize(_ field: Canvas, color: Color, haloColor: Color? = nil, haloWidth: Double = 0,
+enum SignedDistanceField {
+    static func colorize(_ field: Canvas, color: Color, haloColor: Color? = nil, haloWidth: Double = 0,
                                 gamma: Double) -> Canvas {
         let out = Canvas(width: field.width, height: field.height)
         let g = gamma.isFinite ? min(max(gamma, 1e-3), 0.5) : 0.105

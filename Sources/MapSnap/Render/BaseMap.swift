@@ -48,14 +48,14 @@ struct BaseMapSetup: Sendable {
         let fetcher = HTTPResourceFetcher(options: key.http, deadline: deadline)
         let remote = ResourceLocation.isRemote(styleName)
         guard remote || builtin.contains(styleName) || styleName.hasSuffix(".json") || FileManager.default.fileExists(atPath: styleName) else {
-            throw RenderError.style("--style \(styleName): no such style (normal, terrain, hybrid, satellite, a style .json file or URL)")
+            throw RenderError.unknownStyle(styleName)
         }
         var override: TileSourceRegistry.Opened?
         if let o = key.source {
             do {
                 override = try registry.open(o, http: key.http, deadline: deadline)
             } catch {
-                throw Self.sourceError("--source \(URLRedaction.redact(o))", error)
+                throw RenderError.source(role: .source, location: URLRedaction.redact(o), error: error)
             }
         }
         var schemaWarning: String?
@@ -72,13 +72,13 @@ struct BaseMapSetup: Sendable {
                                                  deadline: deadline, warning: &schemaWarning)
                 switch ResourceLocator.directory(named: "Styles", probe: file) {
                 case .success(let dir): path = (dir as NSString).appendingPathComponent(file)
-                case .failure(let e): throw RenderError.source(e.description)
+                case .failure(let e): throw RenderError.resourcesNotFound(e)
                 }
             }
             do {
                 loaded = try Style.load(path: path, customization: key.customization)
             } catch {
-                throw RenderError.style("--style \(error)")
+                throw RenderError.style(error)
             }
             base = builtin.contains(styleName) ? nil : (path as NSString).deletingLastPathComponent
         }
@@ -96,7 +96,7 @@ struct BaseMapSetup: Sendable {
                                             fetcher: fetcher.rebased(base),
                                             overrideFetcher: fetcher.rebased(nil), warnings: &warnings)
         } catch {
-            throw RenderError.style(key.sprite != nil ? "--sprite \(error)" : "--style \(URLRedaction.redact(styleName)): \(error)")
+            throw RenderError.sprite(error, style: URLRedaction.redact(styleName), fromOptions: key.sprite != nil)
         }
         let dataDir = try? ResourceLocator.directory(named: "Data", probe: "helsinki.mbtiles").get()
         let resolver = StyleSourceResolver(styleBase: base, dataDirectory: dataDir, override: override, overrideName: key.source ?? "",
@@ -111,31 +111,20 @@ struct BaseMapSetup: Sendable {
     /// A style at an `http(s)` URL. A missing or malformed document is bad input (exit 2);
     /// a network failure or an offline cache miss is the environment's (exit 3).
     private static func fetchStyle(_ url: String, fetcher: HTTPResourceFetcher,
-                                   customization: StyleCustomization) throws -> Style {
+                                   customization: StyleCustomization) throws(RenderError) -> Style {
         let shown = URLRedaction.redact(url)
-        let bytes: [UInt8]
+        let fetched: [UInt8]?
         do {
-            guard let fetched = try fetcher.fetch(url, kind: .json, limit: Style.maximumInputBytes) else {
-                throw RenderError.style("--style \(shown): the server has no such style (HTTP 404)")
-            }
-            bytes = fetched
-        } catch let error as ResourceError {
-            throw error.isTransient ? RenderError.source("--style \(error)") : RenderError.style("--style \(error)")
+            fetched = try fetcher.fetch(url, kind: .json, limit: Style.maximumInputBytes)
+        } catch {
+            throw .styleUnavailable(error)
         }
+        guard let bytes = fetched else { throw .remoteStyleNotFound(url: shown) }
         do {
             return try Style.parse(bytes: bytes, origin: shown, customization: customization)
         } catch {
-            throw RenderError.style("--style \(error)")
+            throw .style(error)
         }
-    }
-
-    /// A source that could not be opened: the network's fault (exit 3) or the data's.
-    static func sourceError(_ what: String, _ error: any Error) -> RenderError {
-        if let e = error as? ResourceError {
-            // `what` names the URL already.
-            return e.isTransient ? .source("\(what): \(e.reason)") : .style("\(what): \(e.reason)")
-        }
-        return .source("\(what): \(error)")
     }
 
     /// The bundled style file (relative to `Styles/`) of `name` for the schema of the vector

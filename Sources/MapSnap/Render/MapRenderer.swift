@@ -25,6 +25,7 @@ public final class MapRenderer: Sendable {
         /// Prepared styles (parsed, sources opened) kept (default 32).
         public var maximumPreparedStyles: Int
 
+        /// Limits for a renderer; the defaults suit a batch job or a server.
         public init(decodedTileCacheBytes: Int = 256 << 20, maximumPreparedStyles: Int = 32) {
             self.decodedTileCacheBytes = decodedTileCacheBytes
             self.maximumPreparedStyles = maximumPreparedStyles
@@ -51,6 +52,7 @@ public final class MapRenderer: Sendable {
                    tileCacheHits: tiles.hits, tileCacheMisses: tiles.misses, tileCacheBytes: tiles.currentBytes)
     }
 
+    /// The limits this renderer was made with.
     public let configuration: Configuration
     let text: TextEngine
     let tiles: DecodedTileCache
@@ -59,6 +61,7 @@ public final class MapRenderer: Sendable {
     private let styleHits = Atomic<Int>(0)
     private let styleMisses = Atomic<Int>(0)
 
+    /// A renderer with empty caches, drawing text with the bundled fonts.
     public convenience init(configuration: Configuration = Configuration()) {
         self.init(configuration: configuration, text: .shared)
     }
@@ -152,7 +155,7 @@ final class TileSourceRegistry: Sendable {
 
     /// The source at `location` (a file, directory, URL template, remote PMTiles archive or
     /// TileJSON URL), opened once; what opening fetches over the network ends by `deadline`.
-    func open(_ location: String, http: HTTPTileSource.Options, deadline: Deadline = .none) throws -> Opened {
+    func open(_ location: String, http: HTTPTileSource.Options, deadline: Deadline = .none) throws(TileSourceError) -> Opened {
         // Network options matter only to URLs: a file is one source whatever they are.
         let lower = location.lowercased()
         let isURL = lower.hasPrefix("http://") || lower.hasPrefix("https://") || lower.hasPrefix("pmtiles://http")

@@ -13,10 +13,12 @@ import Foundation
 /// base-map labels (clear of markers, titles and the routes drawn above them) → overlays
 /// (above labels) → decorations (scale bar, attribution, caption).
 public struct MapSnapshotter: Sendable {
+    /// What to render.
     public var options: MapSnapshotOptions
     /// Keeps styles, sources, decoded tiles and glyphs between renders.
     public let renderer: MapRenderer
 
+    /// A snapshotter for `options`, sharing `renderer`'s caches (the process-wide one by default).
     public init(options: MapSnapshotOptions, renderer: MapRenderer = .shared) {
         self.options = options
         self.renderer = renderer
@@ -65,7 +67,7 @@ public struct MapSnapshotter: Sendable {
         let attribution = attributionText(base)
         decorations.draw(attribution: attribution, caption: options.caption, scaleBar: options.showsScaleBar)
         warnings.append(contentsOf: text.warnings)
-        return MapSnapshot(canvas: canvas, camera: camera, warnings: warnings, attribution: attribution,
+        return MapSnapshot(image: canvas.image, camera: camera, warnings: warnings, attribution: attribution,
                            baseMapTiles: base.tileStatistics)
     }
 
@@ -119,9 +121,11 @@ public struct MapSnapshotter: Sendable {
 }
 
 /// A rendered map: the image, the camera that produced it, and warnings.
-public struct MapSnapshot: @unchecked Sendable {
-    /// The image (premultiplied RGBA8).
-    public let canvas: Canvas
+public struct MapSnapshot: Sendable {
+    /// The image.
+    public let image: MapImage
+    /// The view the image shows: centre, zoom, size and scale (fitted, when the options
+    /// left them open).
     public let camera: Camera
     /// Recoverable problems met while rendering (skipped tiles, unsupported style features).
     public let warnings: [String]
@@ -139,11 +143,11 @@ public struct MapSnapshot: @unchecked Sendable {
     public func coordinate(for point: PixelPoint) -> LatLng { camera.coordinate(for: point) }
 
     /// PNG bytes of the image (RGB when opaque, RGBA otherwise); deterministic.
-    public func pngData() throws -> [UInt8] { try PNGCodec.encode(canvas) }
+    public func pngData() throws(PNGError) -> [UInt8] { try image.pngData() }
 
-    /// The image in `format` (see `ImageFormat.encode`); deterministic.
+    /// The image in `format` (see `MapImage.data(format:quality:)`); deterministic.
     public func data(format: ImageFormat, quality: Int? = nil) throws -> [UInt8] {
-        try format.encode(canvas, quality: quality)
+        try image.data(format: format, quality: quality)
     }
 
     /// Writes the PNG atomically (temporary file + rename).

@@ -15,19 +15,39 @@ public enum RenderError: Error, Sendable, Equatable, CustomStringConvertible {
     case invalidVertex(what: String, LatLng)
     /// An overlay could not be drawn (an unreadable marker icon).
     case overlay(OverlayError)
-    /// The style could not be loaded.
-    case style(String)
-    /// A tile source could not be opened.
-    case source(String)
+    /// `style` is neither a bundled style name nor an existing file or URL.
+    case unknownStyle(String)
+    /// The server of a style URL has no such style (HTTP 404); `url` has credentials redacted.
+    case remoteStyleNotFound(url: String)
+    /// A style URL could not be fetched (the network, offline mode) or did not give JSON.
+    case styleUnavailable(ResourceError)
+    /// The style file could not be loaded: the parser's error, with the file and the JSON
+    /// key path (or, for malformed JSON, the byte offset).
+    case style(StyleError)
+    /// The style's sprite sheet, or the `sprite` given in the options (`fromOptions`), is
+    /// malformed; `style` is the style's name or path.
+    case sprite(SpriteError, style: String, fromOptions: Bool)
+    /// A tile source could not be opened: `role` says which one, `location` is its path or
+    /// URL (credentials redacted), `error` the container's own error or why a remote one
+    /// could not be fetched.
+    case source(role: TileSourceRole, location: String, error: TileSourceError)
+    /// The `demSource` in the options holds vector tiles, not elevation images.
+    case demSourceNotRaster(location: String)
+    /// A bundled resource folder (`Styles/`, `Data/`) is missing from the installation.
+    case resourcesNotFound(ResourceNotFound)
 
-    /// True for problems with the input (exit 2) rather than the environment (exit 3).
+    /// True for problems with the input (exit 2) rather than the environment (exit 3): a
+    /// remote resource that is missing or malformed is input, a network failure or an
+    /// offline cache miss is the environment, and so is a tile source that cannot be read.
     public var isInputError: Bool {
         switch self {
-        case .source: return false
+        case .styleUnavailable(let e), .source(_, _, .resource(let e)): return !e.isTransient
+        case .source, .demSourceNotRaster, .resourcesNotFound: return false
         default: return true
         }
     }
 
+    /// One line naming what failed, where and why: the message the CLI prints.
     public var description: String {
         switch self {
         case .invalidSize(let w, let h): return "size \(w)x\(h): width and height must be at least 1"
@@ -43,8 +63,34 @@ public enum RenderError: Error, Sendable, Equatable, CustomStringConvertible {
         case .invalidVertex(let what, let c):
             return "\(what): coordinate \(c.latitude),\(c.longitude) is out of range (latitude −90…90, longitude −540…540)"
         case .overlay(let e): return e.description
-        case .style(let m): return m
-        case .source(let m): return m
+        case .unknownStyle(let name):
+            return "--style \(name): no such style (normal, terrain, hybrid, satellite, a style .json file or URL)"
+        case .remoteStyleNotFound(let url): return "--style \(url): the server has no such style (HTTP 404)"
+        case .styleUnavailable(let e): return "--style \(e)"
+        case .style(let e): return "--style \(e)"
+        case .sprite(let e, let style, let fromOptions): return fromOptions ? "--sprite \(e)" : "--style \(style): \(e)"
+        case .source(let role, let location, let e):
+            // A fetch error's own text starts with the URL, which `location` already names.
+            let why: String
+            if case .resource(let fetch) = e { why = fetch.reason } else { why = e.description }
+            switch role {
+            case .source: return "--source \(location): \(why)"
+            case .dem: return "--dem \(location): \(why)"
+            case .style(let id): return "style source \"\(id)\" (\(location)): \(why)"
+            }
+        case .demSourceNotRaster(let location):
+            return "--dem \(location): holds vector tiles; expected PNG elevation tiles (Terrarium or Mapbox Terrain-RGB)"
+        case .resourcesNotFound(let e): return e.description
         }
     }
+}
+
+/// Which of a render's tile sources a `RenderError.source` is about.
+public enum TileSourceRole: Sendable, Hashable {
+    /// `MapSnapshotOptions.source` (`--source`).
+    case source
+    /// `MapSnapshotOptions.demSource` (`--dem`).
+    case dem
+    /// A source the style declares, by its id in the style's `sources`.
+    case style(id: String)
 }

@@ -1,17 +1,13 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Foundation
 
 /// The length and label of a metric scale bar: the largest "nice" distance (1, 2 or 5 × 10ⁿ
 /// meters) whose bar is at most `maximumPixels` long at the camera's centre latitude.
-public struct ScaleBar: Sendable, Hashable {
-    public var meters: Double
-    public var pixels: Double
-    public var label: String
+struct ScaleBar: Sendable, Hashable {
+    var meters: Double
+    var pixels: Double
+    var label: String
 
-    public init?(metersPerPixel: Double, maximumPixels: Double) {
+    init?(metersPerPixel: Double, maximumPixels: Double) {
         guard metersPerPixel.isFinite, metersPerPixel > 0, maximumPixels > 1 else { return nil }
         let maxMeters = metersPerPixel * maximumPixels
         let magnitude = pow(10, floor(log10(maxMeters)))
@@ -26,7 +22,7 @@ public struct ScaleBar: Sendable, Hashable {
     }
 
     /// "500 m", "2 km", "0.5 m" — no trailing zeros.
-    public static func format(meters: Double) -> String {
+    static func format(meters: Double) -> String {
         func trim(_ v: Double) -> String {
             v == v.rounded() ? String(Int(v)) : String(v)
         }

@@ -84,10 +84,10 @@ struct StyleSourceResolver {
             do {
                 dem = try registry.open(d, http: http, deadline: deadline)
             } catch {
-                throw BaseMapSetup.sourceError("--dem \(URLRedaction.redact(d))", error)
+                throw RenderError.source(role: .dem, location: URLRedaction.redact(d), error: error)
             }
             if dem?.source.metadata.format.isVector == true {
-                throw RenderError.source("--dem \(d): holds vector tiles; expected PNG elevation tiles (Terrarium or Mapbox Terrain-RGB)")
+                throw RenderError.demSourceNotRaster(location: URLRedaction.redact(d))
             }
             if !style.sources.values.contains(where: { $0.kind == .rasterDEM }) {
                 warnings.append("--dem \(d): the style declares no raster-dem source; the elevation tiles are not used")
@@ -186,7 +186,7 @@ struct StyleSourceResolver {
     /// remote style, relative locations resolve against the style's URL and local ones are
     /// refused.
     private func openLocal(id: String, location: String, attribution: String?,
-                           warnings: inout [String]) throws -> TileSourceRegistry.Opened? {
+                           warnings: inout [String]) throws(RenderError) -> TileSourceRegistry.Opened? {
         let shown = URLRedaction.redact(location)
         var path = location
         let isPMTiles = path.hasPrefix("pmtiles://")
@@ -197,7 +197,7 @@ struct StyleSourceResolver {
             do {
                 path = try ResourceLocation.resolve(isPMTiles ? path : location, against: base)
             } catch {
-                throw RenderError.style("style source \"\(id)\" (\(shown)): \(error.reason)")
+                throw RenderError.source(role: .style(id: id), location: shown, error: .resource(error))
             }
         }
         if ResourceLocation.isRemote(path) {
@@ -207,7 +207,7 @@ struct StyleSourceResolver {
                 if let attribution { options.attribution = attribution }
                 return try registry.open(remote, http: options, deadline: deadline)
             } catch {
-                throw BaseMapSetup.sourceError("style source \"\(id)\" (\(URLRedaction.redact(path)))", error)
+                throw RenderError.source(role: .style(id: id), location: URLRedaction.redact(path), error: error)
             }
         }
         if path.contains("{z}") {
@@ -220,7 +220,7 @@ struct StyleSourceResolver {
         do {
             return try registry.open(path, http: http)
         } catch {
-            throw RenderError.source("style source \"\(id)\" (\(location)): \(error)")
+            throw RenderError.source(role: .style(id: id), location: location, error: error)
         }
     }
 

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Foundation
 
 /// Places base-map labels and icons for the whole image at once (not per tile): collects
 /// candidates from every symbol layer, places them in priority order against one collision

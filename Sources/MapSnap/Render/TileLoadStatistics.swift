@@ -16,7 +16,7 @@ public struct TileLoadStatistics: Sendable, Hashable, CustomStringConvertible {
     /// Tiles that exist but could not be read or decoded, or timed out.
     public var failed = 0
 
-    public init(requested: Int = 0, loaded: Int = 0, absent: Int = 0, failed: Int = 0) {
+    init(requested: Int = 0, loaded: Int = 0, absent: Int = 0, failed: Int = 0) {
         self.requested = requested
         self.loaded = loaded
         self.absent = absent
@@ -29,11 +29,12 @@ public struct TileLoadStatistics: Sendable, Hashable, CustomStringConvertible {
     public var nothingLoaded: Bool { failed > 0 && loaded == 0 }
 
     /// Adds another source's counts.
-    public static func + (a: TileLoadStatistics, b: TileLoadStatistics) -> TileLoadStatistics {
+    static func + (a: TileLoadStatistics, b: TileLoadStatistics) -> TileLoadStatistics {
         TileLoadStatistics(requested: a.requested + b.requested, loaded: a.loaded + b.loaded,
                            absent: a.absent + b.absent, failed: a.failed + b.failed)
     }
 
+    /// `12 base-map tiles requested: 10 loaded, 1 absent, 1 failed`, for logs.
     public var description: String {
         "\(requested) base-map tiles requested: \(loaded) loaded, \(absent) absent, \(failed) failed"
     }

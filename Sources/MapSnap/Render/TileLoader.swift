@@ -19,7 +19,7 @@ struct DrawTile {
 }
 
 /// Fetched and decoded tiles of one style source for one camera.
-final class LoadedSource: @unchecked Sendable {
+final class LoadedSource {
     enum Payload: Sendable {
         case vector(VectorTile)
         case raster(Canvas)

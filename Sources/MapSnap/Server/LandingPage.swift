@@ -27,7 +27,7 @@ enum LandingPage {
         </ul>
         <p>Styles (<code>maptype=</code>): \(styles); default <code>\(escape(configuration.defaultStyle))</code>. Google's <code>roadmap</code>, <code>terrain</code>, <code>satellite</code> and <code>hybrid</code> pick the bundled style of that kind when it is served.</p>
         <p>Limits per request: at most \(configuration.limits.maximumImageSide) pixels per side, \(configuration.limits.maximumPixelCount) pixels, \(configuration.limits.maximumOverlayCount) overlays, \(configuration.limits.maximumPointCount) points.</p>
-        <p>Images carry an <code>ETag</code> (send it back in <code>If-None-Match</code> for a <code>304</code>) and <code>Cache-Control: public, max-age=\(configuration.cacheMaxAgeSeconds)</code>. Errors are one line of text, or JSON with <code>Accept: application/json</code>.</p>
+        <p>Images carry an <code>ETag</code> (send it back in <code>If-None-Match</code> for a <code>304</code>) and <code>Cache-Control: , max-age=\(configuration.cacheMaxAgeSeconds)</code>. Errors are one line of text, or JSON with <code>Accept: application/json</code>.</p>
         </body></html>
 
         """
@@ -35,17 +35,11 @@ enum LandingPage {
 
     /// Text for HTML content and attribute values.
     static func escape(_ text: String) -> String {
-        var out = ""
-        for c in text {
-            switch c {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            default: out.append(c)
-            }
-        }
-        return out
+        text.reduce(into: "") { out, c in out += entities[c] ?? String(c) }
     }
+
+    /// The characters HTML gives a meaning, as entities.
+    private static let entities: [Character: String] = [
+        "&": "&amp;", "<": "&lt;", ">": "&gt;", "\"": "&quot;", "'": "&#39;",
+    ]
 }

@@ -27,16 +27,16 @@ import Foundation
 /// map types (`roadmap`, `satellite`, …) mean the bundled style of that kind when it is
 /// served. Requests never name files or tile URLs themselves: only the operator does, here.
 /// Marker icons (`icon:https://…`) are fetched only from the hosts `iconHosts` lists.
-public struct ServerConfiguration: Sendable {
+package struct ServerConfiguration: Sendable {
     /// A style the server may render: a bundled style name or a style file, and optional
     /// tile and elevation sources (the flags `--style`, `--source`, `--dem`, `--dem-encoding`).
-    public struct StyleEntry: Sendable, Hashable {
-        public var style: String
-        public var source: String?
-        public var dem: String?
-        public var demEncoding: DEMEncoding?
+    package struct StyleEntry: Sendable, Hashable {
+        package var style: String
+        package var source: String?
+        package var dem: String?
+        package var demEncoding: DEMEncoding?
 
-        public init(style: String, source: String? = nil, dem: String? = nil, demEncoding: DEMEncoding? = nil) {
+        package init(style: String, source: String? = nil, dem: String? = nil, demEncoding: DEMEncoding? = nil) {
             self.style = style
             self.source = source
             self.dem = dem
@@ -45,76 +45,76 @@ public struct ServerConfiguration: Sendable {
     }
 
     /// Per-request limits. A request over one is answered `400` with the limit's name.
-    public struct Limits: Sendable, Hashable {
+    package struct Limits: Sendable, Hashable {
         /// Largest image side in pixels (size × scale).
-        public var maximumImageSide = 2048
+        package var maximumImageSide = 2048
         /// Largest image area in pixels.
-        public var maximumPixelCount = 2048 * 2048
+        package var maximumPixelCount = 2048 * 2048
         /// Most overlays (paths, polygons, circles, markers) in one request.
-        public var maximumOverlayCount = 1_000
+        package var maximumOverlayCount = 1_000
         /// Most coordinates in one request's overlays, all together.
-        public var maximumPointCount = 100_000
+        package var maximumPointCount = 100_000
         /// Longest request target (path and query), in bytes (`414` above).
-        public var maximumURLLength = 16_384
+        package var maximumURLLength = 16_384
         /// Largest `POST /render` body, in bytes (`413` above).
-        public var maximumBodyBytes = 1 << 20
+        package var maximumBodyBytes = 1 << 20
         /// Most requests one client address may have queued or rendering (`429` above;
         /// 0: no per-client limit).
-        public var maximumQueuedPerClient = 0
+        package var maximumQueuedPerClient = 0
         /// Seconds a render may spend loading tiles; tiles not read by then are skipped.
-        public var renderTimeoutSeconds = 30.0
+        package var renderTimeoutSeconds = 30.0
 
-        public init() {}
+        package init() {}
     }
 
     /// Styles requests may name, by name.
-    public var styles: [String: StyleEntry] = [
+    package var styles: [String: StyleEntry] = [
         "normal": StyleEntry(style: "normal"),
         "terrain": StyleEntry(style: "terrain"),
         "hybrid": StyleEntry(style: "hybrid"),
         "satellite": StyleEntry(style: "satellite"),
     ]
     /// The style of requests that name none.
-    public var defaultStyle = "normal"
+    package var defaultStyle = "normal"
     /// API keys; when not empty every map request needs one (`key=` or `X-API-Key`).
-    public var apiKeys: [String] = []
+    package var apiKeys: [String] = []
     /// Origins allowed to read responses from scripts (`*` for any); empty: no CORS headers.
-    public var corsOrigins: [String] = []
+    package var corsOrigins: [String] = []
     /// `Cache-Control: public, max-age=…` of images, in seconds.
-    public var cacheMaxAgeSeconds = 86_400
+    package var cacheMaxAgeSeconds = 86_400
     /// Bytes of encoded images kept in memory by `ETag`, so that a request made again is
     /// answered without a render (`--response-cache-mb`, `"responseCacheMB"`; 0 turns it off).
-    public var responseCacheBytes = 64 << 20
+    package var responseCacheBytes = 64 << 20
     /// Hosts marker icon URLs may name (`icon:https://HOST/…`), lowercased: a host name
     /// (any port) or `host:port`. Empty (the default): requests may not use custom icons, so
     /// a request cannot make the server fetch from a host the operator did not choose.
-    public var iconHosts: [String] = []
-    public var limits = Limits()
+    package var iconHosts: [String] = []
+    package var limits = Limits()
 
     /// Where to listen (`--listen`).
-    public var listen: ListenAddress
+    package var listen: ListenAddress
     /// Render threads (`--threads`; default one per core).
-    public var renderThreads = ProcessInfo.processInfo.activeProcessorCount
+    package var renderThreads = ProcessInfo.processInfo.activeProcessorCount
     /// Most requests admitted at once, rendering or waiting (`--max-concurrent`); more are
     /// answered `503` with `Retry-After`.
-    public var maximumConcurrentRequests = 64
+    package var maximumConcurrentRequests = 64
     /// Seconds a connection may stay idle before it is closed (`--timeout`).
-    public var connectionTimeoutSeconds = 30
+    package var connectionTimeoutSeconds = 30
     /// On-disk cache of HTTP tiles (`--cache-dir`; nil: the renderer's default).
-    public var cacheDirectory: String?
+    package var cacheDirectory: String?
     /// Never fetch HTTP tiles, use only cached ones (`--offline`).
-    public var offline = false
+    package var offline = false
     /// Identifies the data in `ETag`s: the file given by `--config`, its styles' files and
     /// sources (see `StaticMapServer.dataVersion`).
-    public var configurationText = ""
+    package var configurationText = ""
 
     /// The defaults: the bundled styles on `127.0.0.1:8080`.
-    public init(listen: ListenAddress? = nil) {
+    package init(listen: ListenAddress? = nil) {
         self.listen = listen ?? Self.defaultListenAddress
     }
 
     /// `127.0.0.1:8080`.
-    public static let defaultListenAddress = ListenAddress(host: "127.0.0.1", port: 8080, isIPv6: false)
+    package static let defaultListenAddress = ListenAddress(host: "127.0.0.1", port: 8080, isIPv6: false)
 
     /// Keys of the configuration file.
     static let keys = ["styles", "defaultStyle", "keys", "cors", "cacheMaxAge", "responseCacheMB", "iconHosts", "limits"]
@@ -123,7 +123,7 @@ public struct ServerConfiguration: Sendable {
                             "renderTimeout"]
 
     /// Reads a configuration file; relative style and source paths resolve against its folder.
-    public mutating func load(path: String) throws(ServerConfigurationError) {
+    package mutating func load(path: String) throws(ServerConfigurationError) {
         let bytes: [UInt8]
         do {
             bytes = try InputFile.read(path, limit: 1 << 20)
@@ -134,17 +134,15 @@ public struct ServerConfiguration: Sendable {
     }
 
     /// Applies a configuration document on top of the current settings.
-    public mutating func apply(bytes: [UInt8], source: String, baseDirectory: String?) throws(ServerConfigurationError) {
-        let root: JSONObject
+    package mutating func apply(bytes: [UInt8], source: String, baseDirectory: String?) throws(ServerConfigurationError) {
+        let parsed: JSONValue
         do {
-            guard case .object(let o) = try JSONValue.parse(bytes, origin: source) else {
-                throw ServerConfigurationError.badValue(source: source, keyPath: "(root)", reason: "expected an object")
-            }
-            root = o
-        } catch let e as ServerConfigurationError {
-            throw e
+            parsed = try JSONValue.parse(bytes, origin: source)
         } catch {
-            throw .badJSON(String(describing: error))
+            throw .badJSON(error)
+        }
+        guard case .object(let root) = parsed else {
+            throw .badValue(source: source, keyPath: "(root)", reason: "expected an object")
         }
         let reader = Reader(source: source)
         try reader.checkKeys(root, "(root)", allowed: Self.keys)
@@ -277,16 +275,16 @@ public struct ServerConfiguration: Sendable {
 }
 
 /// Why a server configuration file was refused.
-public enum ServerConfigurationError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum ServerConfigurationError: Error, Sendable, Equatable, CustomStringConvertible {
     case unreadable(path: String, reason: String)
-    /// Not JSON (the message names the file and byte offset).
-    case badJSON(String)
+    /// Not JSON; the error names the file, line, column and byte offset.
+    case badJSON(JSONError)
     case badValue(source: String, keyPath: String, reason: String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case let .unreadable(path, reason): return "\(path): \(reason)"
-        case let .badJSON(message): return message
+        case let .badJSON(error): return error.description
         case let .badValue(source, keyPath, reason): return "\(source): \(keyPath): \(reason)"
         }
     }

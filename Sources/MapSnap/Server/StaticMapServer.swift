@@ -18,12 +18,12 @@ import Synchronization
 /// Renders run on `renderThreads` threads; socket I/O never does (see `HTTPServer`), so slow
 /// clients cannot hold a render thread. The same request gives the same bytes as the CLI at
 /// any concurrency: renders are deterministic and the renderer's caches never change output.
-public final class StaticMapServer: Sendable {
-    public let configuration: ServerConfiguration
+package final class StaticMapServer: Sendable {
+    package let configuration: ServerConfiguration
     /// The renderer every request uses (styles, sources and tiles shared across requests).
-    public let renderer: MapRenderer
+    package let renderer: MapRenderer
     /// What `ETag`s depend on besides the request: version, configuration and data files.
-    public let dataVersion: String
+    package let dataVersion: String
 
     let metrics = ServerMetrics()
     let queue: RenderQueue
@@ -42,7 +42,7 @@ public final class StaticMapServer: Sendable {
     /// - Parameters:
     ///   - version: mapsnap's version, part of every `ETag`.
     ///   - accessLog: receives one line per finished request (default: standard error).
-    public init(configuration: ServerConfiguration, version: String, renderer: MapRenderer = MapRenderer(),
+    package init(configuration: ServerConfiguration, version: String, renderer: MapRenderer = MapRenderer(),
                 places: (any PlaceResolving)? = BundledPlaces(),
                 accessLog: @escaping @Sendable (String) -> Void = { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }) {
         self.configuration = configuration
@@ -57,7 +57,7 @@ public final class StaticMapServer: Sendable {
 
     /// Starts listening; returns the address bound (with the kernel's port for port 0).
     @discardableResult
-    public func start() throws(HTTPServerError) -> Int {
+    package func start() throws(HTTPServerError) -> Int {
         var settings = HTTPServer.Settings(address: configuration.listen)
         settings.connectionTimeoutSeconds = configuration.connectionTimeoutSeconds
         settings.maximumTargetLength = configuration.limits.maximumURLLength
@@ -74,12 +74,12 @@ public final class StaticMapServer: Sendable {
     }
 
     /// True until `drain` begins.
-    public var isReady: Bool { !draining.load(ordering: .acquiring) }
+    package var isReady: Bool { !draining.load(ordering: .acquiring) }
 
     /// Stops accepting connections, answers what was accepted, then stops. Returns false
     /// when requests were still open after `timeout` (they are cut off).
     @discardableResult
-    public func drain(timeout: Duration = .seconds(30)) -> Bool {
+    package func drain(timeout: Duration = .seconds(30)) -> Bool {
         draining.store(true, ordering: .releasing)
         let server = http.withLock { $0 }
         server?.stopAccepting()

@@ -7,12 +7,12 @@
 /// and either function name takes three or four arguments. Matching is ASCII
 /// case-insensitive and ignores surrounding whitespace. Out-of-range channels are clamped
 /// (as browsers do); malformed text returns nil, never traps.
-public enum CSSColor {
+enum CSSColor {
     /// Upper bound on the text we look at; real colours are a few dozen characters.
     static let maximumLength = 128
 
     /// Parses `text`, nil when it is not a colour.
-    public static func parse(_ text: String) -> StyleColor? {
+    static func parse(_ text: String) -> StyleColor? {
         guard text.utf8.count <= maximumLength else { return nil }
         let s = text.lowercased().trimmingASCIIWhitespace()
         if s.isEmpty { return nil }
@@ -131,7 +131,7 @@ public enum CSSColor {
     }
 
     /// The CSS Color 4 named colours (`0xRRGGBB`).
-    public static let named: [String: UInt32] = [
+    static let named: [String: UInt32] = [
         "aliceblue": 0xF0F8FF, "antiquewhite": 0xFAEBD7, "aqua": 0x00FFFF, "aquamarine": 0x7FFFD4,
         "azure": 0xF0FFFF, "beige": 0xF5F5DC, "bisque": 0xFFE4C4, "black": 0x000000,
         "blanchedalmond": 0xFFEBCD, "blue": 0x0000FF, "blueviolet": 0x8A2BE2, "brown": 0xA52A2A,

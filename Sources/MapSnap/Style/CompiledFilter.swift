@@ -10,7 +10,7 @@
 /// Make one per (style layer, tile layer) and use it for every feature of that tile layer —
 /// from every drawn tile that shares the decoded tile — with a shared `TileLayerIndex`.
 /// A feature of another layer is still answered correctly, by the unbound filter.
-public struct CompiledFilter: Sendable {
+struct CompiledFilter: Sendable {
     private let filter: StyleExpression?
     private let zoom: Double
     private let index: TileLayerIndex
@@ -102,7 +102,7 @@ public struct CompiledFilter: Sendable {
 
     /// Binds `filter` (nil accepts every feature) to `tileLayer` at `zoom`, for features of
     /// the geometry types in `geometryTypes` (others are rejected).
-    public init(_ filter: StyleExpression?, tileLayer: TileLayerIndex, zoom: Double,
+    init(_ filter: StyleExpression?, tileLayer: TileLayerIndex, zoom: Double,
                 geometryTypes: Set<GeometryType> = [.point, .lineString, .polygon]) {
         self.filter = filter
         self.zoom = zoom
@@ -119,14 +119,14 @@ public struct CompiledFilter: Sendable {
     }
 
     /// Convenience: binds `layer`'s filter.
-    public init(_ layer: StyleLayer, tileLayer: TileLayerIndex, zoom: Double,
+    init(_ layer: StyleLayer, tileLayer: TileLayerIndex, zoom: Double,
                 geometryTypes: Set<GeometryType> = [.point, .lineString, .polygon]) {
         self.init(layer.filter, tileLayer: tileLayer, zoom: zoom, geometryTypes: geometryTypes)
     }
 
     /// The geometry types some feature could match; features of other types are rejected
     /// without evaluating anything. Empty means the layer draws nothing from this tile layer.
-    public var acceptedGeometryTypes: Set<GeometryType> {
+    var acceptedGeometryTypes: Set<GeometryType> {
         var types: Set<GeometryType> = []
         if !point.isNever { types.insert(.point) }
         if !lineString.isNever { types.insert(.lineString) }
@@ -135,7 +135,7 @@ public struct CompiledFilter: Sendable {
     }
 
     /// Whether the filter accepts `feature` (and its geometry type is wanted).
-    public func matches(_ feature: VectorTileFeature) -> Bool {
+    func matches(_ feature: VectorTileFeature) -> Bool {
         guard feature.storage === index.storage else {
             return filter?.matches(feature, zoom: zoom) ?? true
         }

@@ -8,7 +8,7 @@
 /// Cost is bounded: a compiled tree has at most `Style.maximumExpressionNodes` nodes, `let`
 /// bindings are evaluated once per evaluation (never expanded), and no string longer than
 /// `Style.maximumStringBytes` is ever built.
-public struct StyleExpression: Sendable {
+struct StyleExpression: Sendable {
     let root: ExpressionNode
     let dependencies: ExpressionDependencies
 
@@ -18,21 +18,21 @@ public struct StyleExpression: Sendable {
     }
 
     /// A constant expression.
-    public init(constant value: StyleValue) {
+    init(constant value: StyleValue) {
         self.init(root: .literal(value), dependencies: [])
     }
 
     /// Whether the result depends on the map zoom.
-    public var dependsOnZoom: Bool { dependencies.contains(.zoom) }
+    var dependsOnZoom: Bool { dependencies.contains(.zoom) }
     /// Whether the result depends on the feature (properties, geometry type or id).
-    public var dependsOnFeature: Bool { dependencies.contains(.feature) }
+    var dependsOnFeature: Bool { dependencies.contains(.feature) }
     /// Whether the expression always yields the same value.
-    public var isConstant: Bool { dependencies.isEmpty }
+    var isConstant: Bool { dependencies.isEmpty }
     /// Whether the result depends on the zoom only, so it can be evaluated once per render.
-    public var isZoomOnly: Bool { dependencies == .zoom }
+    var isZoomOnly: Bool { dependencies == .zoom }
 
     /// Evaluates for a feature; `.null` when evaluation fails (a MapLibre runtime error).
-    public func evaluate<F: StyleFeature>(zoom: Double, feature: F) -> StyleValue {
+    func evaluate<F: StyleFeature>(zoom: Double, feature: F) -> StyleValue {
         var context = EvaluationContext(feature: feature, zoom: zoom)
         do {
             return try root.evaluate(&context)
@@ -42,12 +42,12 @@ public struct StyleExpression: Sendable {
     }
 
     /// Evaluates without a feature: property lookups yield null.
-    public func evaluate(zoom: Double) -> StyleValue {
+    func evaluate(zoom: Double) -> StyleValue {
         evaluate(zoom: zoom, feature: NoFeature())
     }
 
     /// Evaluates as a filter: true only when the result is the boolean `true`.
-    public func matches<F: StyleFeature>(_ feature: F, zoom: Double) -> Bool {
+    func matches<F: StyleFeature>(_ feature: F, zoom: Double) -> Bool {
         evaluate(zoom: zoom, feature: feature) == .bool(true)
     }
 }

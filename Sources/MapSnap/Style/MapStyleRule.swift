@@ -49,8 +49,10 @@ public struct MapStyleRule: Sendable, Hashable {
     /// `all`, or an element such as `geometry` or `labels.text.fill`; an element selects its
     /// sub-elements.
     public var element: String
+    /// What to change, applied in order.
     public var stylers: [Styler]
 
+    /// A rule; `feature` and `element` default to everything, as in Google's syntax.
     public init(feature: String = "all", element: String = "all", stylers: [Styler]) {
         self.feature = feature
         self.element = element
@@ -83,18 +85,18 @@ public struct MapStyleRule: Sendable, Hashable {
 /// What a user asks of a style for one render, Google Maps style: styling rules and a label
 /// language. Applied to the style's JSON when it is loaded, before it is compiled, so any
 /// OpenMapTiles-schema style can be customised and the files stay as they are.
-public struct StyleCustomization: Sendable, Hashable {
-    public var rules: [MapStyleRule]
+struct StyleCustomization: Sendable, Hashable {
+    var rules: [MapStyleRule]
     /// A language code (`de`, `zh-CN`): labels read `name:de` (or `name_de`) where the tiles
     /// have it, else what the style reads.
-    public var language: String?
+    var language: String?
 
-    public init(rules: [MapStyleRule] = [], language: String? = nil) {
+    init(rules: [MapStyleRule] = [], language: String? = nil) {
         self.rules = rules
         self.language = language
     }
 
-    public var isEmpty: Bool { rules.isEmpty && language == nil }
+    var isEmpty: Bool { rules.isEmpty && language == nil }
 
     /// Applies the rules and the language to every layer of a style document.
     func apply(to style: inout JSONValue) {

@@ -7,11 +7,11 @@
 ///
 /// Colours interpolate component-wise on premultiplied sRGB (MapLibre's "rgb" space), not
 /// in linear light; numbers and number arrays interpolate element-wise.
-public struct PropertyValue: Sendable {
+struct PropertyValue: Sendable {
     /// The property this value belongs to (decides type and default).
-    public let property: StyleProperty
+    let property: StyleProperty
     /// The compiled value.
-    public let expression: StyleExpression
+    let expression: StyleExpression
     private let defaultValue: StyleValue
     /// Set by `bound(to:zoom:)`: `expression` holds only for features of that layer at
     /// that zoom; anything else evaluates `unbound`.
@@ -32,25 +32,25 @@ public struct PropertyValue: Sendable {
     }
 
     /// A constant value for `property`.
-    public init(property: StyleProperty, constant: StyleValue) {
+    init(property: StyleProperty, constant: StyleValue) {
         self.init(property: property, expression: StyleExpression(constant: constant))
     }
 
     /// The style-spec default of `property`.
-    public static func defaultValue(of property: StyleProperty) -> PropertyValue {
+    static func defaultValue(of property: StyleProperty) -> PropertyValue {
         PropertyValue(property: property, constant: property.defaultValue)
     }
 
     /// Whether the value is the same everywhere.
-    public var isConstant: Bool { expression.isConstant }
+    var isConstant: Bool { expression.isConstant }
     /// Whether the value depends on zoom only (evaluate once per render).
-    public var isZoomOnly: Bool { expression.isZoomOnly }
+    var isZoomOnly: Bool { expression.isZoomOnly }
     /// Whether the value must be evaluated per feature.
-    public var dependsOnFeature: Bool { expression.dependsOnFeature }
+    var dependsOnFeature: Bool { expression.dependsOnFeature }
 
     /// This value with everything except feature dependence evaluated at `zoom`: a constant
     /// when the value does not read the feature, otherwise unchanged.
-    public func resolved(atZoom zoom: Double) -> PropertyValue {
+    func resolved(atZoom zoom: Double) -> PropertyValue {
         guard !expression.dependsOnFeature, !expression.isConstant else { return self }
         return PropertyValue(property: property, expression: StyleExpression(constant: expression.evaluate(zoom: zoom)))
     }
@@ -59,7 +59,7 @@ public struct PropertyValue: Sendable {
     /// key/value-index lookups and comparisons and `match` on properties are decided per
     /// distinct value now (see `CompiledFilter`). Same results as `self`; a feature of
     /// another layer, or another zoom, is evaluated unbound.
-    public func bound(to layer: TileLayerIndex, zoom: Double) -> PropertyValue {
+    func bound(to layer: TileLayerIndex, zoom: Double) -> PropertyValue {
         let unbound = binding?.unbound ?? expression
         guard unbound.dependsOnFeature else { return resolved(atZoom: zoom) }
         let node = ExpressionBinder(layer: layer, zoom: zoom).bind(unbound.root)
@@ -70,7 +70,7 @@ public struct PropertyValue: Sendable {
     // MARK: Raw values
 
     /// The evaluated value, or the property default when evaluation yields null.
-    public func value<F: StyleFeature>(atZoom zoom: Double, feature: F) -> StyleValue {
+    func value<F: StyleFeature>(atZoom zoom: Double, feature: F) -> StyleValue {
         if let binding, zoom != binding.zoom || (feature as? VectorTileFeature)?.storage !== binding.storage {
             return orDefault(binding.unbound.evaluate(zoom: zoom, feature: feature))
         }
@@ -78,7 +78,7 @@ public struct PropertyValue: Sendable {
     }
 
     /// The evaluated value without a feature (property lookups are null).
-    public func value(atZoom zoom: Double) -> StyleValue {
+    func value(atZoom zoom: Double) -> StyleValue {
         orDefault((binding?.unbound ?? expression).evaluate(zoom: zoom))
     }
 
@@ -89,16 +89,16 @@ public struct PropertyValue: Sendable {
     // MARK: Typed accessors
 
     /// A colour property (`*-color`). Strings from data are parsed as CSS colours.
-    public func color<F: StyleFeature>(atZoom zoom: Double, feature: F) -> Color {
+    func color<F: StyleFeature>(atZoom zoom: Double, feature: F) -> Color {
         colorValue(value(atZoom: zoom, feature: feature))
     }
 
-    public func color(atZoom zoom: Double) -> Color {
+    func color(atZoom zoom: Double) -> Color {
         colorValue(value(atZoom: zoom))
     }
 
     /// A colour that may be unset (`fill-outline-color` defaults to nil = use `fill-color`).
-    public func optionalColor<F: StyleFeature>(atZoom zoom: Double, feature: F) -> Color? {
+    func optionalColor<F: StyleFeature>(atZoom zoom: Double, feature: F) -> Color? {
         let v = value(atZoom: zoom, feature: feature)
         return v == .null ? nil : ExpressionNode.color(from: v)?.color
     }
@@ -109,11 +109,11 @@ public struct PropertyValue: Sendable {
     }
 
     /// A numeric property; nil only when the property has no default (`*-sort-key`).
-    public func number<F: StyleFeature>(atZoom zoom: Double, feature: F) -> Double? {
+    func number<F: StyleFeature>(atZoom zoom: Double, feature: F) -> Double? {
         numberValue(value(atZoom: zoom, feature: feature))
     }
 
-    public func number(atZoom zoom: Double) -> Double? {
+    func number(atZoom zoom: Double) -> Double? {
         numberValue(value(atZoom: zoom))
     }
 
@@ -125,11 +125,11 @@ public struct PropertyValue: Sendable {
 
     /// A number-array property (`line-dasharray`, `text-offset`, `*-translate`, padding).
     /// Empty when unset (a solid line for `line-dasharray`).
-    public func numberArray<F: StyleFeature>(atZoom zoom: Double, feature: F) -> [Double] {
+    func numberArray<F: StyleFeature>(atZoom zoom: Double, feature: F) -> [Double] {
         numberArrayValue(value(atZoom: zoom, feature: feature))
     }
 
-    public func numberArray(atZoom zoom: Double) -> [Double] {
+    func numberArray(atZoom zoom: Double) -> [Double] {
         numberArrayValue(value(atZoom: zoom))
     }
 
@@ -151,11 +151,11 @@ public struct PropertyValue: Sendable {
     }
 
     /// A boolean property.
-    public func bool<F: StyleFeature>(atZoom zoom: Double, feature: F) -> Bool {
+    func bool<F: StyleFeature>(atZoom zoom: Double, feature: F) -> Bool {
         boolValue(value(atZoom: zoom, feature: feature))
     }
 
-    public func bool(atZoom zoom: Double) -> Bool {
+    func bool(atZoom zoom: Double) -> Bool {
         boolValue(value(atZoom: zoom))
     }
 
@@ -165,20 +165,20 @@ public struct PropertyValue: Sendable {
     }
 
     /// A string property (`icon-image`); non-strings are converted like `to-string`.
-    public func string<F: StyleFeature>(atZoom zoom: Double, feature: F) -> String {
+    func string<F: StyleFeature>(atZoom zoom: Double, feature: F) -> String {
         value(atZoom: zoom, feature: feature).description
     }
 
-    public func string(atZoom zoom: Double) -> String {
+    func string(atZoom zoom: Double) -> String {
         value(atZoom: zoom).description
     }
 
     /// A string-array property (`text-font`).
-    public func stringArray<F: StyleFeature>(atZoom zoom: Double, feature: F) -> [String] {
+    func stringArray<F: StyleFeature>(atZoom zoom: Double, feature: F) -> [String] {
         stringArrayValue(value(atZoom: zoom, feature: feature))
     }
 
-    public func stringArray(atZoom zoom: Double) -> [String] {
+    func stringArray(atZoom zoom: Double) -> [String] {
         stringArrayValue(value(atZoom: zoom))
     }
 
@@ -195,7 +195,7 @@ public struct PropertyValue: Sendable {
     ///
     /// Labels longer than `Style.maximumLabelCharacters` characters are cut to that length
     /// (a label that long is data gone wrong; cutting keeps layout and collision cheap).
-    public func textField<F: StyleFeature>(atZoom zoom: Double, feature: F) -> String {
+    func textField<F: StyleFeature>(atZoom zoom: Double, feature: F) -> String {
         let text = string(atZoom: zoom, feature: feature)
         let limit = Style.maximumLabelCharacters
         guard text.utf8.count > limit, text.count > limit else { return text }
@@ -204,12 +204,12 @@ public struct PropertyValue: Sendable {
 
     /// A keyword property (`line-cap`, `symbol-placement`, …) as its enum; the default
     /// when the value is not one of the keywords.
-    public func keyword<F: StyleFeature, E: RawRepresentable>(_ type: E.Type, atZoom zoom: Double, feature: F) -> E
+    func keyword<F: StyleFeature, E: RawRepresentable>(_ type: E.Type, atZoom zoom: Double, feature: F) -> E
         where E.RawValue == String {
         keywordValue(type, value(atZoom: zoom, feature: feature))
     }
 
-    public func keyword<E: RawRepresentable>(_ type: E.Type, atZoom zoom: Double) -> E where E.RawValue == String {
+    func keyword<E: RawRepresentable>(_ type: E.Type, atZoom zoom: Double) -> E where E.RawValue == String {
         keywordValue(type, value(atZoom: zoom))
     }
 

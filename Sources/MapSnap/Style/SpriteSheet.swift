@@ -6,39 +6,46 @@ import Foundation
 /// Sizes in the style (`icon-size`, `icon-offset`) are CSS pixels: an image `width` pixels
 /// wide at `pixelRatio` 2 is `width / 2` CSS pixels wide, and is drawn at that size times
 /// the render scale.
-public struct SpriteImage: Sendable {
+struct SpriteImage: Sendable {
     /// The image (premultiplied RGBA).
-    public let image: Canvas
+    let image: Canvas
     /// Image pixels per CSS pixel (1 for `sprite.png`, 2 for `sprite@2x.png`).
-    public let pixelRatio: Double
+    let pixelRatio: Double
     /// A signed-distance-field image: its alpha is a distance to the edge, drawn in
     /// `icon-color` (with `icon-halo-*`).
-    public let sdf: Bool
+    let sdf: Bool
     /// Horizontal ranges (image pixels) that `icon-text-fit` stretches; empty: the whole image.
-    public let stretchX: [ClosedRange<Double>]
+    let stretchX: [ClosedRange<Double>]
     /// Vertical ranges that `icon-text-fit` stretches; empty: the whole image.
-    public let stretchY: [ClosedRange<Double>]
+    let stretchY: [ClosedRange<Double>]
     /// The part of the image (image pixels) that `icon-text-fit` fits around the text;
     /// nil: the whole image.
-    public let content: PixelRect?
+    let content: PixelRect?
 
     /// Width in CSS pixels.
-    public var width: Double { Double(image.width) / pixelRatio }
+    var width: Double { Double(image.width) / pixelRatio }
     /// Height in CSS pixels.
-    public var height: Double { Double(image.height) / pixelRatio }
+    var height: Double { Double(image.height) / pixelRatio }
 }
 
 /// Why a sprite sheet could not be read. Every case names the file (`origin`) and, for the
 /// index, the JSON key path.
 public enum SpriteError: Error, Equatable, Sendable, CustomStringConvertible {
-    /// The index or image could not be read (too large, unreadable, not JSON, not PNG).
+    /// The index or image could not be read (too large, unreadable).
     case unreadable(origin: String, reason: String)
+    /// The index is not JSON; the error names the file, line, column and byte offset.
+    case invalidIndexJSON(JSONError)
+    /// The image is not a readable PNG; the error says why (and where, for broken chunks).
+    case invalidImage(origin: String, PNGError)
     /// An index entry is malformed.
     case invalidEntry(origin: String, keyPath: String, reason: String)
 
+    /// One line naming what failed, where and why: the message the CLI prints.
     public var description: String {
         switch self {
         case .unreadable(let origin, let reason): return "\(origin): cannot read sprite: \(reason)"
+        case .invalidIndexJSON(let e): return "\(e.source): cannot read sprite: \(e)"
+        case .invalidImage(let origin, let e): return "\(origin): cannot read sprite: \(e)"
         case .invalidEntry(let origin, let path, let reason): return "\(origin): \(path): \(reason)"
         }
     }
@@ -49,34 +56,34 @@ public enum SpriteError: Error, Equatable, Sendable, CustomStringConvertible {
 ///
 /// A sheet is a PNG plus a JSON index (`{"name": {"x", "y", "width", "height",
 /// "pixelRatio", "sdf", "stretchX", "stretchY", "content"}, …}`).
-public struct SpriteSheet: Sendable {
+struct SpriteSheet: Sendable {
     /// Most bytes read for an index (real ones are under 100 kB).
-    public static let maximumIndexBytes = 4 << 20
+    static let maximumIndexBytes = 4 << 20
     /// Most bytes read for a sheet image.
-    public static let maximumImageBytes = 32 << 20
+    static let maximumImageBytes = 32 << 20
     /// Largest sheet accepted, in pixels (real @2x sheets are at most about 2048²).
-    public static let maximumImagePixels = 4096 * 4096
+    static let maximumImagePixels = 4096 * 4096
     /// Most entries in one index.
-    public static let maximumEntries = 20_000
+    static let maximumEntries = 20_000
 
     /// Images by the name styles use.
-    public private(set) var images: [String: SpriteImage] = [:]
+    private(set) var images: [String: SpriteImage] = [:]
     /// Index entries that were skipped because they lie outside the sheet.
-    public private(set) var skippedEntries = 0
+    private(set) var skippedEntries = 0
 
-    public init() {}
+    init() {}
 
     /// The image `name` refers to, if any.
-    public func image(named name: String) -> SpriteImage? { images[name] }
+    func image(named name: String) -> SpriteImage? { images[name] }
 
     /// Whether the sheet holds no image.
-    public var isEmpty: Bool { images.isEmpty }
+    var isEmpty: Bool { images.isEmpty }
 
     /// Adds the images of one sheet, under `prefix` + name (`""` for the default sheet).
     /// - Parameters:
     ///   - origin: names the sheet in errors (its location, without `.json`/`.png`).
     ///   - defaultPixelRatio: for entries without `pixelRatio` (2 for an `@2x` sheet).
-    public mutating func add(index: [UInt8], image: [UInt8], origin: String, prefix: String = "",
+    mutating func add(index: [UInt8], image: [UInt8], origin: String, prefix: String = "",
                              defaultPixelRatio: Double = 1) throws(SpriteError) {
         guard index.count <= Self.maximumIndexBytes else {
             throw .unreadable(origin: origin + ".json", reason: "\(index.count) bytes is more than the limit of \(Self.maximumIndexBytes)")
@@ -85,7 +92,7 @@ public struct SpriteSheet: Sendable {
         do {
             json = try JSONValue.parse(index, origin: origin + ".json", maximumDepth: 8)
         } catch {
-            throw .unreadable(origin: origin + ".json", reason: error.description)
+            throw .invalidIndexJSON(error)
         }
         guard case .object(let entries) = json else {
             throw .invalidEntry(origin: origin + ".json", keyPath: "(root)", reason: "expected an object of images, found \(json.typeName)")
@@ -98,7 +105,7 @@ public struct SpriteSheet: Sendable {
         do {
             sheet = try PNGCodec.decode(image, origin: origin + ".png", maxPixelCount: Self.maximumImagePixels)
         } catch {
-            throw .unreadable(origin: origin + ".png", reason: error.description)
+            throw .invalidImage(origin: origin + ".png", error)
         }
         for (name, value) in entries {
             let entry = try SpriteEntry(value, origin: origin + ".json", keyPath: name, defaultPixelRatio: defaultPixelRatio)

@@ -6,36 +6,36 @@ import Foundation
 /// Sources are kept as data for the renderer to resolve; layers keep their order; every
 /// filter and property is compiled to an `StyleExpression`. What the style asks for but
 /// mapsnap does not do is listed in `warnings`, one entry per distinct thing.
-public struct Style: Sendable {
+struct Style: Sendable {
     /// Styles larger than this are refused (real styles are well under 1 MB).
-    public static let maximumInputBytes = 16 << 20
+    static let maximumInputBytes = 16 << 20
     /// Deepest JSON nesting accepted; bounds recursion in the parser and compiler.
-    public static let maximumNestingDepth = 64
+    static let maximumNestingDepth = 64
     /// Most layers accepted (real styles have up to a few hundred); more is an error.
-    public static let maximumLayerCount = 2_000
+    static let maximumLayerCount = 2_000
     /// Most nodes in one compiled expression or filter (real ones have under a thousand),
     /// which bounds the work of evaluating it; more is an error.
-    public static let maximumExpressionNodes = 100_000
+    static let maximumExpressionNodes = 100_000
     /// Longest string (UTF-8 bytes) a style may write or an expression may build. A longer
     /// literal, or a constant expression building one, is an error; an expression building
     /// one from feature data fails at evaluation (the property takes its default).
-    public static let maximumStringBytes = 10_000
+    static let maximumStringBytes = 10_000
     /// Longest label (characters) `text-field` yields; longer labels are cut to this.
-    public static let maximumLabelCharacters = 256
+    static let maximumLabelCharacters = 256
 
     /// Where the style came from (file name or caller label), used in errors.
-    public let origin: String
+    let origin: String
     /// The style-spec version (always 8).
-    public let version: Int
-    public let name: String?
+    let version: Int
+    let name: String?
     /// Sources by id.
-    public let sources: [String: StyleSource]
+    let sources: [String: StyleSource]
     /// Layers in drawing order (first is drawn first, at the bottom).
-    public let layers: [StyleLayer]
+    let layers: [StyleLayer]
     /// The sprite sheets the style names (`sprite`), in order; empty when it names none.
-    public let sprites: [StyleSprite]
+    let sprites: [StyleSprite]
     /// Degradations, deduplicated, in order of first occurrence.
-    public let warnings: [StyleWarning]
+    let warnings: [StyleWarning]
 
     init(origin: String, version: Int, name: String?, sources: [String: StyleSource], layers: [StyleLayer],
          sprites: [StyleSprite] = [], warnings: [StyleWarning]) {
@@ -49,7 +49,7 @@ public struct Style: Sendable {
     }
 
     /// Reads and parses the style file at `path`; errors name the file's last path component.
-    public static func load(path: String) throws(StyleError) -> Style {
+    static func load(path: String) throws(StyleError) -> Style {
         try load(path: path, customization: StyleCustomization())
     }
 
@@ -69,7 +69,7 @@ public struct Style: Sendable {
     }
 
     /// Parses style JSON. `origin` names the style in errors and warnings.
-    public static func parse(data: Data, origin: String) throws(StyleError) -> Style {
+    static func parse(data: Data, origin: String) throws(StyleError) -> Style {
         guard data.count <= maximumInputBytes else {
             throw .tooLarge(origin: origin, byteCount: data.count, limit: maximumInputBytes)
         }
@@ -98,83 +98,83 @@ public struct Style: Sendable {
     }
 
     /// The layer with `id`, if any.
-    public func layer(id: String) -> StyleLayer? {
+    func layer(id: String) -> StyleLayer? {
         layers.first { $0.id == id }
     }
 }
 
 /// A sprite sheet named by a style: `url` is the sheet's base, to which `.json` (the index)
 /// and `.png` (the image) are appended, with `@2x` before them for high-density renders.
-public struct StyleSprite: Sendable, Hashable {
+struct StyleSprite: Sendable, Hashable {
     /// The id of the sheet whose images are named without a prefix.
-    public static let defaultID = "default"
+    static let defaultID = "default"
     /// `default`, or the prefix of this sheet's image names (`id:name`).
-    public let id: String
-    public let url: String
+    let id: String
+    let url: String
 
-    public init(id: String, url: String) {
+    init(id: String, url: String) {
         self.id = id
         self.url = url
     }
 }
 
 /// A tile or data source declared by a style, kept as data: the renderer resolves it.
-public struct StyleSource: Sendable, Equatable {
-    public enum Kind: Hashable, Sendable {
+struct StyleSource: Sendable, Equatable {
+    enum Kind: Hashable, Sendable {
         case vector, raster, rasterDEM, geoJSON
         /// `image`, `video` or anything else: not read by mapsnap.
         case other(String)
     }
 
-    public let id: String
-    public let kind: Kind
+    let id: String
+    let kind: Kind
     /// A TileJSON URL (`url`), when given.
-    public let url: String?
+    let url: String?
     /// Tile URL templates (`tiles`).
-    public let tiles: [String]
-    public let minZoom: Double?
-    public let maxZoom: Double?
+    let tiles: [String]
+    let minZoom: Double?
+    let maxZoom: Double?
     /// Tile size in pixels at scale 1 (`tileSize`; raster default 512 in the spec).
-    public let tileSize: Int?
-    public let attribution: String?
+    let tileSize: Int?
+    let attribution: String?
     /// `xyz` (default) or `tms`.
-    public let scheme: String?
+    let scheme: String?
     /// `raster-dem` encoding: `mapbox` (default) or `terrarium`.
-    public let encoding: String?
+    let encoding: String?
     /// `[west, south, east, north]` in degrees, when given.
-    public let bounds: [Double]?
+    let bounds: [Double]?
     /// GeoJSON `data` given as a URL.
-    public let dataURL: String?
+    let dataURL: String?
     /// GeoJSON `data` given inline, re-serialised with sorted keys.
-    public let inlineData: Data?
+    let inlineData: Data?
 }
 
 /// One style layer: what to draw from which source, when, and how.
-public struct StyleLayer: Sendable {
-    public let id: String
-    public let type: StyleLayerType
-    public let source: String?
-    public let sourceLayer: String?
+struct StyleLayer: Sendable {
+    let id: String
+    let type: StyleLayerType
+    let source: String?
+    let sourceLayer: String?
     /// The layer is hidden at zooms below this.
-    public let minZoom: Double?
+    let minZoom: Double?
     /// The layer is hidden at zooms at or above this.
-    public let maxZoom: Double?
+    let maxZoom: Double?
     /// Which features the layer draws; nil draws all.
-    public let filter: StyleExpression?
-    public let visibility: Visibility
+    let filter: StyleExpression?
+    let visibility: Visibility
     /// Paint properties that the style sets (see `property(_:)` for defaults).
-    public let paint: [StyleProperty: PropertyValue]
+    let paint: [StyleProperty: PropertyValue]
     /// Layout properties that the style sets, except `visibility`.
-    public let layout: [StyleProperty: PropertyValue]
+    let layout: [StyleProperty: PropertyValue]
 
     /// The value of `property`: as set by the style, or the spec default.
-    public func property(_ property: StyleProperty) -> PropertyValue {
+    func property(_ property: StyleProperty) -> PropertyValue {
         (property.isLayout ? layout[property] : paint[property]) ?? .defaultValue(of: property)
     }
 
     /// Whether the layer draws at `zoom` (visibility and zoom range; MapLibre's
     /// `minzoom <= z < maxzoom`).
-    public func isVisible(atZoom zoom: Double) -> Bool {
+    func isVisible(atZoom zoom: Double) -> Bool {
         guard visibility == .visible else { return false }
         if case .other = type { return false }
         if let minZoom, zoom < minZoom { return false }
@@ -183,7 +183,7 @@ public struct StyleLayer: Sendable {
     }
 
     /// Whether the layer's filter accepts `feature` at `zoom`.
-    public func matches<F: StyleFeature>(_ feature: F, zoom: Double) -> Bool {
+    func matches<F: StyleFeature>(_ feature: F, zoom: Double) -> Bool {
         guard let filter else { return true }
         return filter.matches(feature, zoom: zoom)
     }

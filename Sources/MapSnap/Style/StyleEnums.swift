@@ -1,5 +1,5 @@
 /// `visibility` (layout, every layer type).
-public enum Visibility: String, Sendable, CaseIterable {
+enum Visibility: String, Sendable, CaseIterable {
     case visible, none
 }
 
@@ -7,7 +7,7 @@ public enum Visibility: String, Sendable, CaseIterable {
 // raw values are the style-spec keywords.
 
 /// `symbol-placement`.
-public enum SymbolPlacement: String, Sendable, CaseIterable {
+enum SymbolPlacement: String, Sendable, CaseIterable {
     case point, line
     case lineCenter = "line-center"
 }
@@ -16,11 +16,11 @@ public enum SymbolPlacement: String, Sendable, CaseIterable {
 // are the style-spec keywords).
 
 /// `text-transform`.
-public enum TextTransform: String, Sendable, CaseIterable {
+enum TextTransform: String, Sendable, CaseIterable {
     case none, uppercase, lowercase
 
     /// Applies the transform (locale-independent, as MapLibre does).
-    public func apply(_ text: String) -> String {
+    func apply(_ text: String) -> String {
         switch self {
         case .none: return text
         case .uppercase: return text.uppercased()
@@ -30,17 +30,17 @@ public enum TextTransform: String, Sendable, CaseIterable {
 }
 
 /// `text-justify`.
-public enum TextJustify: String, Sendable, CaseIterable {
+enum TextJustify: String, Sendable, CaseIterable {
     case auto, left, center, right
 }
 
 /// `text-rotation-alignment` / `icon-rotation-alignment`.
-public enum RotationAlignment: String, Sendable, CaseIterable {
+enum RotationAlignment: String, Sendable, CaseIterable {
     case map, viewport, auto
     case viewportGlyph = "viewport-glyph"
 }
 
 /// `icon-text-fit`: which of the icon's dimensions stretch to the text's box.
-public enum IconTextFit: String, Sendable, CaseIterable {
+enum IconTextFit: String, Sendable, CaseIterable {
     case none, width, height, both
 }

@@ -26,6 +26,7 @@ public enum StyleError: Error, Equatable, Sendable, CustomStringConvertible {
     /// `Style.maximumExpressionNodes`, `Style.maximumStringBytes`); `reason` says which.
     case limitExceeded(origin: String, keyPath: String, reason: String)
 
+    /// One line naming what failed, where and why: the message the CLI prints.
     public var description: String {
         switch self {
         case .unreadable(let origin, let reason):
@@ -57,9 +58,9 @@ public enum StyleError: Error, Equatable, Sendable, CustomStringConvertible {
 /// Something in a style that loaded but will not be drawn as written. Warnings are
 /// deduplicated per style by `kind`; `keyPath` is the first place it occurred and
 /// `occurrences` counts all of them.
-public struct StyleWarning: Hashable, Sendable, CustomStringConvertible {
+struct StyleWarning: Hashable, Sendable, CustomStringConvertible {
     /// What was degraded.
-    public enum Kind: Hashable, Sendable {
+    enum Kind: Hashable, Sendable {
         /// A layer type we parse but do not draw (`circle`, `fill-extrusion`, …).
         case unsupportedLayerType(String)
         /// A known property we do not implement (`fill-pattern`).
@@ -78,17 +79,17 @@ public struct StyleWarning: Hashable, Sendable, CustomStringConvertible {
         case ignoredRootKey(String)
     }
 
-    public let kind: Kind
-    public let keyPath: String
-    public let occurrences: Int
+    let kind: Kind
+    let keyPath: String
+    let occurrences: Int
 
-    public init(kind: Kind, keyPath: String, occurrences: Int = 1) {
+    init(kind: Kind, keyPath: String, occurrences: Int = 1) {
         self.kind = kind
         self.keyPath = keyPath
         self.occurrences = occurrences
     }
 
-    public var description: String {
+    var description: String {
         let times = occurrences > 1 ? " (\(occurrences) places)" : ""
         switch kind {
         case .unsupportedLayerType(let t):
@@ -116,7 +117,7 @@ extension StyleWarning {
     /// property in one line, every skipped layer type in another), so that a real style's
     /// handful of unsupported details costs a few lines, not one each. A kind with a single
     /// warning keeps its own `description`; lines come in order of first occurrence.
-    public static func lines(_ warnings: [StyleWarning]) -> [String] {
+    static func lines(_ warnings: [StyleWarning]) -> [String] {
         var families: [Int: [StyleWarning]] = [:]
         var order: [Int] = []
         for w in warnings {

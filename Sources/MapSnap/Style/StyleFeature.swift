@@ -1,6 +1,6 @@
 /// What a style filter or expression can ask of a feature. Vector-tile features and any
 /// other feature model implement this so the style engine stays format-neutral.
-public protocol StyleFeature {
+protocol StyleFeature {
     /// The value of a property, nil when the feature has no such key.
     func value(forKey key: String) -> FeatureValue?
     var geometryType: GeometryType { get }

@@ -1,6 +1,6 @@
 /// A style layer type. Types we do not draw are kept as `.other` so the layer list keeps
 /// its order and ids (and the renderer can skip them knowingly).
-public enum StyleLayerType: Hashable, Sendable, CustomStringConvertible {
+enum StyleLayerType: Hashable, Sendable, CustomStringConvertible {
     case background, fill, line, symbol, raster, hillshade
     /// `fill-extrusion`, drawn as mapsnap's cameras see it: from straight above, where an
     /// extruded polygon shows only its roof, a flat fill.
@@ -8,30 +8,19 @@ public enum StyleLayerType: Hashable, Sendable, CustomStringConvertible {
     /// A MapLibre layer type we parse but do not draw (`circle`, `fill-extrusion`, …).
     case other(String)
 
+    /// The types mapsnap draws and their style-spec names: the one list both directions read.
+    private static let named: [(type: StyleLayerType, name: String)] = [
+        (.background, "background"), (.fill, "fill"), (.line, "line"), (.symbol, "symbol"),
+        (.raster, "raster"), (.hillshade, "hillshade"), (.fillExtrusion, "fill-extrusion"),
+    ]
+
     init(name: String) {
-        switch name {
-        case "background": self = .background
-        case "fill": self = .fill
-        case "line": self = .line
-        case "symbol": self = .symbol
-        case "raster": self = .raster
-        case "hillshade": self = .hillshade
-        case "fill-extrusion": self = .fillExtrusion
-        default: self = .other(name)
-        }
+        self = Self.named.first { $0.name == name }?.type ?? .other(name)
     }
 
-    public var description: String {
-        switch self {
-        case .background: return "background"
-        case .fill: return "fill"
-        case .line: return "line"
-        case .symbol: return "symbol"
-        case .raster: return "raster"
-        case .hillshade: return "hillshade"
-        case .fillExtrusion: return "fill-extrusion"
-        case .other(let name): return name
-        }
+    var description: String {
+        if case .other(let name) = self { return name }
+        return Self.named.first { $0.type == self }?.name ?? ""
     }
 
     /// Whether the layer type is one MapLibre defines (the others are a style error).
@@ -47,7 +36,7 @@ public enum StyleLayerType: Hashable, Sendable, CustomStringConvertible {
 
 /// The type of value a property holds; it decides how constants are validated, how legacy
 /// functions interpolate and which accessor reads it.
-public enum StylePropertyKind: Hashable, Sendable {
+enum StylePropertyKind: Hashable, Sendable {
     case color
     case number
     case numberArray
@@ -73,7 +62,7 @@ public enum StylePropertyKind: Hashable, Sendable {
 }
 
 /// How far mapsnap implements a property.
-public enum StylePropertySupport: Hashable, Sendable {
+enum StylePropertySupport: Hashable, Sendable {
     /// Parsed and honoured by the renderer.
     case supported
     /// Parsed (so values are validated) but without visible effect; a warning says so.
@@ -84,7 +73,7 @@ public enum StylePropertySupport: Hashable, Sendable {
 
 /// The paint and layout properties mapsnap knows, one case per style-spec name. This enum is
 /// the single table of style-spec property strings.
-public enum StyleProperty: String, CaseIterable, Hashable, Sendable {
+enum StyleProperty: String, CaseIterable, Hashable, Sendable {
     // All layer types.
     case visibility
 
@@ -202,14 +191,14 @@ public enum StyleProperty: String, CaseIterable, Hashable, Sendable {
     case hillshadeAccentColor = "hillshade-accent-color"
 
     /// The layer type the property belongs to; nil for `visibility` (every type).
-    public var layerType: StyleLayerType? { Self.table[self]?.layer }
+    var layerType: StyleLayerType? { Self.table[self]?.layer }
     /// Whether the property lives in `layout` (otherwise `paint`).
-    public var isLayout: Bool { Self.table[self]?.layout ?? false }
-    public var kind: StylePropertyKind { Self.table[self]?.kind ?? .number }
+    var isLayout: Bool { Self.table[self]?.layout ?? false }
+    var kind: StylePropertyKind { Self.table[self]?.kind ?? .number }
     /// The style-spec default, `.null` where the spec has none (`fill-outline-color` follows
     /// `fill-color`, `line-dasharray` means solid).
-    public var defaultValue: StyleValue { Self.table[self]?.defaultValue ?? .null }
-    public var support: StylePropertySupport { Self.table[self]?.support ?? .unsupported }
+    var defaultValue: StyleValue { Self.table[self]?.defaultValue ?? .null }
+    var support: StylePropertySupport { Self.table[self]?.support ?? .unsupported }
 
     /// Finds the property named `name` valid for `layerType` in `layout` or `paint`.
     static func named(_ name: String, layerType: StyleLayerType, layout: Bool) -> StyleProperty? {

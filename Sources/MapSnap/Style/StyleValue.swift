@@ -3,7 +3,7 @@
 /// Formatted text (`format`) and resolved images (`image`) are reduced to `.string`;
 /// objects are not representable (the `properties` object only exists as an argument
 /// of `get`/`has`).
-public enum StyleValue: Hashable, Sendable, CustomStringConvertible {
+enum StyleValue: Hashable, Sendable, CustomStringConvertible {
     case null
     case bool(Bool)
     case number(Double)
@@ -13,7 +13,7 @@ public enum StyleValue: Hashable, Sendable, CustomStringConvertible {
 
     /// Converts a feature property value.
     @inline(__always)
-    public init(_ value: FeatureValue) {
+    init(_ value: FeatureValue) {
         switch value {
         case .string(let s): self = .string(s)
         case .number(let n): self = .number(n)
@@ -23,7 +23,7 @@ public enum StyleValue: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The MapLibre type name (`typeof`), also used in messages.
-    public var typeName: String {
+    var typeName: String {
         switch self {
         case .null: return "null"
         case .bool: return "boolean"
@@ -34,24 +34,24 @@ public enum StyleValue: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
-    public var numberValue: Double? {
+    var numberValue: Double? {
         if case .number(let n) = self { return n }
         return nil
     }
 
-    public var stringValue: String? {
+    var stringValue: String? {
         if case .string(let s) = self { return s }
         return nil
     }
 
-    public var boolValue: Bool? {
+    var boolValue: Bool? {
         if case .bool(let b) = self { return b }
         return nil
     }
 
     /// The value as `to-string` renders it: null → "", numbers without a trailing ".0",
     /// colours as `rgba(...)`, arrays as JSON.
-    public var description: String {
+    var description: String {
         switch self {
         case .null: return ""
         case .bool(let b): return b ? "true" : "false"

@@ -6,13 +6,13 @@
 /// layer's tags, integer work only) and remembered, so one index shared by every style
 /// layer drawn from a tile layer reads the tags once per key. Copies share that memory;
 /// it is safe to use from several threads.
-public struct TileLayerIndex: Sendable {
+struct TileLayerIndex: Sendable {
     /// The layer's storage: bound expressions recognise their features by it.
     let storage: VectorTileLayerStorage
     private let distinctValues = Locked<[UInt32: [UInt32]]>([:])
 
     /// Indexes `layer`.
-    public init(_ layer: VectorTileLayer) {
+    init(_ layer: VectorTileLayer) {
         storage = layer.storage
     }
 

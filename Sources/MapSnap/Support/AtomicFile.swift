@@ -22,6 +22,7 @@ public enum AtomicFileError: Error, Equatable, Sendable, CustomStringConvertible
     /// device or a socket (`kind` says which).
     case notAFile(path: String, kind: String)
 
+    /// One line naming what failed, where and why: the message the CLI prints.
     public var description: String {
         switch self {
         case let .cannotCreate(path, _, reason): return "cannot create \(path): \(reason)"
@@ -56,17 +57,17 @@ public enum AtomicFileError: Error, Equatable, Sendable, CustomStringConvertible
 /// a new file gets `0666` minus the umask, like any file a program creates. A process killed
 /// between creating and renaming its temporary leaves it behind; `removeStaleTemporaries`
 /// deletes such leftovers.
-public enum AtomicFile {
+package enum AtomicFile {
     /// Temporaries untouched for this long (seconds) belong to a writer that died: a live one
     /// writes bytes it already holds and renames within moments.
-    public static let staleTemporaryAge: Double = 600
+    package static let staleTemporaryAge: Double = 600
 
     /// Writes `bytes` to `path` as the table above says. On failure a temporary is removed
     /// and a replaced file is untouched.
     ///
     /// - Parameter followsSymbolicLinks: false replaces a symbolic link itself instead of
     ///   writing to its target (for caches, whose entries must never point elsewhere).
-    public static func write(_ bytes: [UInt8], to path: String, followsSymbolicLinks: Bool = true) throws(AtomicFileError) {
+    package static func write(_ bytes: [UInt8], to path: String, followsSymbolicLinks: Bool = true) throws(AtomicFileError) {
         var info = stat()
         guard lstat(path, &info) == 0 else {
             try replace(path, with: bytes, keeping: nil, reportedAs: path)
@@ -99,13 +100,13 @@ public enum AtomicFile {
 
     /// Writes all of `bytes` to an open descriptor (standard output), retrying short and
     /// interrupted writes. `name` names the destination in errors ("standard output").
-    public static func write(_ bytes: [UInt8], toDescriptor fd: Int32, name: String) throws(AtomicFileError) {
+    package static func write(_ bytes: [UInt8], toDescriptor fd: Int32, name: String) throws(AtomicFileError) {
         let failed = writeAll(bytes, to: fd)
         if failed != 0 { throw .cannotWrite(path: name, errno: failed, reason: reason(failed)) }
     }
 
     /// True for names this type gives its temporaries: `.NAME.tmp-XXXXXX`.
-    public static func isTemporaryName(_ name: String) -> Bool {
+    package static func isTemporaryName(_ name: String) -> Bool {
         let chars = Array(name.utf8)
         let marker = Array(".tmp-".utf8)
         guard chars.count > 1 + marker.count + 6, chars[0] == UInt8(ascii: "."),
@@ -117,7 +118,7 @@ public enum AtomicFile {
     /// seconds); with `name`, only those of that file. Returns how many were removed.
     /// Errors are ignored: this is housekeeping before a write, not the write itself.
     @discardableResult
-    public static func removeStaleTemporaries(in directory: String, of name: String? = nil,
+    package static func removeStaleTemporaries(in directory: String, of name: String? = nil,
                                               olderThan age: Double = staleTemporaryAge) -> Int {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return 0 }
         let prefix = name.map { "." + $0 + ".tmp-" }
@@ -136,7 +137,7 @@ public enum AtomicFile {
 
     /// Deletes the stale temporaries of the file at `path` (see the other overload).
     @discardableResult
-    public static func removeStaleTemporaries(for path: String, olderThan age: Double = staleTemporaryAge) -> Int {
+    package static func removeStaleTemporaries(for path: String, olderThan age: Double = staleTemporaryAge) -> Int {
         let (directory, base) = split(path)
         return removeStaleTemporaries(in: directory, of: base, olderThan: age)
     }

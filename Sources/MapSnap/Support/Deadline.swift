@@ -3,34 +3,34 @@
 ///
 /// Measured on the monotonic `ContinuousClock`, so changing the wall clock neither extends
 /// nor cuts short a deadline. `Deadline.none` never passes.
-public struct Deadline: Sendable, Hashable, Comparable {
+package struct Deadline: Sendable, Hashable, Comparable {
     /// The instant at which the deadline passes; nil = never.
-    public let instant: ContinuousClock.Instant?
+    package let instant: ContinuousClock.Instant?
 
     /// A deadline at `instant` (nil: never).
-    public init(_ instant: ContinuousClock.Instant?) {
+    package init(_ instant: ContinuousClock.Instant?) {
         self.instant = instant
     }
 
     /// A deadline that never passes.
-    public static let none = Deadline(nil)
+    package static let none = Deadline(nil)
 
     /// The deadline `seconds` from now; nil, infinite or absurdly large means never. A value
     /// ≤ 0 has already passed.
-    public static func after(seconds: Double?) -> Deadline {
+    package static func after(seconds: Double?) -> Deadline {
         // Durations beyond ~3 centuries overflow `Duration`; they mean "never" anyway.
         guard let seconds, seconds.isFinite, seconds < 1e10 else { return .none }
         return Deadline(ContinuousClock.now.advanced(by: .nanoseconds(Int64((max(seconds, 0) * 1e9).rounded()))))
     }
 
     /// True once the deadline has passed.
-    public var hasPassed: Bool {
+    package var hasPassed: Bool {
         guard let instant else { return false }
         return ContinuousClock.now >= instant
     }
 
     /// Seconds left (0 once passed); nil for a deadline that never passes.
-    public var remainingSeconds: Double? {
+    package var remainingSeconds: Double? {
         guard let instant else { return nil }
         let left = ContinuousClock.now.duration(to: instant)
         let seconds = Double(left.components.seconds) + Double(left.components.attoseconds) * 1e-18
@@ -38,10 +38,10 @@ public struct Deadline: Sendable, Hashable, Comparable {
     }
 
     /// The earlier of two deadlines.
-    public static func earliest(_ a: Deadline, _ b: Deadline) -> Deadline { min(a, b) }
+    package static func earliest(_ a: Deadline, _ b: Deadline) -> Deadline { min(a, b) }
 
     /// Earlier deadlines sort first; `none` sorts last.
-    public static func < (lhs: Deadline, rhs: Deadline) -> Bool {
+    package static func < (lhs: Deadline, rhs: Deadline) -> Bool {
         switch (lhs.instant, rhs.instant) {
         case let (l?, r?): return l < r
         case (_?, nil): return true

@@ -15,6 +15,7 @@ public enum GzipError: Error, Equatable, Sendable, CustomStringConvertible {
     /// zlib could not be initialised (out of memory).
     case initializationFailed(zlibCode: Int32)
 
+    /// One line naming what failed, where and why: the message the CLI prints.
     public var description: String {
         switch self {
         case .notCompressed(let bytes):
@@ -34,23 +35,23 @@ public enum GzipError: Error, Equatable, Sendable, CustomStringConvertible {
 }
 
 /// gzip/zlib compression through the system zlib. The only file that imports `CZlib`.
-public enum Gzip {
+enum Gzip {
     /// Default cap on inflated output: far above any real tile, far below a bomb.
-    public static let defaultMaxOutputBytes = 64 << 20
+    static let defaultMaxOutputBytes = 64 << 20
 
     /// The container written by `compress`.
-    public enum Container: Sendable {
+    enum Container: Sendable {
         case gzip
         case zlib
     }
 
     /// True when `bytes` begins with the gzip magic 1f 8b.
-    public static func isGzip(_ bytes: [UInt8]) -> Bool {
+    static func isGzip(_ bytes: [UInt8]) -> Bool {
         bytes.count >= 2 && bytes[0] == 0x1f && bytes[1] == 0x8b
     }
 
     /// True when `bytes` begins with a valid zlib header (CMF/FLG check, deflate method).
-    public static func isZlib(_ bytes: [UInt8]) -> Bool {
+    static func isZlib(_ bytes: [UInt8]) -> Bool {
         guard bytes.count >= 2 else { return false }
         let cmf = UInt16(bytes[0]), flg = UInt16(bytes[1])
         return cmf & 0x0f == 8 && cmf >> 4 <= 7 && (cmf << 8 | flg) % 31 == 0
@@ -60,7 +61,7 @@ public enum Gzip {
     ///
     /// Throws `GzipError.outputTooLarge` as soon as the output would exceed `maxOutputBytes`,
     /// so a decompression bomb costs at most that much memory.
-    public static func decompress(_ bytes: [UInt8], maxOutputBytes: Int = defaultMaxOutputBytes) throws(GzipError) -> [UInt8] {
+    static func decompress(_ bytes: [UInt8], maxOutputBytes: Int = defaultMaxOutputBytes) throws(GzipError) -> [UInt8] {
         guard isGzip(bytes) || isZlib(bytes) else {
             throw .notCompressed(firstBytes: Array(bytes.prefix(4)))
         }
@@ -120,7 +121,7 @@ public enum Gzip {
     /// Used for tile payloads whose compression is only knowable from their magic bytes.
     /// An uncompressed MVT begins with a field tag (0x1a for `layers`), which is never a
     /// valid gzip magic, and never passes the zlib header check.
-    public static func decompressIfNeeded(_ bytes: [UInt8], maxOutputBytes: Int = defaultMaxOutputBytes) throws(GzipError) -> [UInt8] {
+    static func decompressIfNeeded(_ bytes: [UInt8], maxOutputBytes: Int = defaultMaxOutputBytes) throws(GzipError) -> [UInt8] {
         guard isGzip(bytes) || isZlib(bytes) else { return bytes }
         return try decompress(bytes, maxOutputBytes: maxOutputBytes)
     }
@@ -136,7 +137,7 @@ public enum Gzip {
     /// Deflates `bytes` into a gzip (default) or zlib container.
     ///
     /// Deterministic: the gzip header written by zlib has no timestamp or file name.
-    public static func compress(_ bytes: [UInt8], container: Container = .gzip, level: Int = 6) throws(GzipError) -> [UInt8] {
+    static func compress(_ bytes: [UInt8], container: Container = .gzip, level: Int = 6) throws(GzipError) -> [UInt8] {
         guard bytes.count <= Int(UInt32.max) else { throw .inputTooLarge(length: bytes.count) }
         let windowBits: Int32 = container == .gzip ? 16 + 15 : 15
         let stream = try ZStream(deflateLevel: Int32(max(0, min(9, level))), windowBits: windowBits)

@@ -30,6 +30,7 @@ public struct JSONError: Error, Equatable, Sendable, CustomStringConvertible {
         /// The text is UTF-16 or UTF-32; JSON files must be UTF-8 (RFC 8259 §8.1).
         case notUTF8(encoding: String)
 
+        /// What was wrong, in words (without the place).
         public var description: String {
             switch self {
             case let .unexpectedEnd(expected): return "unexpected end of input, expected \(expected)"
@@ -57,9 +58,10 @@ public struct JSONError: Error, Equatable, Sendable, CustomStringConvertible {
     public var column: Int
     /// Where in the document (`layers[2].paint`); empty at the root.
     public var keyPath: String
+    /// What was wrong there.
     public var reason: Reason
 
-    public init(source: String, byteOffset: Int, line: Int, column: Int, keyPath: String, reason: Reason) {
+    init(source: String, byteOffset: Int, line: Int, column: Int, keyPath: String, reason: Reason) {
         self.source = source
         self.byteOffset = byteOffset
         self.line = line

@@ -1,13 +1,20 @@
 import Foundation
 
-/// A value behind a lock, shared between threads (prefetch workers, concurrent test code).
-final class Locked<Value>: @unchecked Sendable {
+/// A value behind a lock, shared between threads: the project's one lock primitive.
+///
+/// Every access goes through `withLock`, so the value is only ever touched by one thread at a
+/// time; that is what makes the unchecked `Sendable` conformance sound, and why types holding
+/// their mutable state in a `Locked` need no unchecked conformance of their own. (An
+/// `NSLock` rather than `Synchronization.Mutex`, which ThreadSanitizer on Linux reports
+/// false races for.)
+package final class Locked<Value>: @unchecked Sendable {
     private let lock = NSLock()
     private var value: Value
 
-    init(_ value: Value) { self.value = value }
+    package init(_ value: Value) { self.value = value }
 
-    func withLock<R>(_ body: (inout Value) -> R) -> R {
+    /// Runs `body` with the value, holding the lock.
+    package func withLock<R>(_ body: (inout Value) -> R) -> R {
         lock.lock()
         defer { lock.unlock() }
         return body(&value)

@@ -61,9 +61,10 @@ enum ResourceKind: Sendable, Hashable {
     }
 }
 
-/// Why a resource could not be had. Locations are shown as written, with credentials in
-/// URLs masked by the fetcher that reports them.
-enum ResourceError: Error, Equatable, Sendable, CustomStringConvertible {
+/// Why a resource could not be had: a style, TileJSON, sprite, icon or remote archive.
+/// Locations are shown as written, with credentials in URLs masked by the fetcher that
+/// reports them.
+public enum ResourceError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The location needs the network, which this fetcher does not use.
     case remote(location: String)
     /// More bytes than the caller accepts.
@@ -83,7 +84,7 @@ enum ResourceError: Error, Equatable, Sendable, CustomStringConvertible {
     /// True for failures that may pass (the network, an offline cache miss), as opposed to
     /// what the resource is or where it points: a render may go on without it, and nothing
     /// prepared without it is kept.
-    var isTransient: Bool {
+    public var isTransient: Bool {
         switch self {
         case .network, .notCached: return true
         default: return false
@@ -97,7 +98,8 @@ enum ResourceError: Error, Equatable, Sendable, CustomStringConvertible {
         return text.hasPrefix(prefix) ? String(text.dropFirst(prefix.count)) : text
     }
 
-    var location: String {
+    /// The file or URL the error is about.
+    public var location: String {
         switch self {
         case .remote(let l), .tooLarge(let l, _), .unreadable(let l, _), .invalid(let l, _), .network(let l, _),
              .notCached(let l), .refused(let l, _):
@@ -105,7 +107,8 @@ enum ResourceError: Error, Equatable, Sendable, CustomStringConvertible {
         }
     }
 
-    var description: String {
+    /// One line naming what failed, where and why: the message the CLI prints.
+    public var description: String {
         switch self {
         case .remote(let l): return "\(l): remote resources are not fetched"
         case .tooLarge(let l, let limit): return "\(l): larger than the limit of \(limit) bytes"

@@ -5,9 +5,9 @@ import Foundation
 /// executable (so `.build/release/mapsnap` finds the checkout it was built in, and an
 /// installed `prefix/bin/mapsnap` finds `prefix/…`), then the repository this file was
 /// compiled from.
-public enum ResourceLocator {
+enum ResourceLocator {
     /// The folder `name` that contains `probe`, or the list of places searched.
-    public static func directory(
+    static func directory(
         named name: String, probe: String,
         environment: [String: String] = ProcessInfo.processInfo.environment,
         executablePaths: [String] = ResourceLocator.executablePaths(),
@@ -40,7 +40,7 @@ public enum ResourceLocator {
     }
 
     /// The running executable's path from `/proc/self/exe` and `argv[0]` (either may be missing).
-    public static func executablePaths() -> [String] {
+    static func executablePaths() -> [String] {
         var paths: [String] = []
         if let exe = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
             paths.append(exe)
@@ -57,8 +57,11 @@ public enum ResourceLocator {
 
 /// A bundled resource folder that could not be found.
 public struct ResourceNotFound: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The folder looked for: `Fonts`, `Styles` or `Data`.
     public var folder: String
+    /// Every directory tried, in order.
     public var searched: [String]
+    /// One line naming what failed, where and why: the message the CLI prints.
     public var description: String {
         "cannot find mapsnap's \(folder)/ folder (searched \(searched.joined(separator: ", "))); set MAPSNAP_RESOURCES to the directory that contains it"
     }

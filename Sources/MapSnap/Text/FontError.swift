@@ -1,5 +1,5 @@
 /// Why a font could not be found or loaded. Every case names the file or font it is about.
-public enum FontError: Error, Sendable, Equatable, CustomStringConvertible {
+enum FontError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The file could not be read (missing, unreadable, a directory).
     case unreadableFile(path: String, reason: String)
     /// The file is larger than `FreeTypeFace.maxFileBytes`; fonts are capped so a stray
@@ -16,7 +16,7 @@ public enum FontError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A font name that the library does not know.
     case unknownFontName(String, known: [String])
 
-    public var description: String {
+    var description: String {
         switch self {
         case let .unreadableFile(path, reason):
             return "font \(path): cannot read file: \(reason)"

@@ -11,79 +11,82 @@ import Foundation
 /// Faces are immutable after loading and serialise their own FreeType calls, so a library is
 /// safe to share between threads; the only mutable state (faces loaded on first use) sits
 /// behind a lock.
-public final class FontLibrary: @unchecked Sendable {
+final class FontLibrary: Sendable {
     /// The bundled font files, by the names `face(named:)` accepts.
-    public static let bundledFonts: [(name: String, file: String)] = [
+    static let bundledFonts: [(name: String, file: String)] = [
         ("Noto Sans Regular", "NotoSans-Regular.ttf"),
         ("Noto Sans Bold", "NotoSans-Bold.ttf"),
         ("Droid Sans Fallback", "DroidSansFallbackFull.ttf"),
     ]
 
     /// Bundled faces loaded only when a glyph needs them (large files, rarely used).
-    public static let lazyBundledFonts = ["NanumGothic.ttf", "NotoSansSymbols2-Regular.ttf"]
+    static let lazyBundledFonts = ["NanumGothic.ttf", "NotoSansSymbols2-Regular.ttf"]
 
     /// Words in a MapLibre `text-font` name that select the bold face.
     static let boldKeywords = ["bold", "semibold", "demibold", "medium", "black", "heavy"]
 
     /// The face for regular text.
-    public let regular: FreeTypeFace
+    let regular: FreeTypeFace
     /// The face for bold text.
-    public let bold: FreeTypeFace
+    let bold: FreeTypeFace
     /// The directory the faces came from (`nil` when built from faces directly).
-    public let fontsDirectory: String?
+    let fontsDirectory: String?
 
-    private let lock = NSLock()
-    /// The CJK-capable face, once loaded (guarded by `lock`).
-    private var loadedFallback: FreeTypeFace?
-    /// Where to load it from on first use (nil: no file, or already loaded).
-    private var fallbackPath: String?
-    private var systemFallbackPaths: [String]
-    private var systemFallbacks: [FreeTypeFace] = []
+    /// Faces loaded on first use, behind a lock.
+    private struct LazyFaces {
+        /// The CJK-capable face, once loaded.
+        var loadedFallback: FreeTypeFace?
+        /// Where to load it from on first use (nil: no file, or already loaded).
+        var fallbackPath: String?
+        /// On-demand faces not loaded yet.
+        var systemFallbackPaths: [String]
+        var systemFallbacks: [FreeTypeFace] = []
+    }
+
+    private let onDemand: Locked<LazyFaces>
 
     /// Builds a library from already loaded faces; `systemFallbackPaths` are font files tried
     /// (loaded on first use) for characters none of the faces has.
-    public init(regular: FreeTypeFace, bold: FreeTypeFace, fallback: FreeTypeFace,
+    init(regular: FreeTypeFace, bold: FreeTypeFace, fallback: FreeTypeFace,
                 systemFallbackPaths: [String] = []) {
         self.regular = regular
         self.bold = bold
-        self.loadedFallback = fallback
         self.fontsDirectory = nil
-        self.systemFallbackPaths = systemFallbackPaths
+        onDemand = Locked(LazyFaces(loadedFallback: fallback, systemFallbackPaths: systemFallbackPaths))
     }
 
     /// Loads the bundled fonts from `fontsDirectory` (the `Fonts/` folder itself): the
     /// regular and bold faces now, the fallback faces when a character needs them.
     /// `systemFallbackPaths` are font files tried after every bundled face (none by default).
-    public init(fontsDirectory: String, systemFallbackPaths: [String] = []) throws(FontError) {
+    init(fontsDirectory: String, systemFallbackPaths: [String] = []) throws(FontError) {
         let dir = URL(fileURLWithPath: fontsDirectory)
         func load(_ file: String) throws(FontError) -> FreeTypeFace {
             try FreeTypeFace(path: dir.appendingPathComponent(file).path)
         }
         regular = try load(FontLibrary.bundledFonts[0].file)
         bold = try load(FontLibrary.bundledFonts[1].file)
-        fallbackPath = dir.appendingPathComponent(FontLibrary.bundledFonts[2].file).path
         self.fontsDirectory = fontsDirectory
         // The lazily loaded bundled faces go first in the on-demand list.
-        self.systemFallbackPaths = FontLibrary.lazyBundledFonts.map { dir.appendingPathComponent($0).path } + systemFallbackPaths
+        onDemand = Locked(LazyFaces(
+            fallbackPath: dir.appendingPathComponent(FontLibrary.bundledFonts[2].file).path,
+            systemFallbackPaths: FontLibrary.lazyBundledFonts.map { dir.appendingPathComponent($0).path } + systemFallbackPaths))
     }
 
     /// Whether the CJK fallback face has been loaded (for tests: ordinary text never needs it).
     var hasLoadedFallback: Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return loadedFallback != nil
+        onDemand.withLock { $0.loadedFallback != nil }
     }
 
     /// The CJK-capable face tried when the requested face lacks a glyph (Droid Sans
     /// Fallback; `regular` if its file cannot be loaded).
-    public var fallback: FreeTypeFace {
-        lock.lock()
-        defer { lock.unlock() }
-        if let face = loadedFallback { return face }
-        let face = fallbackPath.flatMap { try? FreeTypeFace(path: $0) } ?? regular
-        loadedFallback = face
-        fallbackPath = nil
-        return face
+    var fallback: FreeTypeFace {
+        onDemand.withLock { l in
+            if let face = l.loadedFallback { return face }
+            let face = l.fallbackPath.flatMap { try? FreeTypeFace(path: $0) } ?? regular
+            l.loadedFallback = face
+            l.fallbackPath = nil
+            return face
+        }
     }
 
     // MARK: - Finding the bundled fonts
@@ -92,7 +95,7 @@ public final class FontLibrary: @unchecked Sendable {
     /// directories above the running executable (`/proc/self/exe`, then `argv[0]`), and the
     /// repository this file was compiled from. Returns the directory, or the error listing
     /// every place searched.
-    public static func locateFontsDirectory(
+    static func locateFontsDirectory(
         environment: [String: String] = ProcessInfo.processInfo.environment,
         executablePaths: [String] = ResourceLocator.executablePaths(),
         sourceFile: String = #filePath
@@ -103,28 +106,30 @@ public final class FontLibrary: @unchecked Sendable {
     }
 
     /// The running executable's path from `/proc/self/exe` and `argv[0]` (either may be missing).
-    public static func executablePaths() -> [String] { ResourceLocator.executablePaths() }
+    static func executablePaths() -> [String] { ResourceLocator.executablePaths() }
 
-    private static let standardLock = NSLock()
-    nonisolated(unsafe) private static var standardLibrary: FontLibrary?
+    /// The library `standard()` loaded, once it has.
+    private static let standardLibrary = Locked<FontLibrary?>(nil)
 
     /// The process-wide library of bundled fonts, loaded once. Throws when the bundled
     /// fonts cannot be found or loaded: system fonts are never used instead, since text would
     /// then look different on every machine.
-    public static func standard() throws(FontError) -> FontLibrary {
-        standardLock.lock()
-        defer { standardLock.unlock() }
-        if let library = standardLibrary { return library }
-        let library = try FontLibrary(fontsDirectory: try locateFontsDirectory().get())
-        standardLibrary = library
-        return library
+    static func standard() throws(FontError) -> FontLibrary {
+        try standardLibrary.withLock { cached -> Result<FontLibrary, FontError> in
+            if let library = cached { return .success(library) }
+            let loaded = Result { () throws(FontError) -> FontLibrary in
+                try FontLibrary(fontsDirectory: try locateFontsDirectory().get())
+            }
+            if case .success(let library) = loaded { cached = library }
+            return loaded
+        }.get()
     }
 
     // MARK: - Choosing faces
 
     /// A face by name: "Noto Sans Regular", "Noto Sans Bold" or "Droid Sans Fallback"
     /// (case-insensitive).
-    public func face(named name: String) throws(FontError) -> FreeTypeFace {
+    func face(named name: String) throws(FontError) -> FreeTypeFace {
         switch name.lowercased() {
         case "noto sans regular", "noto sans": return regular
         case "noto sans bold": return bold
@@ -137,7 +142,7 @@ public final class FontLibrary: @unchecked Sendable {
     /// to a bundled face: an exact bundled name wins, otherwise the first name's weight
     /// keyword (Bold, Semibold, Medium, Black, Heavy) picks bold and anything else regular.
     /// Italic is not bundled and maps to upright.
-    public func face(forStyleFontStack stack: [String]) -> FreeTypeFace {
+    func face(forStyleFontStack stack: [String]) -> FreeTypeFace {
         for name in stack {
             if let exact = try? face(named: name) { return exact }
         }
@@ -165,20 +170,20 @@ public final class FontLibrary: @unchecked Sendable {
     /// any not yet loaded. Called only when no eagerly loaded face has a glyph, so ordinary
     /// text never pays for them.
     func systemFallbackFaces() -> [FreeTypeFace] {
-        lock.lock()
-        defer { lock.unlock() }
-        if !systemFallbackPaths.isEmpty {
-            for path in systemFallbackPaths {
-                if let face = try? FreeTypeFace(path: path) { systemFallbacks.append(face) }
+        onDemand.withLock { l in
+            if !l.systemFallbackPaths.isEmpty {
+                for path in l.systemFallbackPaths {
+                    if let face = try? FreeTypeFace(path: path) { l.systemFallbacks.append(face) }
+                }
+                l.systemFallbackPaths = []
             }
-            systemFallbackPaths = []
+            return l.systemFallbacks
         }
-        return systemFallbacks
     }
 
     /// The face and glyph for one scalar, walking the fallback chain; `nil` when no face,
     /// bundled or system, maps it.
-    public func glyph(for scalar: Unicode.Scalar, preferring preferred: FreeTypeFace) -> (face: FreeTypeFace, glyph: UInt32)? {
+    func glyph(for scalar: Unicode.Scalar, preferring preferred: FreeTypeFace) -> (face: FreeTypeFace, glyph: UInt32)? {
         // The preferred face first: the rest of the chain (and loading the big CJK face)
         // only when it lacks the character.
         if let g = preferred.glyphIndex(for: scalar) { return (preferred, g) }

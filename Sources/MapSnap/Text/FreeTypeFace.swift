@@ -18,28 +18,28 @@ internal import CFreeType
 ///
 /// An `FT_Face` is not thread-safe, so each face owns its own `FT_Library` and serialises
 /// every FreeType call behind a lock; different faces rasterise in parallel.
-public final class FreeTypeFace: @unchecked Sendable {
+final class FreeTypeFace: @unchecked Sendable {
     /// Font files above this size are refused (the CJK fallback is about 4 MB).
-    public static let maxFileBytes = 64 << 20
+    static let maxFileBytes = 64 << 20
     /// A glyph bitmap above this many bytes is dropped (drawn empty) rather than allocated.
     static let maxBitmapBytes = 8 << 20
 
     /// The file this face came from (or the name given for in-memory bytes); used in errors.
-    public let path: String
+    let path: String
     /// Family name from the font, e.g. "Noto Sans".
-    public let familyName: String
+    let familyName: String
     /// Style name from the font, e.g. "Bold".
-    public let styleName: String
+    let styleName: String
     /// Design units per em; metrics below are in these units.
-    public let unitsPerEm: Int
+    let unitsPerEm: Int
     /// Typographic ascender above the baseline (positive, design units).
-    public let ascender: Int
+    let ascender: Int
     /// Typographic descender below the baseline (positive, design units).
-    public let descender: Int
+    let descender: Int
     /// Extra gap between lines recommended by the font (design units, ≥ 0).
-    public let lineGap: Int
+    let lineGap: Int
     /// Number of glyphs in the face.
-    public let glyphCount: Int
+    let glyphCount: Int
     /// Process-unique identity for cache keys (object addresses can be reused).
     let id: Int
 
@@ -54,7 +54,7 @@ public final class FreeTypeFace: @unchecked Sendable {
     private static let loadFlags = Int32(FT_LOAD_NO_HINTING | FT_LOAD_NO_AUTOHINT | FT_LOAD_NO_BITMAP)
 
     /// Loads the face at `path` (face index 0).
-    public convenience init(path: String) throws(FontError) {
+    convenience init(path: String) throws(FontError) {
         let bytes: [UInt8]
         do {
             bytes = try InputFile.read(path, limit: FreeTypeFace.maxFileBytes)
@@ -68,7 +68,7 @@ public final class FreeTypeFace: @unchecked Sendable {
 
     /// Loads a face from font file bytes (TrueType/OpenType/CFF; face index 0). `path` only
     /// names the source in errors.
-    public init(bytes: [UInt8], path: String) throws(FontError) {
+    init(bytes: [UInt8], path: String) throws(FontError) {
         guard bytes.count <= FreeTypeFace.maxFileBytes else {
             throw FontError.fileTooLarge(path: path, bytes: bytes.count, limit: FreeTypeFace.maxFileBytes)
         }
@@ -96,7 +96,7 @@ public final class FreeTypeFace: @unchecked Sendable {
     }
 
     /// The glyph for a Unicode scalar, or `nil` when the face does not map it.
-    public func glyphIndex(for scalar: Unicode.Scalar) -> UInt32? {
+    func glyphIndex(for scalar: Unicode.Scalar) -> UInt32? {
         lock.lock()
         defer { lock.unlock() }
         let index = FT_Get_Char_Index(face.raw, FT_ULong(scalar.value))
@@ -104,7 +104,7 @@ public final class FreeTypeFace: @unchecked Sendable {
     }
 
     /// The horizontal advance of a glyph in design units (0 for an invalid index).
-    public func advance(of glyph: UInt32) -> Int {
+    func advance(of glyph: UInt32) -> Int {
         lock.lock()
         defer { lock.unlock() }
         if let cached = advanceCache[glyph] { return cached }
@@ -120,7 +120,7 @@ public final class FreeTypeFace: @unchecked Sendable {
 
     /// The kerning adjustment between two glyphs in design units (negative tightens). Reads
     /// `GPOS` pair kerning when the font has it, else the legacy `kern` table.
-    public func kerning(_ left: UInt32, _ right: UInt32) -> Int {
+    func kerning(_ left: UInt32, _ right: UInt32) -> Int {
         if !gposKerning.isEmpty { return gposKerning.adjustment(left, right) }
         guard hasLegacyKerning else { return 0 }
         lock.lock()
@@ -134,7 +134,7 @@ public final class FreeTypeFace: @unchecked Sendable {
     /// Rasterises a glyph (or its halo, when `spec.haloRadius64 > 0`) to an 8-bit coverage
     /// bitmap. A glyph FreeType cannot load or render comes back empty, never as an error:
     /// one broken glyph must not sink a whole map.
-    public func rasterize(_ spec: GlyphRasterSpec) -> GlyphBitmap {
+    func rasterize(_ spec: GlyphRasterSpec) -> GlyphBitmap {
         guard Int(spec.glyph) < glyphCount, spec.size64 > 0 else { return .empty }
         lock.lock()
         defer { lock.unlock() }

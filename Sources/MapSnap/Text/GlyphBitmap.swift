@@ -3,19 +3,19 @@
 /// FreeType's convention: `left` is the distance in pixels from the pen origin to the first
 /// column, `top` the distance from the baseline *up* to the first row. On a y-down canvas
 /// the bitmap's top-left therefore lands at `(penX + left, baselineY - top)`.
-public struct GlyphBitmap: Sendable, Hashable {
+struct GlyphBitmap: Sendable, Hashable {
     /// Columns.
-    public let width: Int
+    let width: Int
     /// Rows.
-    public let height: Int
+    let height: Int
     /// Pen origin to first column, in pixels.
-    public let left: Int
+    let left: Int
     /// Baseline up to first row, in pixels.
-    public let top: Int
+    let top: Int
     /// `width * height` coverage bytes, row-major, 0 = empty, 255 = full.
-    public let coverage: [UInt8]
+    let coverage: [UInt8]
 
-    public init(width: Int, height: Int, left: Int, top: Int, coverage: [UInt8]) {
+    init(width: Int, height: Int, left: Int, top: Int, coverage: [UInt8]) {
         precondition(width >= 0 && height >= 0 && coverage.count == width * height,
                      "coverage must hold width * height bytes")
         self.width = width
@@ -26,15 +26,15 @@ public struct GlyphBitmap: Sendable, Hashable {
     }
 
     /// A bitmap with no pixels (spaces, unrenderable glyphs).
-    public static let empty = GlyphBitmap(width: 0, height: 0, left: 0, top: 0, coverage: [])
+    static let empty = GlyphBitmap(width: 0, height: 0, left: 0, top: 0, coverage: [])
 
     /// True when there is nothing to draw.
-    public var isEmpty: Bool { width == 0 || height == 0 }
+    var isEmpty: Bool { width == 0 || height == 0 }
 
     /// The same bitmap cropped to its non-zero coverage, so that boxes computed from
     /// bitmaps are exactly the pixels drawn (FreeType sizes bitmaps by the outline's control
     /// box, which can leave empty rows and columns).
-    public func trimmed() -> GlyphBitmap {
+    func trimmed() -> GlyphBitmap {
         guard !isEmpty else { return self }
         var minX = width, minY = height, maxX = -1, maxY = -1
         coverage.withUnsafeBufferPointer { c in
@@ -66,7 +66,7 @@ public struct GlyphBitmap: Sendable, Hashable {
     }
 
     /// Memory held by the coverage, for cache budgeting.
-    public var byteCount: Int { coverage.count }
+    var byteCount: Int { coverage.count }
 }
 
 /// Everything that changes the pixels of a rasterised glyph, quantised so that equal keys
@@ -75,33 +75,33 @@ public struct GlyphBitmap: Sendable, Hashable {
 /// Quantisation steps were picked by eye: 1/4-pixel pen offsets are indistinguishable from
 /// exact ones at map label sizes, and a half-degree rotation step is invisible on a glyph
 /// following a curved road.
-public struct GlyphRasterSpec: Hashable, Sendable {
+struct GlyphRasterSpec: Hashable, Sendable {
     /// Sub-pixel pen positions per pixel.
-    public static let subpixelSteps = 4
+    static let subpixelSteps = 4
     /// Rotation buckets per full turn (half a degree each).
-    public static let rotationSteps = 720
+    static let rotationSteps = 720
     /// Largest font size rasterised; bigger requests are clamped (bounded allocations).
-    public static let maxSizePixels = 1024.0
+    static let maxSizePixels = 1024.0
     /// Largest halo radius; bigger requests are clamped.
-    public static let maxHaloPixels = 64.0
+    static let maxHaloPixels = 64.0
 
     /// Glyph index in its face.
-    public var glyph: UInt32
+    var glyph: UInt32
     /// Font size (em height) in 1/64 pixel.
-    public var size64: Int32
+    var size64: Int32
     /// Pen offset right of the integer pixel, in 1/`subpixelSteps` pixel.
-    public var subpixelX: UInt8
+    var subpixelX: UInt8
     /// Pen offset below the integer pixel, in 1/`subpixelSteps` pixel (rotated text only).
-    public var subpixelY: UInt8
+    var subpixelY: UInt8
     /// Clockwise rotation on screen, in 1/`rotationSteps` of a turn.
-    public var rotationStep: Int16
+    var rotationStep: Int16
     /// Halo (outline) radius in 1/64 pixel; 0 asks for the glyph itself.
-    public var haloRadius64: Int32
+    var haloRadius64: Int32
 
     /// Quantises a request. `sizePixels` is the em size; `subpixel` the pen position's
     /// fractional part (each component in 0..<1); `rotation` clockwise radians on screen;
     /// `haloRadius` the halo's outward distance in pixels (0 for the plain glyph).
-    public init(glyph: UInt32, sizePixels: Double, subpixel: PixelPoint = PixelPoint(x: 0, y: 0),
+    init(glyph: UInt32, sizePixels: Double, subpixel: PixelPoint = PixelPoint(x: 0, y: 0),
                 rotation: Double = 0, haloRadius: Double = 0) {
         self.glyph = glyph
         let size = sizePixels.isFinite ? min(max(sizePixels, 1.0 / 64), GlyphRasterSpec.maxSizePixels) : 16
@@ -118,7 +118,7 @@ public struct GlyphRasterSpec: Hashable, Sendable {
 
     /// Splits a pen coordinate into an integer pixel and a sub-pixel step, carrying a
     /// fraction that rounds up to a whole pixel, so `Double(pixel) + step/steps ≈ value`.
-    public static func split(_ value: Double) -> (pixel: Int, step: UInt8) {
+    static func split(_ value: Double) -> (pixel: Int, step: UInt8) {
         let v = value.isFinite ? min(max(value, -1e9), 1e9) : 0
         let floor = v.rounded(.down)
         let step = Int(((v - floor) * Double(subpixelSteps)).rounded())
@@ -133,7 +133,7 @@ public struct GlyphRasterSpec: Hashable, Sendable {
     }
 
     /// The rotation this spec stands for, in clockwise radians.
-    public var rotationRadians: Double {
+    var rotationRadians: Double {
         Double(rotationStep) / Double(GlyphRasterSpec.rotationSteps) * 2 * Double.pi
     }
 }

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Foundation
 
 /// Axis-aligned boxes already taken by labels, in image pixels, for the whole image (not
 /// per tile), so a label placed from one tile blocks its duplicate from the next.

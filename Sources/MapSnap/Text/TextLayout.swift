@@ -1,26 +1,26 @@
 import Foundation
 
 /// How lines of a multi-line label line up (MapLibre's `text-justify`).
-public enum TextAlignment: String, Sendable, Hashable, CaseIterable {
+enum TextAlignment: String, Sendable, Hashable, CaseIterable {
     case left, center, right
 }
 
 /// Knobs of `TextLayout`. Lengths are in pixels unless they say ems (multiples of the size).
-public struct TextLayoutOptions: Sendable, Hashable {
+struct TextLayoutOptions: Sendable, Hashable {
     /// The em size in pixels (MapLibre `text-size` × render scale).
-    public var sizePixels: Double
+    var sizePixels: Double
     /// Wrap at spaces (and between CJK ideographs) so no line is wider than this many
     /// pixels when a break allows it; `nil` keeps each paragraph on one line. MapLibre's
     /// `text-max-width` is 10 ems: pass `10 * sizePixels`.
-    public var maxWidth: Double?
+    var maxWidth: Double?
     /// Distance between baselines, in ems (MapLibre `text-line-height`, default 1.2).
-    public var lineHeight: Double
+    var lineHeight: Double
     /// Alignment of lines within the block.
-    public var alignment: TextAlignment
+    var alignment: TextAlignment
     /// Extra space after every character, in ems (MapLibre `text-letter-spacing`).
-    public var letterSpacing: Double
+    var letterSpacing: Double
 
-    public init(sizePixels: Double = 16, maxWidth: Double? = nil, lineHeight: Double = 1.2,
+    init(sizePixels: Double = 16, maxWidth: Double? = nil, lineHeight: Double = 1.2,
                 alignment: TextAlignment = .center, letterSpacing: Double = 0) {
         self.sizePixels = sizePixels
         self.maxWidth = maxWidth
@@ -31,19 +31,19 @@ public struct TextLayoutOptions: Sendable, Hashable {
 }
 
 /// One glyph of a layout, with the face that has it and where its pen sits.
-public struct PositionedGlyph: Sendable {
+struct PositionedGlyph: Sendable {
     /// The face the glyph index belongs to (the requested face or a fallback).
-    public let face: FreeTypeFace
+    let face: FreeTypeFace
     /// Glyph index in `face`.
-    public let glyph: UInt32
+    let glyph: UInt32
     /// Pen position on the baseline, relative to the layout box's top-left (pixels, y down).
-    public var origin: PixelPoint
+    var origin: PixelPoint
     /// Advance to the next glyph's pen, in pixels, before kerning and letter spacing.
-    public let advance: Double
+    let advance: Double
     /// Line number, from 0.
-    public let line: Int
+    let line: Int
     /// Index of the `Character` of the (NFC-normalised) text this glyph draws.
-    public let characterIndex: Int
+    let characterIndex: Int
 }
 
 /// A Unicode string laid out in pixels: faces picked per character with fallback, pen
@@ -54,39 +54,39 @@ public struct PositionedGlyph: Sendable {
 /// box. Scripts are laid out left to right, one glyph per scalar: no bidi reordering, no
 /// ligatures or mark positioning (those need a shaping engine; map labels in Latin, Greek,
 /// Cyrillic and CJK are served well without one).
-public struct TextLayout: Sendable {
+struct TextLayout: Sendable {
     /// One laid-out line.
-    public struct Line: Sendable, Hashable {
+    struct Line: Sendable, Hashable {
         /// The line's glyphs in `glyphs`.
-        public var glyphRange: Range<Int>
+        var glyphRange: Range<Int>
         /// Advance width of the line (trailing spaces excluded).
-        public var width: Double
+        var width: Double
         /// Baseline y in the layout box.
-        public var baseline: Double
+        var baseline: Double
     }
 
     /// The laid-out text (NFC-normalised, as glyph `characterIndex`es count it).
-    public let text: String
+    let text: String
     /// The options used.
-    public let options: TextLayoutOptions
+    let options: TextLayoutOptions
     /// All glyphs, line by line, left to right. Spaces are included (they have advances
     /// but no pixels); glyphs of ignorable scalars (variation selectors, joiners) are not.
-    public let glyphs: [PositionedGlyph]
+    let glyphs: [PositionedGlyph]
     /// The lines, top to bottom.
-    public let lines: [Line]
+    let lines: [Line]
     /// Width of the layout box (the widest line).
-    public let width: Double
+    let width: Double
     /// Height of the layout box.
-    public let height: Double
+    let height: Double
     /// Ascender of the requested face at this size, in pixels.
-    public let ascent: Double
+    let ascent: Double
     /// Descender of the requested face at this size, in pixels (positive).
-    public let descent: Double
+    let descent: Double
     /// Characters no face could map; they are drawn as the requested face's missing-glyph box.
-    public let missingCharacters: [Character]
+    let missingCharacters: [Character]
 
     /// Lays out `text` in `face`, falling back through `fonts` for characters it lacks.
-    public init(_ text: String, face: FreeTypeFace, fonts: FontLibrary, options: TextLayoutOptions = TextLayoutOptions()) {
+    init(_ text: String, face: FreeTypeFace, fonts: FontLibrary, options: TextLayoutOptions = TextLayoutOptions()) {
         var options = options
         let size = options.sizePixels.isFinite ? min(max(options.sizePixels, 0), GlyphRasterSpec.maxSizePixels) : 0
         options.sizePixels = size
@@ -175,7 +175,7 @@ public struct TextLayout: Sendable {
     }
 
     /// The layout box in its own coordinates: (0, 0, width, height).
-    public var bounds: PixelRect { PixelRect(minX: 0, minY: 0, maxX: width, maxY: height) }
+    var bounds: PixelRect { PixelRect(minX: 0, minY: 0, maxX: width, maxY: height) }
 }
 
 /// A character resolved to glyphs: the unit of wrapping and letter spacing.

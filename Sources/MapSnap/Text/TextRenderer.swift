@@ -1,6 +1,6 @@
 /// Which part of the text box sits on the anchor point (MapLibre's `text-anchor`):
 /// `.left` puts the box's left edge, vertically centred, on the point.
-public enum TextAnchor: String, Sendable, Hashable, CaseIterable {
+enum TextAnchor: String, Sendable, Hashable, CaseIterable {
     case center, left, right, top, bottom
     case topLeft = "top-left", topRight = "top-right", bottomLeft = "bottom-left", bottomRight = "bottom-right"
 
@@ -21,16 +21,16 @@ public enum TextAnchor: String, Sendable, Hashable, CaseIterable {
 }
 
 /// Colours of drawn text.
-public struct TextPaint: Sendable, Hashable {
+struct TextPaint: Sendable, Hashable {
     /// Fill colour of the glyphs.
-    public var color: Color
+    var color: Color
     /// Colour of the halo drawn beneath the glyphs; `nil` or transparent for none.
-    public var haloColor: Color?
+    var haloColor: Color?
     /// How far the halo reaches beyond the glyph outlines, in pixels (MapLibre
     /// `text-halo-width` × render scale); clamped to `GlyphRasterSpec.maxHaloPixels`.
-    public var haloWidth: Double
+    var haloWidth: Double
 
-    public init(color: Color = .black, haloColor: Color? = nil, haloWidth: Double = 0) {
+    init(color: Color = .black, haloColor: Color? = nil, haloWidth: Double = 0) {
         self.color = color
         self.haloColor = haloColor
         self.haloWidth = haloWidth
@@ -44,13 +44,13 @@ public struct TextPaint: Sendable, Hashable {
 }
 
 /// Where a text was (or would be) drawn.
-public struct TextBox: Sendable, Hashable {
+struct TextBox: Sendable, Hashable {
     /// The layout box placed by its anchor: the box collision detection and camera fitting
     /// use (it does not move with ink, so labels line up regardless of their letters).
-    public var frame: PixelRect
+    var frame: PixelRect
     /// The pixels the glyphs and halo cover (whole pixels, not clipped to any canvas);
     /// `nil` when nothing is drawn (empty or all-space text).
-    public var inkBounds: PixelRect?
+    var inkBounds: PixelRect?
 }
 
 /// Draws `TextLayout`s onto a `Canvas` with FreeType glyphs from a `GlyphCache`.
@@ -59,16 +59,16 @@ public struct TextBox: Sendable, Hashable {
 /// sit on the same rows on every label), and each pen x is quantised to a quarter pixel so
 /// spacing stays even without a cache entry per position. Halos are drawn for the whole
 /// text first and the glyphs second, so a halo never covers a neighbouring letter.
-public struct TextRenderer: Sendable {
+struct TextRenderer: Sendable {
     /// The glyph cache used for every rasterisation.
-    public let cache: GlyphCache
+    let cache: GlyphCache
 
-    public init(cache: GlyphCache = .shared) {
+    init(cache: GlyphCache = .shared) {
         self.cache = cache
     }
 
     /// The box `draw` would return, without drawing.
-    public func measure(_ layout: TextLayout, at point: PixelPoint, anchor: TextAnchor = .center,
+    func measure(_ layout: TextLayout, at point: PixelPoint, anchor: TextAnchor = .center,
                         haloWidth: Double = 0) -> TextBox {
         let paint = TextPaint(color: .black, haloColor: haloWidth > 0 ? .white : nil, haloWidth: haloWidth)
         return visit(layout, at: point, anchor: anchor, paint: paint) { _, _, _, _ in }
@@ -76,7 +76,7 @@ public struct TextRenderer: Sendable {
 
     /// Draws `layout` with its `anchor` on `point` and returns where it went.
     @discardableResult
-    public func draw(_ layout: TextLayout, on canvas: Canvas, at point: PixelPoint,
+    func draw(_ layout: TextLayout, on canvas: Canvas, at point: PixelPoint,
                      anchor: TextAnchor = .center, paint: TextPaint) -> TextBox {
         visit(layout, at: point, anchor: anchor, paint: paint) { bitmap, x, y, color in
             bitmap.coverage.withUnsafeBufferPointer { mask in
@@ -89,7 +89,7 @@ public struct TextRenderer: Sendable {
     /// by `rotation` radians about the pen — the primitive for labels along lines. Returns
     /// the pixels covered, or `nil` when the glyph has none.
     @discardableResult
-    public func drawGlyph(_ glyph: PositionedGlyph, sizePixels: Double, on canvas: Canvas?,
+    func drawGlyph(_ glyph: PositionedGlyph, sizePixels: Double, on canvas: Canvas?,
                           at origin: PixelPoint, rotation: Double = 0, paint: TextPaint) -> PixelRect? {
         let (px, sx) = GlyphRasterSpec.split(origin.x)
         let (py, sy) = GlyphRasterSpec.split(origin.y)
@@ -117,7 +117,7 @@ public struct TextRenderer: Sendable {
     }
 
     /// The layout box's top-left for an anchor on `point`.
-    public static func origin(of layout: TextLayout, at point: PixelPoint, anchor: TextAnchor) -> PixelPoint {
+    static func origin(of layout: TextLayout, at point: PixelPoint, anchor: TextAnchor) -> PixelPoint {
         let f = anchor.fraction
         return PixelPoint(x: point.x - layout.width * f.x, y: point.y - layout.height * f.y)
     }

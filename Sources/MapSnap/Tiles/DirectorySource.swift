@@ -6,6 +6,8 @@ public enum DirectorySourceError: Error, Equatable, Sendable, CustomStringConver
     case noTiles(path: String)
     /// `metadata.json` exists but is not a JSON object.
     case invalidMetadata(path: String, reason: String)
+    /// `metadata.json` exists but is not JSON; the error names the file, line, column and byte offset.
+    case metadataNotJSON(JSONError)
     /// A tile file exists but could not be read.
     case unreadableTile(path: String, reason: String)
     /// A tile file is larger than `DirectorySource.maxTileBytes`.
@@ -13,10 +15,12 @@ public enum DirectorySourceError: Error, Equatable, Sendable, CustomStringConver
     /// A `.pbf`/`.mvt` tile is gzip-compressed but corrupt.
     case corruptTile(path: String, GzipError)
 
+    /// One line naming what failed, where and why: the message the CLI prints.
     public var description: String {
         switch self {
         case .noTiles(let p): return "\(p): no {z}/{x}/{y}.{pbf,mvt,png,jpg,jpeg,webp} tiles found"
         case .invalidMetadata(let p, let r): return "\(p): invalid metadata.json: \(r)"
+        case .metadataNotJSON(let e): return e.description
         case .unreadableTile(let p, let r): return "\(p): cannot read tile: \(r)"
         case .tileTooLarge(let p, let s): return "\(p): tile of \(s) bytes exceeds the \(DirectorySource.maxTileBytes)-byte limit"
         case .corruptTile(let p, let e): return "\(p): \(e)"
@@ -29,21 +33,21 @@ public enum DirectorySourceError: Error, Equatable, Sendable, CustomStringConver
 /// The extension is detected from the first tile found; metadata comes from an optional
 /// `root/metadata.json` (TileJSON-like keys) and otherwise the zoom range is inferred from the
 /// numeric folder names.
-public struct DirectorySource: TileSource {
+struct DirectorySource: TileSource {
     /// Extensions recognised, in the order they are tried.
-    public static let extensions = ["pbf", "mvt", "png", "jpg", "jpeg", "webp"]
+    static let extensions = ["pbf", "mvt", "png", "jpg", "jpeg", "webp"]
     /// Largest tile file read; anything bigger is not a tile.
-    public static let maxTileBytes = 32 << 20
+    static let maxTileBytes = 32 << 20
     /// Largest `metadata.json` read.
     static let maxMetadataBytes = 16 << 20
 
-    public let path: String
+    let path: String
     /// The tile file extension, without the dot.
-    public let fileExtension: String
-    public let metadata: TileSourceMetadata
+    let fileExtension: String
+    let metadata: TileSourceMetadata
 
     /// Scans `path` for zoom folders and a first tile.
-    public init(path: String) throws {
+    init(path: String) throws(DirectorySourceError) {
         self.path = path
         let fm = FileManager.default
         let names = (try? fm.contentsOfDirectory(atPath: path)) ?? []
@@ -74,13 +78,17 @@ public struct DirectorySource: TileSource {
         }
         let metadataPath = "\(path)/metadata.json"
         if fm.fileExists(atPath: metadataPath) {
+            let bytes: [UInt8]
+            do {
+                bytes = try InputFile.read(metadataPath, limit: Self.maxMetadataBytes)
+            } catch {
+                throw .invalidMetadata(path: metadataPath, reason: error.reason)
+            }
             let object: JSONValue
             do {
-                object = try JSONValue.parse(try InputFile.read(metadataPath, limit: Self.maxMetadataBytes), origin: metadataPath)
-            } catch let error as JSONError {
-                throw DirectorySourceError.invalidMetadata(path: metadataPath, reason: "\(error.reason) at line \(error.line), column \(error.column)")
+                object = try JSONValue.parse(bytes, origin: metadataPath)
             } catch {
-                throw DirectorySourceError.invalidMetadata(path: metadataPath, reason: "\(error)")
+                throw .metadataNotJSON(error)
             }
             guard case .object(let dictionary) = object else {
                 throw DirectorySourceError.invalidMetadata(path: metadataPath, reason: "not a JSON object")
@@ -92,7 +100,7 @@ public struct DirectorySource: TileSource {
         metadata = meta
     }
 
-    public func tileData(for tile: TileID) throws -> [UInt8]? {
+    func tileData(for tile: TileID) throws -> [UInt8]? {
         let file = "\(path)/\(tile.z)/\(tile.x)/\(tile.y).\(fileExtension)"
         let bytes: [UInt8]
         do {

@@ -6,26 +6,26 @@
 ///     ├─────────┼─────────┤   at `sourceOrigin`; a source point p maps to
 ///     │ (0,1)   │ (1,1)   │   (p − sourceOrigin) × 2^dz in the requested tile's units.
 ///     └─────────┴─────────┘
-public struct OverzoomedTile: Hashable, Sendable {
+struct OverzoomedTile: Hashable, Sendable {
     /// The tile the renderer wants.
-    public let requested: TileID
+    let requested: TileID
     /// The tile to fetch: `requested` itself, or its ancestor at the source's max zoom.
-    public let source: TileID
+    let source: TileID
 
     /// Resolves `requested` against a source whose deepest zoom is `maxZoom`.
-    public init(requested: TileID, maxZoom: Int) {
+    init(requested: TileID, maxZoom: Int) {
         self.requested = requested
         self.source = requested.z > maxZoom ? requested.ancestor(atZoom: max(0, maxZoom)) : requested
     }
 
     /// Zoom levels between source and request (0 when no over-zoom is needed).
-    public var zoomDelta: Int { requested.z - source.z }
+    var zoomDelta: Int { requested.z - source.z }
 
     /// Factor from source tile units to requested tile units (2^zoomDelta).
-    public var scale: Double { Double(1 << zoomDelta) }
+    var scale: Double { Double(1 << zoomDelta) }
 
     /// The requested tile's square inside the source tile, in source tile units for `extent`.
-    public func sourceRect(extent: Int) -> SourceRect {
+    func sourceRect(extent: Int) -> SourceRect {
         let n = 1 << zoomDelta
         let side = Double(extent) / Double(n)
         let dx = requested.x - (source.x << zoomDelta)
@@ -34,9 +34,9 @@ public struct OverzoomedTile: Hashable, Sendable {
     }
 
     /// A square in a source tile's units.
-    public struct SourceRect: Hashable, Sendable {
-        public var minX: Double
-        public var minY: Double
-        public var side: Double
+    struct SourceRect: Hashable, Sendable {
+        var minX: Double
+        var minY: Double
+        var side: Double
     }
 }

@@ -3,7 +3,7 @@ import Foundation
 /// Something that hands out tiles by address: an MBTiles file, a PMTiles archive, a directory.
 ///
 /// Implementations are safe to call from several threads at once.
-public protocol TileSource: Sendable {
+package protocol TileSource: Sendable {
     /// What the source declares about itself.
     var metadata: TileSourceMetadata { get }
 
@@ -20,13 +20,14 @@ public protocol TileSource: Sendable {
 }
 
 extension TileSource {
-    public func tileData(for tile: TileID, deadline: Deadline) throws -> [UInt8]? {
+    package func tileData(for tile: TileID, deadline: Deadline) throws -> [UInt8]? {
         try tileData(for: tile)
     }
 }
 
-/// Why a tile source could not be opened or identified. Errors of a particular container
-/// (`MBTilesError`, `PMTilesError`, `DirectorySourceError`) are thrown by the sources themselves.
+/// Why `TileSources.open` could not open or identify a tile source: the location itself is
+/// unusable, or the container it holds is broken, in which case the container's own error
+/// comes along whole (with its file or URL and, where it has one, the byte offset).
 public enum TileSourceError: Error, Equatable, Sendable, CustomStringConvertible {
     /// Nothing exists at `path`.
     case notFound(path: String)
@@ -34,7 +35,18 @@ public enum TileSourceError: Error, Equatable, Sendable, CustomStringConvertible
     case unreadable(path: String, reason: String)
     /// The file is neither SQLite (MBTiles) nor PMTiles; `firstBytes` shows what it is.
     case unrecognizedFormat(path: String, firstBytes: [UInt8])
+    /// An MBTiles file that SQLite or its schema refused.
+    case mbtiles(MBTilesError)
+    /// A PMTiles archive (a file or a URL) with a bad header, directory or metadata.
+    case pmtiles(PMTilesError)
+    /// A tile directory without tiles or with a bad `metadata.json`.
+    case directory(DirectorySourceError)
+    /// An unusable `http(s)://` URL template.
+    case http(HTTPTileSourceError)
+    /// A remote archive or TileJSON document that could not be fetched or is not one.
+    case resource(ResourceError)
 
+    /// One line naming what failed, where and why: the message the CLI prints.
     public var description: String {
         switch self {
         case .notFound(let p): return "\(p): no such file or directory"
@@ -42,12 +54,17 @@ public enum TileSourceError: Error, Equatable, Sendable, CustomStringConvertible
         case .unrecognizedFormat(let p, let b):
             let hex = b.map { String(format: "%02x", $0) }.joined(separator: " ")
             return "\(p): not an MBTiles, PMTiles or tile directory (starts with \(hex))"
+        case .mbtiles(let e): return e.description
+        case .pmtiles(let e): return e.description
+        case .directory(let e): return e.description
+        case .http(let e): return e.description
+        case .resource(let e): return e.description
         }
     }
 }
 
 /// Opens tile sources by sniffing what is on disk.
-public enum TileSources {
+package enum TileSources {
     /// Opens `path` as MBTiles (SQLite header), PMTiles (`PMTiles` magic) or a
     /// `z/x/y.ext` directory. An `http://` or `https://` URL is, by its form:
     /// - a tile URL template (`{z}`/`{x}`/`{y}` or `{quadkey}`): an `HTTPTileSource`;
@@ -57,15 +74,15 @@ public enum TileSources {
     ///   `HTTPTileSource`.
     /// Remote reads go through the HTTP layer (`httpOptions`: cache, offline mode, limits)
     /// and end by `deadline`.
-    public static func open(_ path: String, httpOptions: HTTPTileSource.Options = .init(),
-                            deadline: Deadline = .none) throws -> any TileSource {
+    package static func open(_ path: String, httpOptions: HTTPTileSource.Options = .init(),
+                             deadline: Deadline = .none) throws(TileSourceError) -> any TileSource {
         let lower = path.lowercased()
         if lower.hasPrefix("pmtiles://http://") || lower.hasPrefix("pmtiles://https://") {
             return try openRemotePMTiles(String(path.dropFirst("pmtiles://".count)), options: httpOptions, deadline: deadline)
         }
         if lower.hasPrefix("http://") || lower.hasPrefix("https://") {
             if path.contains("{z}") || path.contains("{quadkey}") {
-                return try HTTPTileSource(template: path, options: httpOptions)
+                do { return try HTTPTileSource(template: path, options: httpOptions) } catch { throw .http(error) }
             }
             let pathPart = lower.split(separator: "?", maxSplits: 1).first.map(String.init) ?? lower
             if pathPart.hasSuffix(".pmtiles") {
@@ -77,7 +94,9 @@ public enum TileSources {
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw TileSourceError.notFound(path: path)
         }
-        if isDirectory.boolValue { return try DirectorySource(path: path) }
+        if isDirectory.boolValue {
+            do { return try DirectorySource(path: path) } catch { throw .directory(error) }
+        }
         // Opening a FIFO to sniff it would wait for a writer forever; a device is no archive.
         var info = stat()
         guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
@@ -93,26 +112,50 @@ public enum TileSources {
         } catch {
             throw TileSourceError.unreadable(path: path, reason: "\(error)")
         }
-        if head.starts(with: Array("SQLite format 3\0".utf8)) { return try MBTilesSource(path: path) }
-        if head.starts(with: Array("PMTiles".utf8)) { return try PMTilesSource(path: path) }
+        if head.starts(with: Array("SQLite format 3\0".utf8)) {
+            do { return try MBTilesSource(path: path) } catch { throw .mbtiles(error) }
+        }
+        if head.starts(with: Array("PMTiles".utf8)) {
+            do { return try PMTilesSource(path: path) } catch { throw .pmtiles(error) }
+        }
         throw TileSourceError.unrecognizedFormat(path: path, firstBytes: Array(head.prefix(8)))
     }
 }
 
 extension TileSources {
     /// A PMTiles archive on an HTTP server.
-    static func openRemotePMTiles(_ url: String, options: HTTPTileSource.Options, deadline: Deadline) throws -> PMTilesSource {
-        let reader = try PMTilesHTTPReader(url: url, options: options, deadline: deadline)
-        return try PMTilesSource(bytes: reader, name: URLRedaction.redact(url), deadline: deadline)
+    static func openRemotePMTiles(_ url: String, options: HTTPTileSource.Options,
+                                  deadline: Deadline) throws(TileSourceError) -> PMTilesSource {
+        let reader: PMTilesHTTPReader
+        do {
+            reader = try PMTilesHTTPReader(url: url, options: options, deadline: deadline)
+        } catch let error as ResourceError {
+            throw .resource(error)
+        } catch let error as PMTilesError {
+            throw .pmtiles(error)
+        } catch {
+            throw .unreadable(path: URLRedaction.redact(url), reason: "\(error)")
+        }
+        do {
+            return try PMTilesSource(bytes: reader, name: URLRedaction.redact(url), deadline: deadline)
+        } catch {
+            throw .pmtiles(error)
+        }
     }
 
     /// The tiles a TileJSON document at `url` describes.
-    static func openTileJSON(_ url: String, options: HTTPTileSource.Options, deadline: Deadline) throws -> HTTPTileSource {
-        let fetched = try HTTPResourceClient(options: options).get(url, kind: .json, limit: TileJSON.maximumBytes, deadline: deadline)
-        guard let bytes = fetched.bytes else {
-            throw ResourceError.network(location: URLRedaction.redact(url),
-                                        reason: "\(URLRedaction.redact(url)): no such TileJSON document (HTTP 404)")
+    static func openTileJSON(_ url: String, options: HTTPTileSource.Options, deadline: Deadline) throws(TileSourceError) -> HTTPTileSource {
+        let tileJSON: TileJSON
+        do throws(ResourceError) {
+            let fetched = try HTTPResourceClient(options: options).get(url, kind: .json, limit: TileJSON.maximumBytes, deadline: deadline)
+            guard let bytes = fetched.bytes else {
+                throw ResourceError.network(location: URLRedaction.redact(url),
+                                            reason: "\(URLRedaction.redact(url)): no such TileJSON document (HTTP 404)")
+            }
+            tileJSON = try TileJSON(bytes: bytes, url: url)
+        } catch {
+            throw .resource(error)
         }
-        return try HTTPTileSource(tileJSON: try TileJSON(bytes: bytes, url: url), options: options)
+        do { return try HTTPTileSource(tileJSON: tileJSON, options: options) } catch { throw .http(error) }
     }
 }

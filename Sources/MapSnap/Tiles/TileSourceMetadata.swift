@@ -2,87 +2,50 @@ import Foundation
 
 /// The row order of tiles as stored: XYZ (y = 0 at the top) or TMS (y = 0 at the bottom).
 /// Sources translate to XYZ; this records what the file declares.
-public enum TileScheme: String, Sendable, Hashable {
+package enum TileScheme: String, Sendable, Hashable {
     case xyz
     case tms
 }
 
 /// What a tile source says about itself (MBTiles metadata table, PMTiles header + JSON,
 /// a directory's `metadata.json`). Every field is optional in the wild, hence the defaults.
-public struct TileSourceMetadata: Sendable, Equatable {
+package struct TileSourceMetadata: Sendable, Equatable {
     /// A geographic rectangle; west may exceed east for sources spanning the antimeridian.
-    public struct Bounds: Sendable, Equatable {
-        public var southWest: LatLng
-        public var northEast: LatLng
-
-        public init(southWest: LatLng, northEast: LatLng) {
-            self.southWest = southWest
-            self.northEast = northEast
-        }
+    package struct Bounds: Sendable, Equatable {
+        package var southWest: LatLng
+        package var northEast: LatLng
     }
 
     /// One field of a vector layer, as listed in `vector_layers[].fields`.
-    public struct Field: Sendable, Equatable {
-        public var name: String
+    package struct Field: Sendable, Equatable {
+        package var name: String
         /// "String", "Number", "Boolean" or a free description, as the source wrote it.
-        public var type: String
-
-        public init(name: String, type: String) {
-            self.name = name
-            self.type = type
-        }
+        package var type: String
     }
 
     /// A vector layer declared by the source (TileJSON `vector_layers`).
-    public struct VectorLayer: Sendable, Equatable {
-        public var id: String
+    package struct VectorLayer: Sendable, Equatable {
+        package var id: String
         /// Fields sorted by name, so equal metadata compares equal regardless of JSON order.
-        public var fields: [Field]
-        public var minZoom: Int?
-        public var maxZoom: Int?
-        public var description: String?
-
-        public init(id: String, fields: [Field] = [], minZoom: Int? = nil, maxZoom: Int? = nil, description: String? = nil) {
-            self.id = id
-            self.fields = fields
-            self.minZoom = minZoom
-            self.maxZoom = maxZoom
-            self.description = description
-        }
+        package var fields: [Field] = []
+        package var minZoom: Int?
+        package var maxZoom: Int?
+        package var description: String?
     }
 
-    public var format: TileFormat
-    public var minZoom: Int
-    public var maxZoom: Int
-    public var bounds: Bounds?
-    public var center: LatLng?
-    public var centerZoom: Double?
-    public var name: String?
-    public var attribution: String?
-    public var description: String?
-    public var vectorLayers: [VectorLayer]
+    package var format: TileFormat = .unknown
+    package var minZoom = 0
+    package var maxZoom = 14
+    package var bounds: Bounds?
+    package var center: LatLng?
+    package var centerZoom: Double?
+    package var name: String?
+    package var attribution: String?
+    package var description: String?
+    package var vectorLayers: [VectorLayer] = []
     /// Tile edge in pixels for raster sources (256 unless declared otherwise).
-    public var tileSize: Int
-    public var scheme: TileScheme
-
-    public init(
-        format: TileFormat = .unknown, minZoom: Int = 0, maxZoom: Int = 14, bounds: Bounds? = nil,
-        center: LatLng? = nil, centerZoom: Double? = nil, name: String? = nil, attribution: String? = nil,
-        description: String? = nil, vectorLayers: [VectorLayer] = [], tileSize: Int = 256, scheme: TileScheme = .xyz
-    ) {
-        self.format = format
-        self.minZoom = minZoom
-        self.maxZoom = maxZoom
-        self.bounds = bounds
-        self.center = center
-        self.centerZoom = centerZoom
-        self.name = name
-        self.attribution = attribution
-        self.description = description
-        self.vectorLayers = vectorLayers
-        self.tileSize = tileSize
-        self.scheme = scheme
-    }
+    package var tileSize = 256
+    package var scheme: TileScheme = .xyz
 }
 
 extension TileSourceMetadata {

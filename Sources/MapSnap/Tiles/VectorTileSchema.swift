@@ -10,14 +10,14 @@ import Foundation
 /// | Protomaps before v4 (2020–2024) | the same layers, and `natural`, `physical_line`, `physical_point` before v3 | `pmap:kind`, `pmap:level`, `pmap:min_zoom` |
 ///
 /// `water`, `landuse` and `landcover` are in both families and decide nothing.
-public enum VectorTileSchema: String, Sendable, Hashable, CustomStringConvertible {
+package enum VectorTileSchema: String, Sendable, Hashable, CustomStringConvertible {
     case openMapTiles
     /// The Protomaps basemap schema, version 4 (the bundled styles' Protomaps variants).
     case protomaps
     /// A Protomaps schema before version 4: `pmap:kind` instead of `kind`.
     case protomapsLegacy
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .openMapTiles: return "OpenMapTiles"
         case .protomaps: return "Protomaps (v4)"
@@ -40,7 +40,7 @@ public enum VectorTileSchema: String, Sendable, Hashable, CustomStringConvertibl
 
     /// The schema of a source with these layers (and, when known, these field names), or
     /// nil when neither family's layers outnumber the other's.
-    public static func identify(layers: some Sequence<String>, fields: some Sequence<String> = [String]()) -> VectorTileSchema? {
+    package static func identify(layers: some Sequence<String>, fields: some Sequence<String> = [String]()) -> VectorTileSchema? {
         var omt = 0, pm = 0, legacy = false
         for name in layers {
             if openMapTilesLayers.contains(name) { omt += 1 }
@@ -59,7 +59,7 @@ public enum VectorTileSchema: String, Sendable, Hashable, CustomStringConvertibl
     /// archive reads it over the network). Nil for raster sources, for HTTP URL templates
     /// without a layer list (they declare no extent, so there is no tile to expect), and when
     /// the probed tile is missing or unreadable.
-    public static func identify(_ source: any TileSource, deadline: Deadline = .none) -> VectorTileSchema? {
+    package static func identify(_ source: any TileSource, deadline: Deadline = .none) -> VectorTileSchema? {
         let metadata = source.metadata
         guard metadata.format.isVector else { return nil }
         if !metadata.vectorLayers.isEmpty {

@@ -1,6 +1,6 @@
 /// A property value of a map feature (MVT tag value, GeoJSON property) as seen by style
 /// expressions. MVT's int/uint/sint/float/double all become `.number`.
-public enum FeatureValue: Hashable, Sendable {
+enum FeatureValue: Hashable, Sendable {
     case string(String)
     case number(Double)
     case bool(Bool)
@@ -8,7 +8,7 @@ public enum FeatureValue: Hashable, Sendable {
 }
 
 /// The geometry kind of a feature, as reported by `["geometry-type"]` / legacy `$type`.
-public enum GeometryType: String, Hashable, Sendable {
+enum GeometryType: String, Hashable, Sendable {
     case point = "Point"
     case lineString = "LineString"
     case polygon = "Polygon"

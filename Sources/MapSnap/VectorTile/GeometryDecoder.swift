@@ -8,12 +8,12 @@
 ///     Point:      MoveTo(n ≥ 1)+
 ///     LineString: (MoveTo(1) LineTo(n ≥ 1)*)+
 ///     Polygon:    (MoveTo(1) LineTo(n ≥ 1)* ClosePath(1))+
-public enum GeometryDecoder {
+enum GeometryDecoder {
     /// Decodes `bytes[range]` (the packed payload of a feature's `geometry` field) as `type`.
     ///
     /// `geometry` is emptied first and keeps its capacity, so decoding feature after feature
     /// into one buffer allocates only when a feature is larger than any before it.
-    public static func decode(
+    static func decode(
         _ bytes: [UInt8], range: Range<Int>, as type: GeometryType, into geometry: inout TileGeometry
     ) throws(MVTGeometryError) {
         geometry.removeAll()

@@ -1,6 +1,6 @@
 /// Why a Mapbox Vector Tile (MVT 2.1) could not be decoded. Cases name the layer and feature
 /// (by index) and carry the offending values.
-public enum MVTDecodingError: Error, Equatable, Sendable, CustomStringConvertible {
+enum MVTDecodingError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The protobuf framing is broken.
     case protobuf(ProtobufError)
     /// A layer has no `name` field.
@@ -22,7 +22,7 @@ public enum MVTDecodingError: Error, Equatable, Sendable, CustomStringConvertibl
     /// A geometry command stream is invalid; see `MVTGeometryError`.
     case geometry(layer: String, feature: Int, MVTGeometryError)
 
-    public var description: String {
+    var description: String {
         switch self {
         case .protobuf(let e): return "MVT: \(e)"
         case .missingLayerName(let i): return "MVT: layer #\(i) has no name"
@@ -42,7 +42,7 @@ public enum MVTDecodingError: Error, Equatable, Sendable, CustomStringConvertibl
 
 /// Why a feature's geometry command stream is invalid. `index` is the position of the
 /// offending integer in the feature's `geometry` array.
-public enum MVTGeometryError: Error, Equatable, Sendable, CustomStringConvertible {
+enum MVTGeometryError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The feature's type is UNKNOWN (0) or not 1…3, so its geometry cannot be interpreted.
     case unknownGeometryType(UInt64)
     /// A command id other than MoveTo (1), LineTo (2), ClosePath (7).
@@ -65,7 +65,7 @@ public enum MVTGeometryError: Error, Equatable, Sendable, CustomStringConvertibl
     /// The packed geometry field itself is malformed.
     case protobuf(ProtobufError)
 
-    public var description: String {
+    var description: String {
         switch self {
         case .unknownGeometryType(let t): return "geometry type \(t) is not Point, LineString or Polygon"
         case .unknownCommand(let id, let i): return "unknown command id \(id) at geometry index \(i)"

@@ -1,6 +1,6 @@
 /// Why protobuf wire-format bytes could not be read. Offsets are absolute byte offsets into
 /// the buffer being read.
-public enum ProtobufError: Error, Equatable, Sendable, CustomStringConvertible {
+enum ProtobufError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The buffer ended inside a varint that started at `offset`.
     case truncatedVarint(offset: Int)
     /// A varint at `offset` has more than 10 bytes.
@@ -16,7 +16,7 @@ public enum ProtobufError: Error, Equatable, Sendable, CustomStringConvertible {
     /// A varint at `offset` was expected to fit in 32 bits.
     case valueOutOfRange(UInt64, offset: Int)
 
-    public var description: String {
+    var description: String {
         switch self {
         case .truncatedVarint(let o): return "protobuf: data ends inside the varint at byte \(o)"
         case .varintTooLong(let o): return "protobuf: varint at byte \(o) is longer than 10 bytes"
@@ -32,7 +32,7 @@ public enum ProtobufError: Error, Equatable, Sendable, CustomStringConvertible {
 }
 
 /// The protobuf wire types mapsnap understands. Groups (3, 4) are rejected.
-public enum ProtobufWireType: Int, Sendable {
+enum ProtobufWireType: Int, Sendable {
     case varint = 0
     case fixed64 = 1
     case lengthDelimited = 2
@@ -40,25 +40,25 @@ public enum ProtobufWireType: Int, Sendable {
 }
 
 /// A field key: field number and wire type.
-public struct ProtobufFieldKey: Equatable, Sendable {
-    public var number: Int
-    public var wireType: ProtobufWireType
+struct ProtobufFieldKey: Equatable, Sendable {
+    var number: Int
+    var wireType: ProtobufWireType
 }
 
 /// A bounds-checked cursor over protobuf wire-format bytes.
 ///
 /// Every read checks the remaining length first and throws instead of trapping, so it is safe
 /// on untrusted input even in `-Ounchecked` builds. Reading never allocates except `readString`.
-public struct ProtobufReader: Sendable {
+struct ProtobufReader: Sendable {
     /// The whole buffer; `offset` and `end` are absolute indices into it.
-    public let bytes: [UInt8]
+    let bytes: [UInt8]
     /// Index of the next byte to read.
-    public private(set) var offset: Int
+    private(set) var offset: Int
     /// One past the last readable byte.
-    public let end: Int
+    let end: Int
 
     /// A reader over `bytes[range]` (the whole buffer by default). The range is clamped to the buffer.
-    public init(bytes: [UInt8], range: Range<Int>? = nil) {
+    init(bytes: [UInt8], range: Range<Int>? = nil) {
         self.bytes = bytes
         let r = range ?? 0..<bytes.count
         self.offset = max(0, min(r.lowerBound, bytes.count))
@@ -66,14 +66,14 @@ public struct ProtobufReader: Sendable {
     }
 
     /// True when no bytes remain.
-    @inline(__always) public var isAtEnd: Bool { offset >= end }
+    @inline(__always) var isAtEnd: Bool { offset >= end }
 
     /// Bytes left to read.
-    @inline(__always) public var remaining: Int { end - offset }
+    @inline(__always) var remaining: Int { end - offset }
 
     /// Reads a base-128 varint of at most 10 bytes.
     @inline(__always)
-    public mutating func readVarint() throws(ProtobufError) -> UInt64 {
+    mutating func readVarint() throws(ProtobufError) -> UInt64 {
         // Fast path: single-byte varints dominate geometry and tag streams.
         if offset < end {
             let b = bytes[offset]
@@ -111,7 +111,7 @@ public struct ProtobufReader: Sendable {
 
     /// Reads a varint that must fit in 32 bits (MVT tags, geometry commands, counts).
     @inline(__always)
-    public mutating func readVarint32() throws(ProtobufError) -> UInt32 {
+    mutating func readVarint32() throws(ProtobufError) -> UInt32 {
         let start = offset
         let v = try readVarint()
         guard v <= UInt64(UInt32.max) else { throw .valueOutOfRange(v, offset: start) }
@@ -119,30 +119,28 @@ public struct ProtobufReader: Sendable {
     }
 
     /// Reads a zigzag-encoded signed varint (`sint64`).
-    public mutating func readSignedVarint() throws(ProtobufError) -> Int64 {
+    mutating func readSignedVarint() throws(ProtobufError) -> Int64 {
         Self.zigzagDecode(try readVarint())
     }
 
     /// Reads a little-endian 32-bit value (`fixed32`, `float`).
-    public mutating func readFixed32() throws(ProtobufError) -> UInt32 {
-        guard remaining >= 4 else { throw .truncatedField(offset: offset, needed: 4, available: remaining) }
-        var v: UInt32 = 0
-        for i in 0..<4 { v |= UInt32(bytes[offset + i]) << (8 * UInt32(i)) }
-        offset += 4
-        return v
-    }
+    mutating func readFixed32() throws(ProtobufError) -> UInt32 { try readLittleEndian() }
 
     /// Reads a little-endian 64-bit value (`fixed64`, `double`).
-    public mutating func readFixed64() throws(ProtobufError) -> UInt64 {
-        guard remaining >= 8 else { throw .truncatedField(offset: offset, needed: 8, available: remaining) }
-        var v: UInt64 = 0
-        for i in 0..<8 { v |= UInt64(bytes[offset + i]) << (8 * UInt64(i)) }
-        offset += 8
+    mutating func readFixed64() throws(ProtobufError) -> UInt64 { try readLittleEndian() }
+
+    /// Reads a little-endian unsigned integer as wide as `T`.
+    private mutating func readLittleEndian<T: FixedWidthInteger & UnsignedInteger>() throws(ProtobufError) -> T {
+        let size = MemoryLayout<T>.size
+        guard remaining >= size else { throw .truncatedField(offset: offset, needed: UInt64(size), available: remaining) }
+        var v: T = 0
+        for i in 0..<size { v |= T(bytes[offset + i]) << (8 * i) }
+        offset += size
         return v
     }
 
     /// Reads a field key. Throws for field number 0 and for group or undefined wire types.
-    public mutating func readFieldKey() throws(ProtobufError) -> ProtobufFieldKey {
+    mutating func readFieldKey() throws(ProtobufError) -> ProtobufFieldKey {
         let start = offset
         let key = try readVarint()
         let number = key >> 3
@@ -157,7 +155,7 @@ public struct ProtobufReader: Sendable {
 
     /// Reads a length prefix and returns the byte range of the payload, checked against the
     /// remaining bytes, and moves past it.
-    public mutating func readLengthDelimited() throws(ProtobufError) -> Range<Int> {
+    mutating func readLengthDelimited() throws(ProtobufError) -> Range<Int> {
         let start = offset
         let length = try readVarint()
         guard length <= UInt64(remaining) else {
@@ -169,13 +167,13 @@ public struct ProtobufReader: Sendable {
     }
 
     /// Reads a length-delimited UTF-8 string. Invalid UTF-8 is repaired with U+FFFD.
-    public mutating func readString() throws(ProtobufError) -> String {
+    mutating func readString() throws(ProtobufError) -> String {
         let range = try readLengthDelimited()
         return String(decoding: bytes[range], as: UTF8.self)
     }
 
     /// Skips a field's value of the given wire type.
-    public mutating func skip(_ wireType: ProtobufWireType) throws(ProtobufError) {
+    mutating func skip(_ wireType: ProtobufWireType) throws(ProtobufError) {
         switch wireType {
         case .varint: _ = try readVarint()
         case .fixed64: _ = try readFixed64()
@@ -185,39 +183,39 @@ public struct ProtobufReader: Sendable {
     }
 
     /// Reads a packed repeated varint field, appending the values to `values`.
-    public mutating func readPackedVarints(into values: inout [UInt64]) throws(ProtobufError) {
+    mutating func readPackedVarints(into values: inout [UInt64]) throws(ProtobufError) {
         let range = try readLengthDelimited()
         var inner = ProtobufReader(bytes: bytes, range: range)
         while !inner.isAtEnd { values.append(try inner.readVarint()) }
     }
 
     /// A reader restricted to `range` of the same buffer (for a nested message).
-    public func subReader(_ range: Range<Int>) -> ProtobufReader {
+    func subReader(_ range: Range<Int>) -> ProtobufReader {
         ProtobufReader(bytes: bytes, range: range)
     }
 
     /// Decodes a zigzag-encoded value: 0 → 0, 1 → −1, 2 → 1, 3 → −2, …
     @inline(__always)
-    public static func zigzagDecode(_ v: UInt64) -> Int64 {
+    static func zigzagDecode(_ v: UInt64) -> Int64 {
         Int64(bitPattern: (v >> 1) ^ (0 &- (v & 1)))
     }
 
     /// Zigzag-encodes a signed value (the inverse of `zigzagDecode`).
     @inline(__always)
-    public static func zigzagEncode(_ v: Int64) -> UInt64 {
+    static func zigzagEncode(_ v: Int64) -> UInt64 {
         UInt64(bitPattern: (v << 1) ^ (v >> 63))
     }
 }
 
 /// Appends protobuf wire-format values; used to build test tiles and PMTiles directories.
-public struct ProtobufWriter: Sendable {
+struct ProtobufWriter: Sendable {
     /// The bytes written so far.
-    public private(set) var bytes: [UInt8] = []
+    private(set) var bytes: [UInt8] = []
 
-    public init() {}
+    init() {}
 
     /// Appends a base-128 varint.
-    public mutating func writeVarint(_ value: UInt64) {
+    mutating func writeVarint(_ value: UInt64) {
         var v = value
         while v >= 0x80 {
             bytes.append(UInt8(truncatingIfNeeded: v) | 0x80)
@@ -227,37 +225,37 @@ public struct ProtobufWriter: Sendable {
     }
 
     /// Appends a field key.
-    public mutating func writeKey(_ number: Int, _ wireType: ProtobufWireType) {
+    mutating func writeKey(_ number: Int, _ wireType: ProtobufWireType) {
         writeVarint(UInt64(number) << 3 | UInt64(wireType.rawValue))
     }
 
     /// Appends a length-delimited field holding `payload`.
-    public mutating func writeBytes(_ number: Int, _ payload: [UInt8]) {
+    mutating func writeBytes(_ number: Int, _ payload: [UInt8]) {
         writeKey(number, .lengthDelimited)
         writeVarint(UInt64(payload.count))
         bytes.append(contentsOf: payload)
     }
 
     /// Appends a length-delimited field holding the UTF-8 of `string`.
-    public mutating func writeString(_ number: Int, _ string: String) {
+    mutating func writeString(_ number: Int, _ string: String) {
         writeBytes(number, Array(string.utf8))
     }
 
     /// Appends a varint field.
-    public mutating func writeVarintField(_ number: Int, _ value: UInt64) {
+    mutating func writeVarintField(_ number: Int, _ value: UInt64) {
         writeKey(number, .varint)
         writeVarint(value)
     }
 
     /// Appends a packed repeated varint field.
-    public mutating func writePacked(_ number: Int, _ values: [UInt64]) {
+    mutating func writePacked(_ number: Int, _ values: [UInt64]) {
         var inner = ProtobufWriter()
         for v in values { inner.writeVarint(v) }
         writeBytes(number, inner.bytes)
     }
 
     /// Appends raw bytes.
-    public mutating func writeRaw(_ raw: [UInt8]) {
+    mutating func writeRaw(_ raw: [UInt8]) {
         bytes.append(contentsOf: raw)
     }
 }

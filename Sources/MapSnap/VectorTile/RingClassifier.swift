@@ -1,26 +1,26 @@
 /// Polygons grouped from a polygon geometry's rings: each polygon is an exterior ring
 /// followed by its holes, given as part indices into the `TileGeometry` they came from.
-public struct ClassifiedPolygons: Sendable {
+struct ClassifiedPolygons: Sendable {
     /// Part indices, polygon by polygon: exterior first, then its holes.
-    public internal(set) var rings: [Int] = []
+    var rings: [Int] = []
     /// Index into `rings` where each polygon begins.
-    public internal(set) var polygonStarts: [Int] = []
+    var polygonStarts: [Int] = []
     /// Rings dropped for having zero area or for being a hole with no exterior before it.
-    public internal(set) var droppedRingCount = 0
+    var droppedRingCount = 0
 
-    public init() {}
+    init() {}
 
-    public var polygonCount: Int { polygonStarts.count }
+    var polygonCount: Int { polygonStarts.count }
 
     /// The part indices of polygon `i`: its exterior ring, then its holes.
-    public func polygon(_ i: Int) -> ArraySlice<Int> {
+    func polygon(_ i: Int) -> ArraySlice<Int> {
         let lower = polygonStarts[i]
         let upper = i + 1 < polygonStarts.count ? polygonStarts[i + 1] : rings.count
         return rings[lower..<upper]
     }
 
     /// Empties the result but keeps its storage.
-    public mutating func removeAll() {
+    mutating func removeAll() {
         rings.removeAll(keepingCapacity: true)
         polygonStarts.removeAll(keepingCapacity: true)
         droppedRingCount = 0
@@ -34,10 +34,10 @@ public struct ClassifiedPolygons: Sendable {
 /// Tiles from MVT 1 encoders sometimes use the opposite winding throughout, so, like the
 /// common MVT decoders, the sign of the *first* non-degenerate ring decides which sign means
 /// "exterior" for the feature. Rings with zero area are dropped.
-public enum RingClassifier {
+enum RingClassifier {
     /// Twice the signed area of part `part` (surveyor's formula; exact in Int64 for 32-bit
     /// coordinates and rings of fewer than 2^62 / 2^64 … points, i.e. any real ring).
-    public static func doubledSignedArea(of geometry: TileGeometry, part: Int) -> Int64 {
+    static func doubledSignedArea(of geometry: TileGeometry, part: Int) -> Int64 {
         let range = geometry.partRange(part)
         guard range.count >= 3 else { return 0 }
         var sum: Int64 = 0
@@ -53,7 +53,7 @@ public enum RingClassifier {
     }
 
     /// Classifies the rings of `geometry` (which must be a polygon) into `result`.
-    public static func classify(_ geometry: TileGeometry, into result: inout ClassifiedPolygons) {
+    static func classify(_ geometry: TileGeometry, into result: inout ClassifiedPolygons) {
         result.removeAll()
         guard geometry.type == .polygon else { return }
         var exteriorIsPositive: Bool?

@@ -9,31 +9,31 @@ import Foundation
 /// geometry only for features that pass.
 ///
 /// The bytes must be uncompressed (tile sources inflate gzip tiles before returning them).
-public struct VectorTile: Sendable {
+struct VectorTile: Sendable {
     /// Name, version, extent and byte range of one layer, read without decoding the layer.
-    public struct LayerHeader: Sendable, Equatable {
-        public let name: String
-        public let version: Int
+    struct LayerHeader: Sendable, Equatable {
+        let name: String
+        let version: Int
         /// Size of the tile square in tile units (4096 by default).
-        public let extent: Int
+        let extent: Int
         /// Byte range of the layer message within the tile.
-        public let byteRange: Range<Int>
+        let byteRange: Range<Int>
     }
 
     /// The tile bytes (shared, not copied, by every layer decoded from them).
-    public let bytes: [UInt8]
+    let bytes: [UInt8]
     /// Every layer in tile order, including duplicates of a name (the spec forbids them;
     /// `layer(named:)` returns the first).
-    public let layerHeaders: [LayerHeader]
+    let layerHeaders: [LayerHeader]
     private let cache = LayerCache()
 
     /// Largest extent accepted: the spec suggests 4096; anything beyond 2^16 is nonsense
     /// that would only serve to overflow downstream scaling.
-    public static let maxExtent = 1 << 16
+    static let maxExtent = 1 << 16
 
     /// Reads the layer headers of `bytes`. Throws `MVTDecodingError` for broken framing,
     /// a missing layer name, an unsupported version or an absurd extent.
-    public init(bytes: [UInt8]) throws(MVTDecodingError) {
+    init(bytes: [UInt8]) throws(MVTDecodingError) {
         self.bytes = bytes
         var headers: [LayerHeader] = []
         var reader = ProtobufReader(bytes: bytes)
@@ -81,13 +81,13 @@ public struct VectorTile: Sendable {
     }
 
     /// The layer names in tile order.
-    public var layerNames: [String] { layerHeaders.map(\.name) }
+    var layerNames: [String] { layerHeaders.map(\.name) }
 
     /// Decodes the first layer called `name`, or returns nil when the tile has none.
     ///
     /// The decoded layer is cached in this tile (and its copies), so the many style layers
     /// that draw from one source layer decode it once. Safe to call from several threads.
-    public func layer(named name: String) throws(MVTDecodingError) -> VectorTileLayer? {
+    func layer(named name: String) throws(MVTDecodingError) -> VectorTileLayer? {
         if let cached = cache.layer(named: name) { return cached }
         guard let header = layerHeaders.first(where: { $0.name == name }) else { return nil }
         let layer = try VectorTileLayer(bytes: bytes, header: header)
@@ -96,7 +96,7 @@ public struct VectorTile: Sendable {
     }
 
     /// Decodes every layer, in tile order.
-    public func decodeAllLayers() throws(MVTDecodingError) -> [VectorTileLayer] {
+    func decodeAllLayers() throws(MVTDecodingError) -> [VectorTileLayer] {
         var result: [VectorTileLayer] = []
         result.reserveCapacity(layerHeaders.count)
         for header in layerHeaders { result.append(try VectorTileLayer(bytes: bytes, header: header)) }
@@ -106,20 +106,16 @@ public struct VectorTile: Sendable {
 
 /// Decoded layers of one tile by name. Decoding is deterministic, so whichever thread
 /// stores first, every reader sees an identical layer.
-private final class LayerCache: @unchecked Sendable {
-    private let lock = NSLock()
-    /// Guarded by `lock`.
-    private var layers: [String: VectorTileLayer] = [:]
+private final class LayerCache: Sendable {
+    private let layers = Locked<[String: VectorTileLayer]>([:])
 
     func layer(named name: String) -> VectorTileLayer? {
-        lock.lock()
-        defer { lock.unlock() }
-        return layers[name]
+        layers.withLock { $0[name] }
     }
 
     func store(_ layer: VectorTileLayer, named name: String) {
-        lock.lock()
-        defer { lock.unlock() }
-        if layers[name] == nil { layers[name] = layer }
+        layers.withLock { layers in
+            if layers[name] == nil { layers[name] = layer }
+        }
     }
 }

@@ -1,23 +1,23 @@
 /// A feature of a decoded vector-tile layer: id, type, tags, and geometry still encoded.
 ///
 /// Cheap to create (a reference and an index); property lookups do not allocate.
-public struct VectorTileFeature: Sendable {
+struct VectorTileFeature: Sendable {
     let storage: VectorTileLayerStorage
     /// Position of the feature in its layer's `features`.
-    public let index: Int
+    let index: Int
 
     private var record: VectorTileLayerStorage.FeatureRecord { storage.records[index] }
 
-    public var geometryType: GeometryType { record.type }
+    var geometryType: GeometryType { record.type }
 
-    public var featureID: UInt64? { record.id }
+    var featureID: UInt64? { record.id }
 
     /// The value tagged with `key`, or nil when the feature lacks it.
     ///
     /// Scans the feature's own few tags comparing key strings: for the handful of tags a
     /// feature carries this beats hashing `key` into the layer's key table, and style
     /// filters call it for every feature of every layer.
-    public func value(forKey key: String) -> FeatureValue? {
+    func value(forKey key: String) -> FeatureValue? {
         let r = record
         var i = r.tagStart
         while i + 1 < r.tagEnd {
@@ -28,7 +28,7 @@ public struct VectorTileFeature: Sendable {
     }
 
     /// The value tagged with the key at `keyIndex` (from `VectorTileLayer.keyIndex(for:)`).
-    public func value(atKeyIndex keyIndex: Int) -> FeatureValue? {
+    func value(atKeyIndex keyIndex: Int) -> FeatureValue? {
         guard let k = UInt32(exactly: keyIndex) else { return nil }
         return value(forKeyIndex: k)
     }
@@ -45,7 +45,7 @@ public struct VectorTileFeature: Sendable {
     }
 
     /// All properties as (key, value) pairs in tag order.
-    public var properties: [(key: String, value: FeatureValue)] {
+    var properties: [(key: String, value: FeatureValue)] {
         let r = record
         var result: [(key: String, value: FeatureValue)] = []
         var i = r.tagStart
@@ -57,7 +57,7 @@ public struct VectorTileFeature: Sendable {
     }
 
     /// Decodes the geometry into `geometry`, replacing its contents but keeping its storage.
-    public func decodeGeometry(into geometry: inout TileGeometry) throws(MVTDecodingError) {
+    func decodeGeometry(into geometry: inout TileGeometry) throws(MVTDecodingError) {
         let r = record
         do {
             try GeometryDecoder.decode(storage.bytes, range: r.geometry, as: r.type, into: &geometry)

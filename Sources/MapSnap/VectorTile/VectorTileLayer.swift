@@ -3,36 +3,36 @@
 /// Tags of all features live in one flat array and geometry stays as byte ranges into the
 /// tile, so decoding a layer allocates a handful of arrays regardless of feature count
 /// (plus one string per key and string value).
-public struct VectorTileLayer: Sendable {
+struct VectorTileLayer: Sendable {
     let storage: VectorTileLayerStorage
 
     init(bytes: [UInt8], header: VectorTile.LayerHeader) throws(MVTDecodingError) {
         storage = try VectorTileLayerStorage(bytes: bytes, header: header)
     }
 
-    public var name: String { storage.name }
-    public var version: Int { storage.version }
+    var name: String { storage.name }
+    var version: Int { storage.version }
     /// Size of the tile square in tile units.
-    public var extent: Int { storage.extent }
+    var extent: Int { storage.extent }
     /// The layer's key table.
-    public var keys: [String] { storage.keys }
+    var keys: [String] { storage.keys }
     /// The layer's value table.
-    public var values: [FeatureValue] { storage.values }
+    var values: [FeatureValue] { storage.values }
     /// Features whose geometry type is UNKNOWN (0) or undefined; the spec lets decoders skip them.
-    public var skippedFeatureCount: Int { storage.skippedFeatureCount }
+    var skippedFeatureCount: Int { storage.skippedFeatureCount }
 
     /// The features, in tile order (skipped features excluded).
-    public var features: Features { Features(storage: storage) }
+    var features: Features { Features(storage: storage) }
 
     /// The index of `key` in the key table, for repeated lookups with `value(atKeyIndex:)`.
-    public func keyIndex(for key: String) -> Int? { storage.keyIndex[key].map(Int.init) }
+    func keyIndex(for key: String) -> Int? { storage.keyIndex[key].map(Int.init) }
 
     /// A random-access view of a layer's features.
-    public struct Features: RandomAccessCollection, Sendable {
+    struct Features: RandomAccessCollection, Sendable {
         let storage: VectorTileLayerStorage
-        public var startIndex: Int { 0 }
-        public var endIndex: Int { storage.records.count }
-        public subscript(position: Int) -> VectorTileFeature {
+        var startIndex: Int { 0 }
+        var endIndex: Int { storage.records.count }
+        subscript(position: Int) -> VectorTileFeature {
             VectorTileFeature(storage: storage, index: position)
         }
     }

@@ -22,7 +22,7 @@ import Testing
     ])
     func realRendersDecodeToIdenticalPixels(style: String, center: LatLng, zoom: Double, scale: Double) throws {
         let o = MapSnapshotOptions(width: 384, height: 256, scale: scale, center: center, zoom: zoom, style: style)
-        let canvas = try MapSnapshotter(options: o).render().canvas
+        let canvas = Canvas(try MapSnapshotter(options: o).render().image)
         let png = try PNGCodec.encode(canvas)
         #expect(header(png) == (8, 2))
         let back = try PNGCodec.decode(png, origin: style)
@@ -31,10 +31,10 @@ import Testing
     }
 
     @Test func drawnMapsStayUnfilteredAndImageryIsPaethFiltered() throws {
-        let map = try MapSnapshotter(options: MapSnapshotOptions(width: 384, height: 256, scale: 1,
-                                                                  center: LatLng(60.1699, 24.9450), zoom: 16, style: "normal")).render().canvas
-        let imagery = try MapSnapshotter(options: MapSnapshotOptions(width: 384, height: 256, scale: 1,
-                                                                      center: LatLng(50, 10), zoom: 4.5, style: "hybrid")).render().canvas
+        let map = Canvas(try MapSnapshotter(options: MapSnapshotOptions(width: 384, height: 256, scale: 1,
+                                                                         center: LatLng(60.1699, 24.9450), zoom: 16, style: "normal")).render().image)
+        let imagery = Canvas(try MapSnapshotter(options: MapSnapshotOptions(width: 384, height: 256, scale: 1,
+                                                                             center: LatLng(50, 10), zoom: 4.5, style: "hybrid")).render().image)
         for (canvas, expected) in [(map, PNGEncoder.RowFilter.none), (imagery, .paeth)] {
             let rows = PNGEncoder.scanlines(canvas, channels: 3)
             #expect(try PNGEncoder.chooseFilter(rows, lineLength: canvas.width * 3 + 1, bytesPerPixel: 3) == expected)
@@ -136,7 +136,7 @@ import Testing
         try Data(##"{"version": 8, "sources": {}, "layers": [{"id": "bg", "type": "background", "paint": {"background-color": "#f2efe9"}}]}"##.utf8)
             .write(to: URL(fileURLWithPath: style))
         let o = MapSnapshotOptions(width: 480, height: 320, scale: 1, center: LatLng(60.17, 24.94), zoom: 16, style: style)
-        let canvas = try MapSnapshotter(options: o).render().canvas
+        let canvas = Canvas(try MapSnapshotter(options: o).render().image)
         let png = try PNGCodec.encode(canvas)
         #expect(header(png).colorType == 3)
         #expect(try PNGCodec.decode(png, origin: "blank").pixels == canvas.pixels)

@@ -3,13 +3,13 @@ import Testing
 @testable import MapSnap
 
 /// A decoded fixture from `Tests/MapSnapTests/Fixtures/compare/` (made by `make_pairs.py`).
-func compareFixture(_ name: String, filePath: String = #filePath) throws -> Canvas {
+func compareFixture(_ name: String, filePath: String = #filePath) throws -> MapImage {
     let url = URL(fileURLWithPath: filePath).deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("Fixtures/compare/\(name)")
-    return try PNGCodec.decode([UInt8](try Data(contentsOf: url)), origin: name)
+    return try MapImage(pngData: [UInt8](try Data(contentsOf: url)), origin: name)
 }
 
-func solid(_ w: Int, _ h: Int, _ c: Color) -> Canvas { Canvas(width: w, height: h, fill: c) }
+func solid(_ w: Int, _ h: Int, _ c: Color) -> MapImage { Canvas(width: w, height: h, fill: c).image }
 
 @Suite struct ImageComparatorTests {
     @Test func identicalImagesHaveNoDifference() throws {
@@ -19,9 +19,9 @@ func solid(_ w: Int, _ h: Int, _ c: Color) -> Canvas { Canvas(width: w, height: 
     }
 
     @Test func onePixelChangedIsOneDifference() throws {
-        let e = solid(8, 8, .white), a = solid(8, 8, .white)
+        let e = solid(8, 8, .white), a = Canvas(width: 8, height: 8, fill: .white)
         a.pixels[(3 * 8 + 4) * 4] = 0  // cyan instead of white at (4, 3)
-        let d = try ImageComparator().compare(actual: a, expected: e)
+        let d = try ImageComparator().compare(actual: a.image, expected: e)
         #expect(d.differingPixelCount == 1)
         #expect(abs(d.differingPercentage - 100.0 / 64) < 1e-12)
     }
@@ -59,10 +59,10 @@ func solid(_ w: Int, _ h: Int, _ c: Color) -> Canvas { Canvas(width: w, height: 
     @Test func thresholdZeroComparesBytes() throws {
         let d = try ImageComparator(threshold: 0).compare(actual: solid(4, 4, .clear), expected: solid(4, 4, .white))
         #expect(d.differingPixelCount == 16 && d.maxDelta == 0)
-        let e = solid(8, 8, Color(rgb: 0x808080)), a = solid(8, 8, Color(rgb: 0x808080))
+        let e = solid(8, 8, Color(rgb: 0x808080)), a = Canvas(width: 8, height: 8, fill: Color(rgb: 0x808080))
         a.pixels[(2 * 8 + 5) * 4 + 2] = 0x81
         let exact = ImageComparator(threshold: 0, includeAntiAliasing: true)
-        #expect(try exact.compare(actual: a, expected: e).differingPixelCount == 1)
+        #expect(try exact.compare(actual: a.image, expected: e).differingPixelCount == 1)
         #expect(try exact.compare(actual: e, expected: e).differingPixelCount == 0)
     }
 
@@ -75,8 +75,8 @@ func solid(_ w: Int, _ h: Int, _ c: Color) -> Canvas { Canvas(width: w, height: 
     /// A vertical edge whose anti-aliased column changes value: not counted by default,
     /// counted with `includeAntiAliasing`.
     @Test func antiAliasedEdgeShiftIsForgivenByDefault() throws {
-        func edge(_ aaValue: UInt8) -> Canvas {
-            let c = solid(9, 9, .white)
+        func edge(_ aaValue: UInt8) -> MapImage {
+            let c = Canvas(width: 9, height: 9, fill: .white)
             for y in 0..<9 {
                 for x in 0..<9 {
                     let v: UInt8 = x < 4 ? 0 : (x == 4 ? aaValue : 255)
@@ -84,7 +84,7 @@ func solid(_ w: Int, _ h: Int, _ c: Color) -> Canvas { Canvas(width: w, height: 
                     c.pixels[i] = v; c.pixels[i + 1] = v; c.pixels[i + 2] = v
                 }
             }
-            return c
+            return c.image
         }
         let d = try ImageComparator().compare(actual: edge(40), expected: edge(200))
         #expect(d.differingPixelCount == 0)
@@ -101,14 +101,14 @@ func solid(_ w: Int, _ h: Int, _ c: Color) -> Canvas { Canvas(width: w, height: 
     }
 
     @Test func diffImageMarksDifferencesAndFadesTheRest() throws {
-        let e = solid(4, 4, Color(rgb: 0x000000)), a = solid(4, 4, Color(rgb: 0x000000))
+        let e = solid(4, 4, Color(rgb: 0x000000)), a = Canvas(width: 4, height: 4, fill: Color(rgb: 0x000000))
         a.pixels[0] = 255; a.pixels[1] = 255; a.pixels[2] = 255
-        let d = try ImageComparator().compare(actual: a, expected: e, producingDiffImage: true)
+        let d = try ImageComparator().compare(actual: a.image, expected: e, producingDiffImage: true)
         let diff = try #require(d.diffImage)
         #expect(diff.color(atX: 0, y: 0) == Color(rgb: 0xFF0000))
         // Black faded to 10 %: 255 − 0.1·255 = 229.5 → 230.
         #expect(diff.color(atX: 2, y: 2) == Color(red: 230, green: 230, blue: 230))
-        #expect(diff.isOpaque)
+        #expect(Canvas(diff).isOpaque)
     }
 
     @Test func thresholdIsClamped() {

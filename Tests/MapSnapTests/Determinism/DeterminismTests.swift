@@ -96,7 +96,7 @@ import Testing
         let snapshot = try MapSnapshotter(options: scene.options).render()
         #expect(snapshot.warnings.isEmpty, "\(snapshot.warnings)")
         var colors = Set<UInt32>()
-        let px = snapshot.canvas.pixels
+        let px = snapshot.image.pixels
         var i = 0
         while i + 3 < px.count {
             colors.insert(UInt32(px[i]) << 16 | UInt32(px[i + 1]) << 8 | UInt32(px[i + 2]))

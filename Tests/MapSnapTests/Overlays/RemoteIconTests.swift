@@ -38,11 +38,11 @@ import Testing
         let snap = try MapRenderer().render(Self.options(marker, cache: cache))
         #expect(snap.warnings.isEmpty, "\(snap.warnings)")
         // Top-left corner on the centre (50, 40): 20×10 pixels of icon to the lower right.
-        let inside = snap.canvas.color(atX: 60, y: 45)
+        let inside = snap.image.color(atX: 60, y: 45)
         #expect(inside.green > 180 && inside.red < 30 && inside.blue < 30, "\(inside)")
-        let top = snap.canvas.color(atX: 52, y: 40)
+        let top = snap.image.color(atX: 52, y: 40)
         #expect(top.red > 200 && top.green < 60, "\(top)")
-        let outside = snap.canvas.color(atX: 45, y: 35)
+        let outside = snap.image.color(atX: 45, y: 35)
         #expect(outside.green < 180 || outside.red > 30, "\(outside)")
         let before = server.requestCount
         #expect(before == 1)

@@ -21,13 +21,13 @@ import Testing
     func bundledStyleGolden(style: String) throws {
         let snap = try MapSnapshotter(options: options(style: style)).render()
         #expect(snap.warnings.isEmpty, "\(snap.warnings)")
-        Golden.expect(snap.canvas, named: "helsinki-\(style)-z16", in: "BaseMap")
+        Golden.expect(snap.image, named: "helsinki-\(style)-z16", in: "BaseMap")
     }
 
     @Test func stylesAreClearlyDifferentPalettes() throws {
         var backgrounds: [Color] = []
         for style in ["normal", "terrain", "hybrid"] {
-            let canvas = try MapSnapshotter(options: options(style: style, zoom: 13)).render().canvas
+            let canvas = try MapSnapshotter(options: options(style: style, zoom: 13)).render().image
             backgrounds.append(canvas.color(atX: 5, y: 40))
         }
         #expect(Set(backgrounds).count == 3)
@@ -40,7 +40,7 @@ import Testing
         let snap = try MapSnapshotter(options: o).render()
         #expect(snap.attribution.contains("© OpenStreetMap contributors"))
         // Bottom-right corner holds the attribution box, not map.
-        #expect(snap.canvas.color(atX: 355, y: 255) != snap.canvas.color(atX: 355, y: 200))
+        #expect(snap.image.color(atX: 355, y: 255) != snap.image.color(atX: 355, y: 200))
     }
 
     @Test func pmtilesRenderIsByteIdenticalToMBTiles() throws {
@@ -58,7 +58,7 @@ import Testing
         let snap = try MapSnapshotter(options: options(style: "normal", zoom: 18.5)).render()
         #expect(snap.warnings.isEmpty)
         // Buildings cover most of a city block at this zoom: the image is not blank.
-        let c = snap.canvas
+        let c = snap.image
         var colors = Set<Color>()
         for y in stride(from: 0, to: c.height, by: 13) { for x in stride(from: 0, to: c.width, by: 13) { colors.insert(c.color(atX: x, y: y)) } }
         #expect(colors.count > 5)

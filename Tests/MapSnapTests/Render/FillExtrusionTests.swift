@@ -34,11 +34,11 @@ import Testing
             {"id": "b", "type": "fill", "source": "omt", "source-layer": "building",
              "paint": {"fill-color": "#8a4b2c", "fill-opacity": 0.8}}
             """, dir: dir)
-        let same = extrusion.canvas.pixels == fill.canvas.pixels
+        let same = extrusion.image.pixels == fill.image.pixels
         #expect(same)
         // And there are roofs: a good share of central Helsinki is building.
         var roofs = 0
-        for y in 0..<200 { for x in 0..<300 where extrusion.canvas.color(atX: x, y: y) != .white { roofs += 1 } }
+        for y in 0..<200 { for x in 0..<300 where extrusion.image.color(atX: x, y: y) != .white { roofs += 1 } }
         #expect(roofs > 300 * 200 / 5)
     }
 

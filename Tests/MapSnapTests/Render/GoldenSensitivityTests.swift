@@ -20,7 +20,7 @@ import Testing
 
     /// Runs the golden check on `image` with failure artefacts in a throwaway directory;
     /// returns the message and whether expected/actual/diff were all written.
-    func check(_ image: Canvas, named name: String, in folder: String) -> (message: String?, wroteArtefacts: Bool) {
+    func check(_ image: MapImage, named name: String, in folder: String) -> (message: String?, wroteArtefacts: Bool) {
         let dir = TestPaths.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let message = Golden.verify(image, named: name, in: folder, failureDirectory: dir)
@@ -46,7 +46,7 @@ import Testing
     @Test(arguments: allGoldens)
     func fiveLevelsOnOnePercentOfPixelsFails(folder: String, name: String) throws {
         let golden = try Golden.load(name, in: folder)
-        #expect(golden.isOpaque, "the perturbation assumes an opaque golden")
+        #expect(Canvas(golden).isOpaque, "the perturbation assumes an opaque golden")
         var seed: UInt64 = 0x5EED_601D
         for byte in (folder + "/" + name).utf8 { seed = seed &* 31 &+ UInt64(byte) }
         print("GoldenSensitivityTests \(folder)/\(name) seed: \(seed)")
@@ -61,10 +61,10 @@ import Testing
     /// One 1-level change of one channel of one pixel fails too: the check is exact.
     @Test(arguments: kinds)
     func oneLevelOnOnePixelFails(folder: String, name: String) throws {
-        let golden = try Golden.load(name, in: folder)
+        let golden = Canvas(try Golden.load(name, in: folder))
         let o = (golden.height / 2 * golden.width + golden.width / 2) * 4 + 1
         golden.pixels[o] = golden.pixels[o] == 255 ? 254 : golden.pixels[o] + 1
-        let message = try #require(check(golden, named: name, in: folder).message)
+        let message = try #require(check(golden.image, named: name, in: folder).message)
         #expect(message.contains("1 differing pixel "), "\(message)")
     }
 

@@ -13,7 +13,7 @@ import Testing
         return try MapSnapshotter(options: try builder.build().options).render()
     }
 
-    func count(_ color: Color, in c: Canvas) -> Int {
+    func count(_ color: Color, in c: MapImage) -> Int {
         var n = 0
         for y in 0..<c.height {
             for x in 0..<c.width where c.color(atX: x, y: y) == color { n += 1 }
@@ -28,11 +28,11 @@ import Testing
         let plain = try render(Self.helsinki)
         let styled = try render(Self.helsinki + "&style=feature:water%7Ccolor:0xff00ff&style=element:labels%7Cvisibility:off")
         let sea = styled.point(for: LatLng(60.145, 24.98))
-        #expect(styled.canvas.color(atX: Int(sea.x), y: Int(sea.y)) == Color(rgb: 0xFF00FF))
-        #expect(plain.canvas.color(atX: Int(sea.x), y: Int(sea.y)) != Color(rgb: 0xFF00FF))
+        #expect(styled.image.color(atX: Int(sea.x), y: Int(sea.y)) == Color(rgb: 0xFF00FF))
+        #expect(plain.image.color(atX: Int(sea.x), y: Int(sea.y)) != Color(rgb: 0xFF00FF))
         // The normal style draws place names in #222222; with labels off there are none.
-        #expect(count(Color(rgb: 0x222222), in: plain.canvas) > 20)
-        #expect(count(Color(rgb: 0x222222), in: styled.canvas) == 0)
+        #expect(count(Color(rgb: 0x222222), in: plain.image) > 20)
+        #expect(count(Color(rgb: 0x222222), in: styled.image) == 0)
     }
 
     @Test func landscapeColourFromGooglesExampleTurnsTheLandBlack() throws {
@@ -41,9 +41,9 @@ import Testing
         let styled = try render(Self.helsinki.replacingOccurrences(of: "zoom=12&center=60.16,24.95", with: "zoom=15&center=60.17,24.94")
             + "&style=feature:road.local%7Celement:geometry%7Ccolor:0x00ff00"
             + "&style=feature:landscape%7Celement:geometry.fill%7Ccolor:0x000000")
-        let pixels = styled.canvas.width * styled.canvas.height
-        #expect(count(Color(rgb: 0x000000), in: styled.canvas) > pixels / 10)
-        #expect(count(Color(rgb: 0x00FF00), in: styled.canvas) > pixels / 50)
+        let pixels = styled.image.width * styled.image.height
+        #expect(count(Color(rgb: 0x000000), in: styled.image) > pixels / 10)
+        #expect(count(Color(rgb: 0x00FF00), in: styled.image) > pixels / 50)
     }
 
     @Test func satelliteIsImageryWithoutRoadsOrLabels() throws {
@@ -57,7 +57,7 @@ import Testing
         let hybrid = try render(world + "&maptype=hybrid")
         #expect(satellite.attribution.isEmpty)  // --attribution none
         // Hybrid draws white labels and boundaries over the imagery; satellite does not.
-        #expect(count(.white, in: hybrid.canvas) > count(.white, in: satellite.canvas))
+        #expect(count(.white, in: hybrid.image) > count(.white, in: satellite.image))
     }
 
     @Test func markerScaleDrawsTheIconAtItsPixelSizeOverTheScale() throws {
@@ -72,7 +72,7 @@ import Testing
             try builder.setStyle(TestPaths.plainStyle, origin: "--style")
             try builder.setAttribution("none", origin: "--attribution")
             builder.setShowsScaleBar(false)
-            return count(Color(rgb: 0x3355CC), in: try MapSnapshotter(options: try builder.build().options).render().canvas)
+            return count(Color(rgb: 0x3355CC), in: try MapSnapshotter(options: try builder.build().options).render().image)
         }
         #expect(try pixels("") == 64)
         #expect(try pixels("scale:2%7Cshadow:true%7C") == 16)

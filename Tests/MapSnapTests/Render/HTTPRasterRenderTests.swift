@@ -43,7 +43,7 @@ import Testing
         let secondSame = try second.pngData() == fromDisk.pngData()
         #expect(secondSame)
         // The map is not blank: the tiles drew.
-        #expect(fromDisk.canvas.color(atX: 150, y: 110) != Color(rgb: 0xF4F1EA))
+        #expect(fromDisk.image.color(atX: 150, y: 110) != Color(rgb: 0xF4F1EA))
     }
 
     @Test(arguments: ["500", "truncated"])
@@ -66,9 +66,9 @@ import Testing
         #expect(!cached.contains { $0.hasSuffix("13/4663/2370.png") || $0.hasSuffix("13/4663/2370") }, "\(cached)")
         // The other tiles drew.
         let good = try MapSnapshotter(options: options(source: Self.tiles, cache: cache)).render()
-        let differs = snap.canvas.pixels != good.canvas.pixels
+        let differs = snap.image.pixels != good.image.pixels
         #expect(differs)
-        #expect(snap.canvas.color(atX: 290, y: 210) == good.canvas.color(atX: 290, y: 210))
+        #expect(snap.image.color(atX: 290, y: 210) == good.image.color(atX: 290, y: 210))
     }
 }
 
@@ -162,10 +162,10 @@ import Testing
         if style == "hybrid" {
             // Hybrid draws the tiles as imagery under its roads and labels: not identical,
             // but not the dark hybrid background either.
-            let c = snap.canvas.color(atX: 100, y: 75)
+            let c = snap.image.color(atX: 100, y: 75)
             #expect(Int(c.red) + Int(c.green) + Int(c.blue) > 300, "\(c)")
         } else {
-            let same = snap.canvas.pixels == plain.canvas.pixels
+            let same = snap.image.pixels == plain.image.pixels
             #expect(same, "\(style) with raster tiles should be the raster base map")
         }
     }

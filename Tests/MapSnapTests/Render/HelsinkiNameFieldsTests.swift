@@ -37,7 +37,7 @@ import Testing
         func bluePixels(_ source: String) throws -> Int {
             let o = MapSnapshotOptions(width: 600, height: 400, center: LatLng(60.1699, 24.9450), zoom: 16, style: style,
                                        source: source, attribution: "", showsScaleBar: false)
-            let c = try MapSnapshotter(options: o, renderer: MapRenderer()).render().canvas
+            let c = try MapSnapshotter(options: o, renderer: MapRenderer()).render().image
             var n = 0
             for y in 0..<c.height {
                 for x in 0..<c.width where c.color(atX: x, y: y).blue > 200 && c.color(atX: x, y: y).red < 60 { n += 1 }

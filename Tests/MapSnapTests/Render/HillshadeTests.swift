@@ -148,11 +148,11 @@ import Testing
     @Test func terrainStyleWithDEMGolden() throws {
         let snap = try MapSnapshotter(options: options(dem: Self.terrarium)).render()
         #expect(snap.warnings.isEmpty, "\(snap.warnings)")
-        Golden.expect(snap.canvas, named: "helsinki-terrain-dem-z12", in: "BaseMap")
+        Golden.expect(snap.image, named: "helsinki-terrain-dem-z12", in: "BaseMap")
         // Without --dem the DEM slot is skipped silently and the hill is gone.
         let plain = try MapSnapshotter(options: options(dem: nil)).render()
         #expect(plain.warnings.isEmpty, "\(plain.warnings)")
-        #expect(plain.canvas.pixels != snap.canvas.pixels)
+        #expect(plain.image.pixels != snap.image.pixels)
     }
 
     @Test func mapboxEncodedCopyRendersTheSameBytes() throws {
@@ -179,7 +179,7 @@ import Testing
         #expect(snap.warnings.isEmpty, "\(snap.warnings)")
         // North-west of the peak (lit) is lighter than south-east (shadowed); the far
         // corners are flat: plain background.
-        let c = snap.canvas
+        let c = snap.image
         #expect(c.color(atX: 230, y: 230).red > 140)
         #expect(c.color(atX: 270, y: 270).red < 116)
         #expect(c.color(atX: 3, y: 496) == Color(rgb: 0x808080))

@@ -78,13 +78,13 @@ import Testing
         // Count dark pixels: one "Corner" in 14 px bold has a few hundred; two overlapping
         // copies would double the ink's alpha (darker AA) — compare with a single copy.
         var ink = 0
-        for y in 0..<snap.canvas.height { for x in 0..<snap.canvas.width where snap.canvas.color(atX: x, y: y).red < 128 { ink += 1 } }
+        for y in 0..<snap.image.height { for x in 0..<snap.image.width where snap.image.color(atX: x, y: y).red < 128 { ink += 1 } }
         #expect(ink > 100)
         let layout = TextLayout("Corner", face: try #require(TextEngine.shared.fonts?.bold), fonts: try #require(TextEngine.shared.fonts),
                                 options: TextLayoutOptions(sizePixels: 14))
         let single = Canvas(width: 200, height: 120, fill: .white)
         TextEngine.shared.renderer.draw(layout, on: single, at: PixelPoint(x: 100, y: 60), anchor: .center, paint: TextPaint(color: .black))
-        let same = snap.canvas.pixels == single.pixels
+        let same = snap.image.pixels == single.pixels
         #expect(same, "the label must be drawn exactly once, centred on its point")
     }
 

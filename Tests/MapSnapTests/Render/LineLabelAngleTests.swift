@@ -64,7 +64,7 @@ import Testing
                                    style: style, attribution: "", showsScaleBar: false)
         let snap = try MapSnapshotter(options: o).render()
         var ink = 0
-        for y in 0..<512 { for x in 0..<512 where snap.canvas.color(atX: x, y: y).red < 128 { ink += 1 } }
+        for y in 0..<512 { for x in 0..<512 where snap.image.color(atX: x, y: y).red < 128 { ink += 1 } }
         #expect((ink > 100) == labelled, "\(ink) dark pixels")
     }
 }

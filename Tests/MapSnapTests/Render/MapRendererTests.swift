@@ -86,11 +86,11 @@ import Testing
         var options = MapSnapshotOptions(width: 64, height: 64, center: LatLng(60.17, 24.94), zoom: 12)
         options.style = path
         try write("#123456")
-        #expect(Array(try renderer.render(options).canvas.pixels[0..<4]) == [0x12, 0x34, 0x56, 0xFF])
+        #expect(Array(try renderer.render(options).image.pixels[0..<4]) == [0x12, 0x34, 0x56, 0xFF])
         try write("#abcdef")
         // Same size: only the modification time tells the edit apart (set it clearly later).
         try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: 10)], ofItemAtPath: path)
-        #expect(Array(try renderer.render(options).canvas.pixels[0..<4]) == [0xAB, 0xCD, 0xEF, 0xFF])
+        #expect(Array(try renderer.render(options).image.pixels[0..<4]) == [0xAB, 0xCD, 0xEF, 0xFF])
     }
 
     @Test func aStyleErrorIsNotRemembered() throws {
@@ -106,6 +106,6 @@ import Testing
         try Data("{\"version\": 8, \"sources\": {}, \"layers\": [{\"id\": \"bg\", \"type\": \"background\", \"paint\": {\"background-color\": \"#123456\"}}]}".utf8)
             .write(to: URL(fileURLWithPath: path))
         let snapshot = try renderer.render(options)
-        #expect(Array(snapshot.canvas.pixels[0..<4]) == [0x12, 0x34, 0x56, 0xFF])
+        #expect(Array(snapshot.image.pixels[0..<4]) == [0x12, 0x34, 0x56, 0xFF])
     }
 }

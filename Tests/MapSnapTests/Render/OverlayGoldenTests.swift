@@ -14,8 +14,8 @@ import Testing
         return o
     }
 
-    func render(_ o: MapSnapshotOptions) throws -> Canvas {
-        try MapSnapshotter(options: o).render().canvas
+    func render(_ o: MapSnapshotOptions) throws -> MapImage {
+        try MapSnapshotter(options: o).render().image
     }
 
     /// Offsets from the centre in degrees → coordinate.

@@ -8,7 +8,7 @@ import Testing
     static let markerColor = Color(rgb: 0xD0104C)
 
     /// Centroid of the pixels of one colour.
-    func centroid(of color: Color, in c: Canvas) -> PixelPoint? {
+    func centroid(of color: Color, in c: MapImage) -> PixelPoint? {
         var sx = 0.0, sy = 0.0, n = 0.0
         for y in 0..<c.height {
             for x in 0..<c.width where c.color(atX: x, y: y) == color {
@@ -39,7 +39,7 @@ import Testing
                                    style: TestPaths.plainStyle, attribution: "", showsScaleBar: false)
         let snap = try MapSnapshotter(options: o).render()
         let expected = expectedPixel(target, center: center, zoom: zoom, size: (300, 240), scale: scale)
-        let found = try #require(centroid(of: Self.markerColor, in: snap.canvas))
+        let found = try #require(centroid(of: Self.markerColor, in: snap.image))
         let tolerance = scale <= 1 ? 1.0 : 2.0
         #expect(abs(found.x - expected.x) <= tolerance && abs(found.y - expected.y) <= tolerance,
                 "marker at \(found), expected \(expected)")
@@ -57,7 +57,7 @@ import Testing
         let snap = try MapSnapshotter(options: o).render()
         for v in route {
             let p = expectedPixel(v, center: center, zoom: 13.8, size: (400, 300), scale: 1)
-            #expect(snap.canvas.color(atX: Int(p.x), y: Int(p.y)) == color, "vertex \(v) at \(p)")
+            #expect(snap.image.color(atX: Int(p.x), y: Int(p.y)) == color, "vertex \(v) at \(p)")
         }
     }
 
@@ -90,11 +90,11 @@ import Testing
         for p in [fiji, samoa] {
             let q = snap.point(for: p)
             #expect(q.x > 20 && q.x < 480 && q.y > 20 && q.y < 280)
-            #expect(snap.canvas.color(atX: Int(q.x), y: Int(q.y)) == Self.markerColor)
+            #expect(snap.image.color(atX: Int(q.x), y: Int(q.y)) == Self.markerColor)
         }
         // The line between them is drawn continuously across 180°: sample its midpoint.
         let a = snap.point(for: fiji), b = snap.point(for: samoa)
-        let mid = snap.canvas.color(atX: Int((a.x + b.x) / 2), y: Int((a.y + b.y) / 2))
+        let mid = snap.image.color(atX: Int((a.x + b.x) / 2), y: Int((a.y + b.y) / 2))
         #expect(mid != Color(rgb: 0xF4F1EA))
     }
 

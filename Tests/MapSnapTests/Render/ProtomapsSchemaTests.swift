@@ -27,7 +27,7 @@ import Testing
 
     func color(_ snap: MapSnapshot, at point: LatLng) -> Color {
         let p = snap.point(for: point)
-        return snap.canvas.color(atX: Int(p.x), y: Int(p.y))
+        return snap.image.color(atX: Int(p.x), y: Int(p.y))
     }
 
     /// Channels within `tolerance` levels: hybrid's translucent water shows what is under
@@ -37,7 +37,7 @@ import Testing
             && abs(Int(a.blue) - Int(b.blue)) <= tolerance && a.alpha == b.alpha
     }
 
-    func sameFraction(_ a: Canvas, _ b: Canvas) -> Double {
+    func sameFraction(_ a: MapImage, _ b: MapImage) -> Double {
         var same = 0
         for y in 0..<a.height { for x in 0..<a.width where a.color(atX: x, y: y) == b.color(atX: x, y: y) { same += 1 } }
         return Double(same) / Double(a.width * a.height)
@@ -66,7 +66,7 @@ import Testing
         for point in [Self.water, Self.secondary, Self.minor] {
             #expect(close(color(pm, at: point), color(omt, at: point)), "\(point): \(color(pm, at: point)) \(color(omt, at: point))")
         }
-        #expect(sameFraction(pm.canvas, omt.canvas) > 0.5)
+        #expect(sameFraction(pm.image, omt.image) > 0.5)
         #expect(pm.attribution == "© OpenStreetMap contributors")
     }
 
@@ -79,7 +79,7 @@ import Testing
         let unlabelled = try MapSnapshotter(options: view(style: "normal", source: Self.v4, rules: [
             MapStyleRule(element: "labels", stylers: [.visibility(false)]),
         ])).render()
-        #expect(sameFraction(pm.canvas, unlabelled.canvas) < 0.985)
+        #expect(sameFraction(pm.image, unlabelled.image) < 0.985)
         // And a rule recolours Protomaps water like OpenMapTiles water.
         let red = try MapSnapshotter(options: view(style: "normal", source: Self.v4, rules: [
             MapStyleRule(feature: "water", element: "geometry.fill", stylers: [.color(Color(rgb: 0xFF0000))]),
@@ -91,7 +91,7 @@ import Testing
     func protomapsGolden(style: String) throws {
         let snap = try MapSnapshotter(options: BaseMapTests().options(style: style, source: Self.v4)).render()
         #expect(snap.warnings.isEmpty, "\(snap.warnings)")
-        Golden.expect(snap.canvas, named: "helsinki-protomaps-\(style)-z16", in: "BaseMap")
+        Golden.expect(snap.image, named: "helsinki-protomaps-\(style)-z16", in: "BaseMap")
     }
 
     /// Tiles of an older Protomaps schema share v4's layer names but not its fields: the
@@ -115,15 +115,15 @@ import Testing
         #expect(color(snap, at: Self.secondary) == Color(rgb: 0xFFFFFF))
         #expect(color(snap, at: Self.minor) == Color(rgb: 0xFFFFFF))
         var landPixels = 0
-        for y in 0..<400 { for x in 0..<400 where snap.canvas.color(atX: x, y: y) == Color(rgb: UInt32(land)) { landPixels += 1 } }
+        for y in 0..<400 { for x in 0..<400 where snap.image.color(atX: x, y: y) == Color(rgb: UInt32(land)) { landPixels += 1 } }
         #expect(landPixels > 400 * 400 / 10)
         let unlabelled = try MapSnapshotter(options: view(style: style, source: Self.v2, rules: [
             MapStyleRule(element: "labels", stylers: [.visibility(false)]),
         ])).render()
-        #expect(sameFraction(snap.canvas, unlabelled.canvas) < 0.99)
+        #expect(sameFraction(snap.image, unlabelled.image) < 0.99)
         var golden = BaseMapTests().options(style: style, source: Self.v2)
         golden.overlays = []
         let g = try MapSnapshotter(options: golden).render()
-        Golden.expect(g.canvas, named: "helsinki-\(name)-z16", in: "BaseMap")
+        Golden.expect(g.image, named: "helsinki-\(name)-z16", in: "BaseMap")
     }
 }

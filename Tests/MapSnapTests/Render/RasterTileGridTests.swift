@@ -36,7 +36,7 @@ import Testing
                                    attribution: "", showsScaleBar: false)
         let snap = try MapSnapshotter(options: o).render()
         #expect(snap.warnings.isEmpty, "\(snap.warnings)")
-        let canvas = snap.canvas
+        let canvas = snap.image
         var grey = 0, broken = 0
         for y in 0..<canvas.height {
             for x in 0..<canvas.width {
@@ -56,7 +56,7 @@ import Testing
         let o = MapSnapshotOptions(width: 120, height: 90, scale: 1, center: LatLng(0.37, -0.53), zoom: 1.3,
                                    style: TestPaths.plainStyle, source: dir,
                                    attribution: "", showsScaleBar: false)
-        let canvas = try MapSnapshotter(options: o).render().canvas
+        let canvas = try MapSnapshotter(options: o).render().image
         var grey = 0
         for y in 0..<canvas.height {
             for x in 0..<canvas.width where ![Color.black, .white].contains(canvas.color(atX: x, y: y)) { grey += 1 }

@@ -49,7 +49,7 @@ import Testing
         return o
     }
 
-    static func count(_ canvas: Canvas, _ color: Color) -> Int {
+    static func count(_ canvas: MapImage, _ color: Color) -> Int {
         var n = 0
         for y in 0..<canvas.height { for x in 0..<canvas.width where canvas.color(atX: x, y: y) == color { n += 1 } }
         return n
@@ -66,8 +66,8 @@ import Testing
         let local = try MapRenderer().render(Self.options(style: Self.localStyle(), cache: cache, scale: scale))
         #expect(try remote.pngData() == local.pngData())
         // Water and icons, not just a background.
-        #expect(Self.count(remote.canvas, Self.blue) > 1_000)
-        #expect(Self.count(remote.canvas, Self.red) >= 64 * 4)
+        #expect(Self.count(remote.image, Self.blue) > 1_000)
+        #expect(Self.count(remote.image, Self.red) >= 64 * 4)
         let paths = server.receivedRequests.map(\.path)
         #expect(paths.contains(scale >= 2 ? "/styles/sprites/test@2x.png" : "/styles/sprites/test.png"), "\(paths)")
         #expect(paths.contains("/tiles.json"))
@@ -129,9 +129,12 @@ import Testing
     @Test func aMissingRemoteStyleIsBadInput() throws {
         let server = try TestSite().start()
         defer { server.stop() }
-        #expect(throws: RenderError.style("--style \(server.baseURL)/nothing.json: the server has no such style (HTTP 404)")) {
+        #expect(throws: RenderError.remoteStyleNotFound(url: "\(server.baseURL)/nothing.json")) {
             try MapRenderer().render(Self.options(style: server.baseURL + "/nothing.json", cache: TileFixtures.temporaryDirectory()))
         }
+        let error = RenderError.remoteStyleNotFound(url: "\(server.baseURL)/nothing.json")
+        #expect(error.isInputError)
+        #expect(error.description == "--style \(server.baseURL)/nothing.json: the server has no such style (HTTP 404)")
     }
 
     /// A style that names a local file from the web is refused: a web page's style must not
@@ -167,7 +170,7 @@ import Testing
         let inStyle = try MapRenderer().render(Self.options(style: server.baseURL + "/style.json", cache: cache))
         let local = try MapRenderer().render(Self.options(style: Self.localStyle(sprite: "sprites/none"), cache: cache))
         #expect(try inStyle.pngData() == local.pngData())
-        #expect(Self.count(inStyle.canvas, Self.blue) > 1_000)
+        #expect(Self.count(inStyle.image, Self.blue) > 1_000)
         // No sprite there: one warning, no icons.
         #expect(inStyle.warnings.count == 1 && inStyle.warnings[0].contains("sprites/none"), "\(inStyle.warnings)")
         let withIcons = try Self.localStyle()

@@ -46,7 +46,7 @@ import Testing
         return try MapSnapshotter(options: o, renderer: MapRenderer()).render()
     }
 
-    static func count(_ canvas: Canvas, _ color: Color) -> Int {
+    static func count(_ canvas: MapImage, _ color: Color) -> Int {
         var n = 0
         for y in 0..<canvas.height {
             for x in 0..<canvas.width where canvas.color(atX: x, y: y) == color { n += 1 }
@@ -59,7 +59,7 @@ import Testing
     @Test func fillPatternDrawsTheSpriteImagePinnedToTheMap() throws {
         let snap = try Self.render(Self.style(Self.waterPattern), center: Self.bay, zoom: 15)
         #expect(snap.warnings.isEmpty, "\(snap.warnings)")
-        let c = snap.canvas
+        let c = snap.image
         // Stripes: two rows blue, two rows white, inside the water; never the fill colour.
         #expect(Self.count(c, Self.blue) > 2_000)
         #expect(Self.count(c, .black) == 0)
@@ -76,7 +76,7 @@ import Testing
 
     @Test func aPatternTheSpriteLacksDrawsNothing() throws {
         let layer = ##"{"id": "water", "type": "fill", "source": "omt", "source-layer": "water", "paint": {"fill-pattern": "no-such-image"}}"##
-        let c = try Self.render(Self.style(layer)).canvas
+        let c = try Self.render(Self.style(layer)).image
         #expect(Self.count(c, .white) == c.width * c.height)
     }
 
@@ -87,11 +87,11 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: cache) }
         let snap = try Self.render(style, offlineCache: cache)
         #expect(snap.warnings == ["sprite https://example.com/styles/sprite.json: not in the cache, and offline mode forbids the network; icons and patterns are left out"])
-        #expect(Self.count(snap.canvas, .white) == snap.canvas.width * snap.canvas.height)
+        #expect(Self.count(snap.image, .white) == snap.image.width * snap.image.height)
         // The override points the same style at a local copy.
         let fixed = try Self.render(style, center: Self.bay, zoom: 15, sprite: Self.spriteBase)
         #expect(fixed.warnings.isEmpty, "\(fixed.warnings)")
-        #expect(Self.count(fixed.canvas, Self.blue) > 2_000)
+        #expect(Self.count(fixed.image, Self.blue) > 2_000)
     }
 
     @Test func aMissingLocalSpriteWarns() throws {
@@ -114,15 +114,15 @@ import Testing
         let dir = (style as NSString).deletingLastPathComponent
         try Data(#"{"square": {"x": 0, "y": 0, "width": 8, "height": 8, "pixelRatio": 0.001}}"#.utf8)
             .write(to: URL(fileURLWithPath: dir + "/sprites/test.json"))
-        let c = try Self.render(style).canvas
+        let c = try Self.render(style).image
         #expect(Self.count(c, .white) == c.width * c.height)
     }
 
     @Test func linePatternAndBackgroundPattern() throws {
-        let bg = try Self.render(Self.style(##"{"id": "bg2", "type": "background", "paint": {"background-pattern": "checker"}}"##)).canvas
+        let bg = try Self.render(Self.style(##"{"id": "bg2", "type": "background", "paint": {"background-pattern": "checker"}}"##)).image
         #expect(Self.count(bg, .black) == bg.width * bg.height / 2)
         let roads = ##"{"id": "roads", "type": "line", "source": "omt", "source-layer": "transportation", "paint": {"line-pattern": "stripes", "line-width": 8, "line-color": "#ff0000"}}"##
-        let c = try Self.render(Self.style(roads)).canvas
+        let c = try Self.render(Self.style(roads)).image
         #expect(Self.count(c, Self.blue) > 500)
         #expect(Self.count(c, Self.red) == 0)
     }
@@ -132,12 +132,12 @@ import Testing
     @Test func iconsAreDrawnAndCollide() throws {
         let apart = try Self.render(Self.style(Self.squares.replacingOccurrences(of: "ALLOW", with: "false")))
         #expect(apart.warnings.isEmpty, "\(apart.warnings)")
-        let n = Self.count(apart.canvas, Self.red)
+        let n = Self.count(apart.image, Self.red)
         // Whole 8×8 squares (drawn on whole pixels), a good number of them.
         #expect(n >= 64 * 10 && n % 64 == 0, "\(n)")
         let overlapping = try Self.render(Self.style(Self.squares.replacingOccurrences(of: "ALLOW", with: "true")))
         // Allowed to overlap, more icons are drawn (their union covers more).
-        #expect(Self.count(overlapping.canvas, Self.red) > n)
+        #expect(Self.count(overlapping.image, Self.red) > n)
     }
 
     @Test func sdfIconsTakeTheIconColour() throws {
@@ -147,7 +147,7 @@ import Testing
         // The same square, marked as a distance field (alpha 255: all inside the shape).
         try Data(#"{"square": {"x": 0, "y": 0, "width": 8, "height": 8, "sdf": true}}"#.utf8)
             .write(to: URL(fileURLWithPath: dir + "/sprites/test.json"))
-        let c = try Self.render(style).canvas
+        let c = try Self.render(style).image
         #expect(Self.count(c, Self.red) == 0)
         #expect(Self.count(c, Self.blue) >= 64 * 10)
     }
@@ -157,7 +157,7 @@ import Testing
         func firstRedColumn(_ paint: String, _ layout: String = "") throws -> Int? {
             let layer = ##"{"id": "icons", "type": "symbol", "source": "omt", "source-layer": "place", "filter": ["==", "name:latin", "Kluuvi"], "layout": {"icon-image": "square", "icon-allow-overlap": true LAYOUT}, "paint": {PAINT}}"##
             let c = try Self.render(Self.style(layer.replacingOccurrences(of: "PAINT", with: paint)
-                .replacingOccurrences(of: "LAYOUT", with: layout)), scale: 2).canvas
+                .replacingOccurrences(of: "LAYOUT", with: layout)), scale: 2).image
             for x in 0..<c.width { for y in 0..<c.height where c.color(atX: x, y: y) == Self.red { return x } }
             return nil
         }
@@ -171,7 +171,7 @@ import Testing
     @Test func iconRotateTurnsClockwise() throws {
         func inkBox(_ rotate: Int) throws -> (w: Int, h: Int, tipBelow: Bool) {
             let layer = ##"{"id": "a", "type": "symbol", "source": "omt", "source-layer": "place", "filter": ["==", "name:latin", "Kluuvi"], "layout": {"icon-image": "arrow", "icon-rotate": ROT}}"##
-            let c = try Self.render(Self.style(layer.replacingOccurrences(of: "ROT", with: "\(rotate)"))).canvas
+            let c = try Self.render(Self.style(layer.replacingOccurrences(of: "ROT", with: "\(rotate)"))).image
             var xs: [Int] = [], ys: [Int] = []
             for y in 0..<c.height { for x in 0..<c.width where c.color(atX: x, y: y).red < 150 { xs.append(x); ys.append(y) } }
             let (x0, x1, y0, y1) = (xs.min() ?? 0, xs.max() ?? 0, ys.min() ?? 0, ys.max() ?? 0)
@@ -189,7 +189,7 @@ import Testing
 
     @Test func iconImageExpressionsAndSize() throws {
         let layer = ##"{"id": "icons", "type": "symbol", "source": "omt", "source-layer": "poi", "layout": {"icon-image": ["case", ["has", "class"], "square", "arrow"], "icon-size": 2}}"##
-        let c = try Self.render(Self.style(layer)).canvas
+        let c = try Self.render(Self.style(layer)).image
         // icon-size 2 at scale 1: 16×16 squares from the 1x sheet, resampled; solid inside.
         #expect(Self.count(c, Self.red) >= 256)
     }
@@ -197,8 +197,8 @@ import Testing
     @Test func iconsAndTextShareOneCollisionIndex() throws {
         let labels = ##"{"id": "labels", "type": "symbol", "source": "omt", "source-layer": "poi", "layout": {"text-field": "{name:latin}", "text-size": 12}, "paint": {"text-color": "#0000ff"}}"##
         let bigIcons = ##"{"id": "icons", "type": "symbol", "source": "omt", "source-layer": "transportation_name", "layout": {"icon-image": "square", "icon-size": 4, "symbol-placement": "line", "symbol-spacing": 60}}"##
-        let alone = Self.count(try Self.render(Self.style(labels)).canvas, Self.blue)
-        let crowded = try Self.render(Self.style(labels + ", " + bigIcons)).canvas
+        let alone = Self.count(try Self.render(Self.style(labels)).image, Self.blue)
+        let crowded = try Self.render(Self.style(labels + ", " + bigIcons)).image
         // Icons of the later layer are placed first; labels then keep clear of them.
         #expect(Self.count(crowded, Self.red) > 0)
         #expect(Self.count(crowded, Self.blue) < alone, "\(alone)")
@@ -209,7 +209,7 @@ import Testing
         let style = try Self.style(layer)
         // @2x pixels are 2×2 blocks of the 1x ones; at scale 2 and icon-size 4 each checker
         // square is 8 device pixels of pure black or white.
-        let c = try Self.render(style, scale: 2).canvas
+        let c = try Self.render(style, scale: 2).image
         #expect(Self.count(c, .black) >= 4 * 64)
         var sheet = SpriteSheet()
         var warnings: [String] = []
@@ -245,12 +245,12 @@ import Testing
         let layer = ##"{"id": "oneway", "type": "symbol", "source": "omt", "source-layer": "transportation", "layout": {"icon-image": "arrow", "symbol-placement": "line", "symbol-spacing": 80, "icon-allow-overlap": true}}"##
         let snap = try Self.render(Self.style(layer))
         let grey = Color(red: 40, green: 40, blue: 40)
-        #expect(Self.count(snap.canvas, grey) > 100)
+        #expect(Self.count(snap.image, grey) > 100)
         // Turned arrows are resampled: there are partly covered (grey-white) pixels too.
         var blended = 0
-        for y in 0..<snap.canvas.height {
-            for x in 0..<snap.canvas.width {
-                let p = snap.canvas.color(atX: x, y: y)
+        for y in 0..<snap.image.height {
+            for x in 0..<snap.image.width {
+                let p = snap.image.color(atX: x, y: y)
                 if p.red == p.green, p.green == p.blue, p.red > 60, p.red < 220 { blended += 1 }
             }
         }
@@ -259,7 +259,7 @@ import Testing
 
     @Test func iconTextFitStretchesTheShieldAroundTheText() throws {
         let layer = ##"{"id": "shields", "type": "symbol", "source": "omt", "source-layer": "transportation_name", "layout": {"text-field": "{name:latin}", "text-size": 11, "text-rotation-alignment": "viewport", "symbol-placement": "line", "icon-image": "shield", "icon-text-fit": "both", "icon-text-fit-padding": [2, 4, 2, 4]}, "paint": {"text-color": "#ffffff"}}"##
-        let c = try Self.render(Self.style(layer)).canvas
+        let c = try Self.render(Self.style(layer)).image
         // The 10-px shield is stretched far wider than itself to hold a street name.
         var widest = 0
         for y in 0..<c.height {

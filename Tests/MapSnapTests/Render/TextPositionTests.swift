@@ -38,7 +38,7 @@ import Testing
         let snap = try MapSnapshotter(options: o).render()
         var r = (right: 0, left: 0, above: 0, below: 0, warnings: snap.warnings)
         for y in 0..<300 {
-            for x in 0..<300 where snap.canvas.color(atX: x, y: y).red < 128 {
+            for x in 0..<300 where snap.image.color(atX: x, y: y).red < 128 {
                 if x >= 150 { r.right += 1 } else { r.left += 1 }
                 if y < 150 { r.above += 1 } else { r.below += 1 }
             }

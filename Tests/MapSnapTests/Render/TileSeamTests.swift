@@ -46,7 +46,7 @@ import Testing
                                    style: style, attribution: "", showsScaleBar: false)
         let snap = try MapSnapshotter(options: o).render()
         #expect(snap.warnings.isEmpty, "\(snap.warnings)")
-        let canvas = snap.canvas
+        let canvas = snap.image
         let corner = snap.point(for: LatLng(0, 0))
         #expect(corner.x > 50 && corner.x < 250 && corner.y > 50 && corner.y < 150)
         // Every pixel away from the road lines has exactly the fill colour: no seam, no
@@ -75,8 +75,8 @@ import Testing
         let w = snap.camera.worldSize
         let c = snap.camera.centerWorld
         // World pixel coordinates of p.
-        let wx = c.x * w + (p.x - Double(snap.canvas.width) / 2)
-        let wy = c.y * w + (p.y - Double(snap.canvas.height) / 2)
+        let wx = c.x * w + (p.x - Double(snap.image.width) / 2)
+        let wy = c.y * w + (p.y - Double(snap.image.height) / 2)
         let tile = w / 2
         // Diagonals pass through tile origins: x − y ≡ 0 (mod tile).
         var d = (wx - wy).truncatingRemainder(dividingBy: tile)

@@ -18,7 +18,7 @@ import Testing
             #expect(snap.attribution.contains("GSHHG") && snap.attribution.contains("GeoNames"))
             if style == "terrain" { #expect(snap.attribution.contains("Relief")) }
             if style == "hybrid" { #expect(snap.attribution.contains("Blue Marble")) }
-            Golden.expect(snap.canvas, named: "\(name)-\(style)", in: "World")
+            Golden.expect(snap.image, named: "\(name)-\(style)", in: "World")
         }
     }
 
@@ -34,10 +34,10 @@ import Testing
         let a = snap.point(for: paris), b = snap.point(for: newYork)
         let midX = Int((a.x + b.x) / 2)
         var topmost = Int.max
-        for y in 0..<snap.canvas.height where snap.canvas.color(atX: midX, y: y) == Color(rgb: 0xD93025) {
+        for y in 0..<snap.image.height where snap.image.color(atX: midX, y: y) == Color(rgb: 0xD93025) {
             topmost = min(topmost, y)
         }
         #expect(topmost < Int(min(a.y, b.y)) - 10)
-        Golden.expect(snap.canvas, named: "flight-paris-new-york", in: "World")
+        Golden.expect(snap.image, named: "flight-paris-new-york", in: "World")
     }
 }

@@ -31,8 +31,8 @@ import Testing
     func color(_ snap: MapSnapshot, _ lat: Double, _ lon: Double) -> Color? {
         let p = snap.point(for: LatLng(lat, lon))
         let x = Int(p.x.rounded(.down)), y = Int(p.y.rounded(.down))
-        guard x >= 0, y >= 0, x < snap.canvas.width, y < snap.canvas.height else { return nil }
-        return snap.canvas.color(atX: x, y: y)
+        guard x >= 0, y >= 0, x < snap.image.width, y < snap.image.height else { return nil }
+        return snap.image.color(atX: x, y: y)
     }
 
     func expectFilled(_ snap: MapSnapshot, _ points: [(Double, Double)], _ filled: Bool,
@@ -80,8 +80,8 @@ import Testing
         let wide = try render("worldgeo-ATA.geojson", center: LatLng(-60, 180), zoom: 0, width: 800, height: 300)
         expectFilled(wide, [(-84.9, 179.5), (-84.9, -179.5), (-82, 0), (-80, 150)], true)
         expectFilled(wide, [(-83, 179), (-70, 179), (-80, -150)], false)
-        #expect(wide.canvas.color(atX: 5, y: Int(wide.point(for: LatLng(-84, 0)).y)) == Self.fill)
-        #expect(wide.canvas.color(atX: 795, y: Int(wide.point(for: LatLng(-84, 0)).y)) == Self.fill)
+        #expect(wide.image.color(atX: 5, y: Int(wide.point(for: LatLng(-84, 0)).y)) == Self.fill)
+        #expect(wide.image.color(atX: 795, y: Int(wide.point(for: LatLng(-84, 0)).y)) == Self.fill)
     }
 
     @Test func splitFijiHasNoSeamAlongTheAntimeridian() throws {
@@ -91,7 +91,7 @@ import Testing
         // The coast is still outlined.
         let p = snap.point(for: LatLng(-16.3, 180))
         var strokeRow: [Int] = []
-        for x in 0..<snap.canvas.width where snap.canvas.color(atX: x, y: Int(p.y)) == Self.stroke { strokeRow.append(x) }
+        for x in 0..<snap.image.width where snap.image.color(atX: x, y: Int(p.y)) == Self.stroke { strokeRow.append(x) }
         #expect(!strokeRow.isEmpty)
         #expect(!strokeRow.contains { abs(Double($0) - p.x) < 3 })
     }

@@ -50,6 +50,23 @@ import Testing
         }
     }
 
+    @Test func malformedConfigurationJSONKeepsItsByteOffset() {
+        var c = ServerConfiguration()
+        do {
+            try c.apply(bytes: Array(#"{"threads": 2,}"#.utf8), source: "server.json", baseDirectory: nil)
+            Issue.record("a malformed configuration was accepted")
+        } catch {
+            guard case .badJSON(let json) = error else { Issue.record("unexpected \(error)"); return }
+            #expect(json.source == "server.json")
+            #expect(json.byteOffset == 14)
+        }
+    }
+
+    @Test func landingPageEscapesHTML() {
+        #expect(LandingPage.escape(#"<a href="x">Tom & 'Jerry' ❤️</a>"#)
+                == "&lt;a href=&quot;x&quot;&gt;Tom &amp; &#39;Jerry&#39; ❤️&lt;/a&gt;")
+    }
+
     @Test func entityTagsAreStableAndMatchIfNoneMatchLists() {
         let tag = EntityTag.make(["v1", "center=1,2"])
         #expect(tag == EntityTag.make(["v1", "center=1,2"]))

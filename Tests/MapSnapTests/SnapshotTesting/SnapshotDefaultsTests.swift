@@ -10,7 +10,7 @@ import MapSnapTesting
 /// own goldens are compared exactly instead (`GoldenSensitivityTests`).
 @Suite struct SnapshotDefaultsTests {
     /// `verifySnapshot` with every tolerance at its default, never recording.
-    func verifyWithDefaults(_ image: Canvas, named name: String, in folder: String) -> String? {
+    func verifyWithDefaults(_ image: MapImage, named name: String, in folder: String) -> String? {
         let dir = TestPaths.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         return verifySnapshot(of: image, named: name, goldenDirectory: TestPaths.goldens(folder),

@@ -6,7 +6,7 @@ import Testing
 /// A small deterministic picture: a grey ramp band on top, a red square on flat light grey.
 /// (The square stays off the ramp: pixelmatch-style AA detection rightly forgives a pixel
 /// between a darker and a brighter neighbour, so a shifted edge on a ramp would not count.)
-private func picture(squareAt x0: Int = 4) -> Canvas {
+private func picture(squareAt x0: Int = 4) -> MapImage {
     let c = Canvas(width: 24, height: 16, fill: Color(rgb: 0xDDDDDD))
     for y in 0..<16 {
         for x in 0..<24 {
@@ -20,7 +20,7 @@ private func picture(squareAt x0: Int = 4) -> Canvas {
             }
         }
     }
-    return c
+    return c.image
 }
 
 @Suite struct SnapshotVerifierTests {
@@ -68,7 +68,7 @@ private func picture(squareAt x0: Int = 4) -> Canvas {
         defer { try? FileManager.default.removeItem(atPath: dir) }
         _ = verifySnapshot(of: picture(), named: "s", goldenDirectory: dir, failureDirectory: dir + "/f",
                            record: .missing, filePath: #filePath)
-        let message = verifySnapshot(of: Canvas(width: 3, height: 3, fill: .white), named: "s", goldenDirectory: dir,
+        let message = verifySnapshot(of: Canvas(width: 3, height: 3, fill: .white).image, named: "s", goldenDirectory: dir,
                                      failureDirectory: dir + "/f", record: .missing, filePath: #filePath)
         #expect(message?.contains("size mismatch: actual is 3×3, expected is 24×16") == true)
     }

@@ -75,17 +75,24 @@ import Testing
         #expect(throws: expected) { try sheet.add(index: Array(index.utf8), image: Self.bytes("test.png"), origin: "t") }
     }
 
-    @Test func brokenJSONAndImageAreUnreadable() throws {
+    @Test func brokenJSONAndImageKeepTheirDecodersErrors() throws {
         var sheet = SpriteSheet()
         let png = try Self.bytes("test.png")
-        for (index, image, origin) in [(Array("{\"a\": ".utf8), png, "t.json"), (Array("{}".utf8), Array("not a png".utf8), "t.png")] {
-            do throws(SpriteError) {
-                try sheet.add(index: index, image: image, origin: "t")
-                Issue.record("expected an error")
-            } catch {
-                guard case .unreadable(let o, _) = error else { Issue.record("\(error)"); continue }
-                #expect(o == origin)
-            }
+        do throws(SpriteError) {
+            try sheet.add(index: Array("{\"a\": ".utf8), image: png, origin: "t")
+            Issue.record("expected an error")
+        } catch {
+            guard case .invalidIndexJSON(let json) = error else { Issue.record("\(error)"); return }
+            #expect(json.source == "t.json")
+            #expect(json.byteOffset == 6)
+            #expect(json.keyPath == "a")
+        }
+        do throws(SpriteError) {
+            try sheet.add(index: Array("{}".utf8), image: Array("not a png".utf8), origin: "t")
+            Issue.record("expected an error")
+        } catch {
+            guard case .invalidImage("t.png", let png) = error else { Issue.record("\(error)"); return }
+            #expect(png.description.hasPrefix("t.png: "), "\(png)")
         }
     }
 

@@ -20,26 +20,26 @@ enum Golden {
     static let includeAntiAliasing = true
     static let maxDiff = DiffTolerance.pixels(0)
 
-    /// Records an issue at the caller when `canvas` differs from `Goldens/<folder>/<name>.png`.
-    static func expect(_ canvas: Canvas, named name: String, in folder: String,
+    /// Records an issue at the caller when `image` differs from `Goldens/<folder>/<name>.png`.
+    static func expect(_ image: MapImage, named name: String, in folder: String,
                        sourceLocation: SourceLocation = #_sourceLocation) {
-        expectSnapshot(of: canvas, named: name, threshold: threshold, maxDiff: maxDiff,
+        expectSnapshot(of: image, named: name, threshold: threshold, maxDiff: maxDiff,
                        includeAntiAliasing: includeAntiAliasing, goldenDirectory: TestPaths.goldens(folder),
                        sourceLocation: sourceLocation)
     }
 
     /// The same check as `expect`, returning the failure message (nil on a match). Never
     /// records, whatever `MAPSNAP_RECORD` says: a perturbed image must not become a golden.
-    static func verify(_ canvas: Canvas, named name: String, in folder: String, failureDirectory: String,
+    static func verify(_ image: MapImage, named name: String, in folder: String, failureDirectory: String,
                        filePath: String = #filePath) -> String? {
-        verifySnapshot(of: canvas, named: name, threshold: threshold, maxDiff: maxDiff,
+        verifySnapshot(of: image, named: name, threshold: threshold, maxDiff: maxDiff,
                        includeAntiAliasing: includeAntiAliasing, goldenDirectory: TestPaths.goldens(folder),
                        failureDirectory: failureDirectory, record: .missing, filePath: filePath)
     }
 
     /// The committed golden of snapshot `name`, decoded.
-    static func load(_ name: String, in folder: String) throws -> Canvas {
+    static func load(_ name: String, in folder: String) throws -> MapImage {
         let path = TestPaths.goldens(folder) + "/" + SnapshotVerifier.sanitized(name) + ".png"
-        return try PNGCodec.decode([UInt8](try Data(contentsOf: URL(fileURLWithPath: path))), origin: path)
+        return try MapImage(pngData: [UInt8](try Data(contentsOf: URL(fileURLWithPath: path))), origin: path)
     }
 }

@@ -14,7 +14,7 @@ enum GoldenRegressions {
 
     /// The Helsinki street map rendered with the bundled `normal` style edited by `edit`
     /// (the style's JSON object), through the same options as its golden.
-    static func streetMap(editingStyle edit: (inout [String: Any]) throws -> Void) throws -> Canvas {
+    static func streetMap(editingStyle edit: (inout [String: Any]) throws -> Void) throws -> MapImage {
         let url = URL(fileURLWithPath: TestPaths.repositoryRoot + "/Styles/normal.json")
         guard var style = try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any] else {
             throw RegressionError("Styles/normal.json is not a JSON object")
@@ -24,11 +24,11 @@ enum GoldenRegressions {
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let path = dir + "/normal.json"
         try JSONSerialization.data(withJSONObject: style).write(to: URL(fileURLWithPath: path))
-        return try MapSnapshotter(options: BaseMapTests().options(style: path)).render().canvas
+        return try MapSnapshotter(options: BaseMapTests().options(style: path)).render().image
     }
 
     /// The street map with every building 20 levels darker (fill and outline, each channel).
-    static func darkerBuildings() throws -> Canvas {
+    static func darkerBuildings() throws -> MapImage {
         try streetMap { style in
             try editLayer("building", in: &style) { paint in
                 paint["fill-color"] = "#c5bcb5"          // #d9d0c9 − 20
@@ -38,7 +38,7 @@ enum GoldenRegressions {
     }
 
     /// The street map with road names in #777777 instead of #444444.
-    static func greyerRoadNames() throws -> Canvas {
+    static func greyerRoadNames() throws -> MapImage {
         try streetMap { style in
             for id in ["road-name-minor", "road-name-major"] {
                 try editLayer(id, in: &style) { paint in
@@ -64,19 +64,19 @@ enum GoldenRegressions {
     }
 
     /// A copy of an opaque image with every colour channel moved by `levels` (clamped).
-    static func shifted(_ image: Canvas, by levels: Int) -> Canvas {
-        let out = Canvas(width: image.width, height: image.height, premultipliedPixels: image.pixels)
+    static func shifted(_ image: MapImage, by levels: Int) -> MapImage {
+        let out = Canvas(image)
         for i in stride(from: 0, to: out.pixels.count, by: 4) {
             for c in i..<(i + 3) { out.pixels[c] = UInt8(clamping: Int(out.pixels[c]) + levels) }
         }
-        return out
+        return out.image
     }
 
     /// A copy of an opaque image with `fraction` of its pixels (rounded up, distinct, chosen
     /// by `SeededGenerator(seed)`) moved by `levels` in each colour channel: up where there
     /// is room, else down. Returns the image and the number of pixels changed.
-    static func speckled(_ image: Canvas, fraction: Double, levels: Int, seed: UInt64) -> (Canvas, Int) {
-        let out = Canvas(width: image.width, height: image.height, premultipliedPixels: image.pixels)
+    static func speckled(_ image: MapImage, fraction: Double, levels: Int, seed: UInt64) -> (MapImage, Int) {
+        let out = Canvas(image)
         let total = image.width * image.height
         let count = Int((Double(total) * fraction).rounded(.up))
         var rng = SeededGenerator(seed: seed)
@@ -89,7 +89,7 @@ enum GoldenRegressions {
                 out.pixels[c] = UInt8(v + levels <= 255 ? v + levels : v - levels)
             }
         }
-        return (out, count)
+        return (out.image, count)
     }
 }
 

@@ -20,7 +20,33 @@ import Testing
         #expect(throws: TileSourceError.unrecognizedFormat(path: text, firstBytes: Array("hello ti".utf8))) {
             try TileSources.open(text)
         }
-        #expect(throws: DirectorySourceError.noTiles(path: dir)) { try TileSources.open(dir) }
+        #expect(throws: TileSourceError.directory(.noTiles(path: dir))) { try TileSources.open(dir) }
+    }
+
+    /// A broken container's own error comes back whole, inside `TileSourceError`: the
+    /// PMTiles header error keeps its path, a bad `metadata.json` its byte offset.
+    @Test func containerErrorsKeepTheirEvidence() throws {
+        let dir = try TileFixtures.temporaryDirectory()
+        let pm = dir + "/short.pmtiles"
+        try Data("PMTiles".utf8).write(to: URL(fileURLWithPath: pm))
+        #expect(throws: TileSourceError.pmtiles(.fileTooSmall(path: pm, size: 7))) { try TileSources.open(pm) }
+
+        let tiles = try TileFixtures.temporaryDirectory()
+        try FileManager.default.createDirectory(atPath: tiles + "/1/0", withIntermediateDirectories: true)
+        try Data([0x89, 0x50, 0x4e, 0x47]).write(to: URL(fileURLWithPath: tiles + "/1/0/0.png"))
+        try Data(#"{"name": "x",}"#.utf8).write(to: URL(fileURLWithPath: tiles + "/metadata.json"))
+        do {
+            _ = try TileSources.open(tiles)
+            Issue.record("a directory with a broken metadata.json opened")
+        } catch {
+            guard case .directory(.metadataNotJSON(let json)) = error else {
+                Issue.record("unexpected error \(error)")
+                return
+            }
+            #expect(json.source == tiles + "/metadata.json")
+            #expect(json.byteOffset == 13)
+            #expect((json.line, json.column) == (1, 14))
+        }
     }
 }
 

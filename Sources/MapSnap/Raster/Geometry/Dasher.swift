@@ -13,21 +13,21 @@
 /// produce more dashes than its budget — `maxDashCount` per call, and what is left of a
 /// canvas's `maxDashesPerCanvas` (see `dash(_:pattern:phase:startDistances:budget:)`) — is
 /// returned undashed, so a hostile pattern costs time and memory in proportion to the input.
-public enum Dasher {
+enum Dasher {
     /// The most dashes one call may produce before falling back to a solid line.
-    public static let maxDashCount = 200_000
+    static let maxDashCount = 200_000
     /// The most dashes one canvas draws in all its strokes; later dashed strokes are solid.
     /// A dash costs a few microseconds (caps, outline, coverage), so this bounds a render's
     /// dashing to about a second; a large city map at street zoom draws tens of thousands.
-    public static let maxDashesPerCanvas = 250_000
+    static let maxDashesPerCanvas = 250_000
     /// Patterns with a shorter period (on + off, in device pixels) are drawn solid.
-    public static let minimumPeriod = 1.0
+    static let minimumPeriod = 1.0
 
     /// For a pattern drawn solid because its period is below `minimumPeriod`: the share of
     /// the line its dashes would cover on average, caps included (`capLength`: the width for
     /// round and square caps, 0 for butt), in 0…1. nil when the pattern dashes normally or
     /// is not a valid pattern (then the line is solid at full strength).
-    public static func subpixelCoverage(_ pattern: [Double], capLength: Double) -> Double? {
+    static func subpixelCoverage(_ pattern: [Double], capLength: Double) -> Double? {
         guard !pattern.isEmpty, pattern.allSatisfy({ $0.isFinite && $0 >= 0 }) else { return nil }
         let entries = pattern.count % 2 == 0 ? pattern : pattern + pattern
         let period = entries.reduce(0, +)
@@ -44,7 +44,7 @@ public enum Dasher {
     ///   - phase: distance into the pattern at which every contour starts.
     ///   - startDistances: optional per-contour distance already travelled before the contour
     ///     starts (e.g. from `LineClipper`, so that clipping does not shift the pattern).
-    public static func dash(_ path: Path, pattern: [Double], phase: Double,
+    static func dash(_ path: Path, pattern: [Double], phase: Double,
                             startDistances: [Double]? = nil) -> Path {
         var budget = maxDashCount
         return dash(path, pattern: pattern, phase: phase, startDistances: startDistances, budget: &budget)
@@ -53,7 +53,7 @@ public enum Dasher {
     /// The dashes of `path`, drawing from a shared budget: a path that needs more than
     /// `min(budget, maxDashCount)` dashes is returned undashed; otherwise `budget` goes down
     /// by the dashes made. Deterministic as long as strokes draw in a fixed order.
-    public static func dash(_ path: Path, pattern: [Double], phase: Double,
+    static func dash(_ path: Path, pattern: [Double], phase: Double,
                             startDistances: [Double]? = nil, budget: inout Int) -> Path {
         guard !pattern.isEmpty,
               pattern.allSatisfy({ $0.isFinite && $0 >= 0 }) else { return path }

@@ -1,9 +1,9 @@
 /// The result of clipping polylines: the visible pieces, and for each piece the distance
 /// along its original contour at which it starts (so dash patterns stay in phase).
-public struct ClippedPath: Sendable {
-    public var path: Path
+struct ClippedPath: Sendable {
+    var path: Path
     /// One entry per contour of `path`, in pixels.
-    public var startDistances: [Double]
+    var startDistances: [Double]
 }
 
 /// Clips polylines (not polygons) to a rectangle, segment by segment (Liang–Barsky).
@@ -14,9 +14,9 @@ public struct ClippedPath: Sendable {
 /// rectangle and a new one starts where it re-enters. A closed contour that is entirely
 /// inside stays closed; one that is cut becomes open pieces, with the piece through the
 /// start vertex re-joined so that vertex keeps its join.
-public enum LineClipper {
+enum LineClipper {
     /// The parts of `path` inside `rect` (boundary included).
-    public static func clip(_ path: Path, to rect: PixelRect) -> ClippedPath {
+    static func clip(_ path: Path, to rect: PixelRect) -> ClippedPath {
         var out = Path()
         var distances: [Double] = []
         var buffer: [PixelPoint] = []

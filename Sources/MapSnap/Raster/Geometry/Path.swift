@@ -1,35 +1,37 @@
+import Foundation
+
 /// A 2-D path in pixel space made of polylines (contours), each open or closed.
 ///
 /// Curves are flattened when added (`quadTo`, `cubicTo`, `addArc`), so the rasterizer and
 /// stroker only ever see line segments. All coordinates should be finite; non-finite points
 /// are dropped by `lineTo`/`moveTo` so that untrusted geometry cannot poison a render.
-public struct Path: Sendable {
+struct Path: Sendable {
     /// One polyline: `count` points starting at `start` in `points`.
-    public struct Contour: Sendable, Hashable {
-        public var start: Int
-        public var count: Int
-        public var isClosed: Bool
+    struct Contour: Sendable, Hashable {
+        var start: Int
+        var count: Int
+        var isClosed: Bool
     }
 
-    public private(set) var points: [PixelPoint] = []
-    public private(set) var contours: [Contour] = []
+    private(set) var points: [PixelPoint] = []
+    private(set) var contours: [Contour] = []
 
     /// Flattening tolerance in pixels for curves.
-    public static let flatteningTolerance = 0.1
+    static let flatteningTolerance = 0.1
 
-    public init() {}
+    init() {}
 
-    public var isEmpty: Bool { points.isEmpty }
+    var isEmpty: Bool { points.isEmpty }
 
-    public mutating func reserveCapacity(_ n: Int) { points.reserveCapacity(n) }
+    mutating func reserveCapacity(_ n: Int) { points.reserveCapacity(n) }
 
-    public mutating func move(to p: PixelPoint) {
+    mutating func move(to p: PixelPoint) {
         guard p.x.isFinite, p.y.isFinite else { return }
         contours.append(Contour(start: points.count, count: 1, isClosed: false))
         points.append(p)
     }
 
-    public mutating func line(to p: PixelPoint) {
+    mutating func line(to p: PixelPoint) {
         guard p.x.isFinite, p.y.isFinite else { return }
         guard let last = contours.indices.last, !contours[last].isClosed else {
             move(to: p)
@@ -41,12 +43,12 @@ public struct Path: Sendable {
         contours[last].count += 1
     }
 
-    public mutating func close() {
+    mutating func close() {
         guard let last = contours.indices.last else { return }
         contours[last].isClosed = true
     }
 
-    public mutating func quad(to p: PixelPoint, control c: PixelPoint) {
+    mutating func quad(to p: PixelPoint, control c: PixelPoint) {
         guard let p0 = points.last, !contours.isEmpty else { move(to: p); return }
         let dd = abs(p0.x - 2 * c.x + p.x) + abs(p0.y - 2 * c.y + p.y)
         let n = max(1, min(100, Int((dd / Path.flatteningTolerance).squareRoot().rounded(.up))))
@@ -57,7 +59,7 @@ public struct Path: Sendable {
         }
     }
 
-    public mutating func cubic(to p: PixelPoint, control1 c1: PixelPoint, control2 c2: PixelPoint) {
+    mutating func cubic(to p: PixelPoint, control1 c1: PixelPoint, control2 c2: PixelPoint) {
         guard let p0 = points.last, !contours.isEmpty else { move(to: p); return }
         let dd = max(abs(p0.x - 2 * c1.x + c2.x) + abs(p0.y - 2 * c1.y + c2.y),
                      abs(c1.x - 2 * c2.x + p.x) + abs(c1.y - 2 * c2.y + p.y))
@@ -71,7 +73,7 @@ public struct Path: Sendable {
     }
 
     /// Adds a closed circle contour (clockwise in y-down space) flattened to the tolerance.
-    public mutating func addCircle(center: PixelPoint, radius: Double) {
+    mutating func addCircle(center: PixelPoint, radius: Double) {
         guard radius > 0, radius.isFinite else { return }
         let segments = Path.segmentCount(radius: radius, sweep: 2 * .pi)
         move(to: PixelPoint(x: center.x + radius, y: center.y))
@@ -83,7 +85,7 @@ public struct Path: Sendable {
     }
 
     /// Adds a closed axis-aligned rectangle.
-    public mutating func addRect(_ r: PixelRect) {
+    mutating func addRect(_ r: PixelRect) {
         move(to: PixelPoint(x: r.minX, y: r.minY))
         line(to: PixelPoint(x: r.maxX, y: r.minY))
         line(to: PixelPoint(x: r.maxX, y: r.maxY))
@@ -92,7 +94,7 @@ public struct Path: Sendable {
     }
 
     /// Adds a closed rounded rectangle.
-    public mutating func addRoundedRect(_ r: PixelRect, radius: Double) {
+    mutating func addRoundedRect(_ r: PixelRect, radius: Double) {
         let rad = max(0, min(radius, min(r.width, r.height) / 2))
         guard rad > 0 else { addRect(r); return }
         let corners: [(PixelPoint, Double)] = [
@@ -114,19 +116,19 @@ public struct Path: Sendable {
     }
 
     /// Appends all contours of another path.
-    public mutating func append(_ other: Path) {
+    mutating func append(_ other: Path) {
         let offset = points.count
         points.append(contentsOf: other.points)
         contours.append(contentsOf: other.contours.map { Contour(start: $0.start + offset, count: $0.count, isClosed: $0.isClosed) })
     }
 
     /// The points of one contour.
-    public func points(of contour: Contour) -> ArraySlice<PixelPoint> {
+    func points(of contour: Contour) -> ArraySlice<PixelPoint> {
         points[contour.start..<(contour.start + contour.count)]
     }
 
     /// Bounding box of all points, or nil when empty.
-    public var bounds: PixelRect? {
+    var bounds: PixelRect? {
         guard var r = points.first.map({ PixelRect(minX: $0.x, minY: $0.y, maxX: $0.x, maxY: $0.y) }) else { return nil }
         for p in points {
             r.minX = min(r.minX, p.x); r.maxX = max(r.maxX, p.x)
@@ -136,7 +138,7 @@ public struct Path: Sendable {
     }
 
     /// A copy with every point mapped through `f`.
-    public func mapPoints(_ f: (PixelPoint) -> PixelPoint) -> Path {
+    func mapPoints(_ f: (PixelPoint) -> PixelPoint) -> Path {
         var copy = self
         copy.points = points.map(f)
         return copy
@@ -149,8 +151,3 @@ public struct Path: Sendable {
     }
 }
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif

@@ -15,14 +15,14 @@
 /// The default tolerance, 0.25 px, is below what anti-aliasing can show (a quarter pixel moves
 /// coverage by at most ~25 % on one edge pixel), and first and last points are always kept,
 /// so closed contours stay closed and endpoints (caps) do not move.
-public enum Simplifier {
+enum Simplifier {
     /// Default maximum deviation in pixels.
-    public static let defaultTolerance = 0.25
+    static let defaultTolerance = 0.25
     /// Douglas–Peucker runs on windows of at most this many points.
     static let windowSize = 4096
 
     /// A copy of `path` whose contours deviate from the original by at most `tolerance` px.
-    public static func simplify(_ path: Path, tolerance: Double = defaultTolerance) -> Path {
+    static func simplify(_ path: Path, tolerance: Double = defaultTolerance) -> Path {
         guard tolerance.isFinite, tolerance > 0 else { return path }
         var out = Path()
         var radial: [PixelPoint] = []

@@ -2,27 +2,17 @@
 ///
 /// Widths and dash lengths are in device pixels (the caller has already applied the render
 /// scale). Non-finite or negative widths stroke nothing.
-public struct StrokeStyle: Sendable, Hashable {
+struct StrokeStyle: Sendable, Hashable {
     /// Full line width in pixels.
-    public var width: Double
-    public var cap: LineCap
-    public var join: LineJoin
+    var width: Double
+    var cap: LineCap = .butt
+    var join: LineJoin = .miter
     /// Longest allowed miter as a multiple of `width`; sharper corners fall back to bevel.
-    public var miterLimit: Double
+    var miterLimit: Double = 4
     /// Alternating on/off lengths in pixels; empty (or all zero, or any negative) means solid.
-    public var dash: [Double]
+    var dash: [Double] = []
     /// Distance into the dash pattern at which the path starts.
-    public var dashPhase: Double
-
-    public init(width: Double, cap: LineCap = .butt, join: LineJoin = .miter, miterLimit: Double = 4,
-                dash: [Double] = [], dashPhase: Double = 0) {
-        self.width = width
-        self.cap = cap
-        self.join = join
-        self.miterLimit = miterLimit
-        self.dash = dash
-        self.dashPhase = dashPhase
-    }
+    var dashPhase: Double = 0
 }
 
 /// Line join for strokes.

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Foundation
 
 /// Turns a path into the polygon its stroke covers, to be filled with the non-zero rule.
 ///
@@ -26,19 +22,19 @@ import Darwin
 /// contours become one closed outline (left side, end cap, right side reversed, start cap);
 /// closed contours become two rings of opposite orientation with joins at the start vertex.
 /// The whole stroke is filled in one pass, so translucent strokes never double-blend.
-public enum Stroker {
+enum Stroker {
     /// Points closer than this (pixels) to the previous kept point are dropped: a segment that
     /// short has no reliable direction.
     static let degenerateLength = 1e-6
 
     /// The fill polygon of `path` stroked with `style`, dashes included.
-    public static func stroke(_ path: Path, style: StrokeStyle) -> Path {
+    static func stroke(_ path: Path, style: StrokeStyle) -> Path {
         let dashed = Dasher.dash(path, pattern: style.dash, phase: style.dashPhase)
         return outline(dashed, style: style)
     }
 
     /// The fill polygon of `path` stroked with `style`, ignoring `style.dash`.
-    public static func outline(_ path: Path, style: StrokeStyle) -> Path {
+    static func outline(_ path: Path, style: StrokeStyle) -> Path {
         var out = Path()
         guard style.width.isFinite, style.width > 0 else { return out }
         out.reserveCapacity(path.points.count * 2 + 16)

@@ -1,5 +1,5 @@
 /// How the winding number of a point decides whether it is inside a filled path.
-public enum FillRule: Sendable, Hashable {
+enum FillRule: Sendable, Hashable {
     /// Inside when the winding number is not zero (strokes, most map polygons).
     case nonZero
     /// Inside when the winding number is odd (GeoJSON-style rings that overlap).

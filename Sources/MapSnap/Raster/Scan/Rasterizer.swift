@@ -43,7 +43,7 @@
 /// differences of extreme values cannot overflow to infinity.
 ///
 /// The object keeps its edge list and row buffers between calls; reuse one per thread.
-public final class Rasterizer {
+final class Rasterizer {
     /// An edge piece clipped to the canvas, stored top to bottom.
     struct Edge {
         var xTop: Double
@@ -67,10 +67,10 @@ public final class Rasterizer {
     /// Coordinates beyond this magnitude are clamped before clipping (see type docs).
     static let coordinateLimit = 1125899906842624.0 // 2^50
 
-    public init() {}
+    init() {}
 
     /// Fills `path` onto `canvas` with `color` (all contours implicitly closed).
-    public func fill(_ path: Path, color: Color, rule: FillRule = .nonZero, on canvas: Canvas) {
+    func fill(_ path: Path, color: Color, rule: FillRule = .nonZero, on canvas: Canvas) {
         guard color.alpha > 0 else { return }
         rasterize(path, width: canvas.width, height: canvas.height, rule: rule) { y, x0, coverage in
             canvas.blendCoverage(y: y, x0: x0, coverage: coverage, color: color)
@@ -80,7 +80,7 @@ public final class Rasterizer {
     /// Calls `span` once per non-empty row with 8-bit coverage starting at column `x0`.
     ///
     /// Rows arrive top to bottom; the buffer is only valid during the call.
-    public func rasterize(_ path: Path, width: Int, height: Int, rule: FillRule,
+    func rasterize(_ path: Path, width: Int, height: Int, rule: FillRule,
                           span: (_ y: Int, _ x0: Int, _ coverage: UnsafeBufferPointer<UInt8>) -> Void) {
         rasterize(path, width: width, height: height, rows: 0..<height, rule: rule, span: span)
     }

@@ -48,6 +48,7 @@ public final class HTTPTileSource: TileSource, Sendable {
         /// Process-wide: transfers to one host (`host:port`) at once, across every source and
         /// render (a batch's jobs share it); more wait their turn. Also the threads of `prefetch`.
         public var maxConcurrentRequests: Int = 8
+        /// The `User-Agent` sent; tile usage policies ask clients to identify themselves.
         public var userAgent: String = HTTPTileSource.defaultUserAgent
         /// Whether to read and write the on-disk cache.
         public var cacheEnabled: Bool = true
@@ -82,29 +83,32 @@ public final class HTTPTileSource: TileSource, Sendable {
         public var breakerCooldown: TimeInterval = 30
         /// Tile format; nil means guess from the template's file extension.
         public var format: TileFormat?
+        /// Lowest zoom the server has tiles for.
         public var minZoom: Int = 0
         /// Deepest zoom the server has; the renderer over-zooms beyond it.
         public var maxZoom: Int = 19
+        /// Credit drawn on maps using these tiles (the server's terms usually require one).
         public var attribution: String?
 
+        /// The defaults.
         public init() {}
     }
 
     /// Library version sent in the `User-Agent`.
-    public static let libraryVersion = "0.1.0"
+    static let libraryVersion = "0.1.0"
     /// `mapsnap/<version> (+offline static map renderer)`: tile usage policies (OSM's among
     /// them) ask clients to identify themselves.
-    public static let defaultUserAgent = "mapsnap/\(libraryVersion) (+offline static map renderer)"
+    static let defaultUserAgent = "mapsnap/\(libraryVersion) (+offline static map renderer)"
 
-    public let template: TileURLTemplate
-    public let options: Options
-    public let metadata: TileSourceMetadata
+    let template: TileURLTemplate
+    package let options: Options
+    package let metadata: TileSourceMetadata
     /// The cache in use, or nil when disabled.
-    public let cache: TileCache?
+    let cache: TileCache?
     private let downloader: TileDownloader
 
     /// Validates `template`; makes no request.
-    public convenience init(template: String, options: Options = Options()) throws(HTTPTileSourceError) {
+    package convenience init(template: String, options: Options = Options()) throws(HTTPTileSourceError) {
         try self.init(template: template, options: options, declared: nil)
     }
 
@@ -150,14 +154,14 @@ public final class HTTPTileSource: TileSource, Sendable {
 
     /// The URL of `tile` at this source's scale (with any credentials the template holds:
     /// show `URLRedaction.redact` of it, never the URL itself).
-    public func url(for tile: TileID) -> String { template.expand(tile, scale: options.scale) }
+    package func url(for tile: TileID) -> String { template.expand(tile, scale: options.scale) }
 
     /// Forgets the cached copy of `tile`, e.g. after it failed to decode downstream.
-    public func invalidate(_ tile: TileID) { cache?.remove(tile) }
+    package func invalidate(_ tile: TileID) { cache?.remove(tile) }
 
     /// The tile (nil: the server has none) or why it could not be had, and the warnings of
     /// this call alone, by `deadline` (`.none`: only the per-request limits apply).
-    public func fetch(_ tile: TileID, deadline: Deadline = .none) -> HTTPTileFetch {
+    func fetch(_ tile: TileID, deadline: Deadline = .none) -> HTTPTileFetch {
         var warnings: [HTTPTileSourceWarning] = []
         let result = Result { () throws(HTTPTileSourceError) -> [UInt8]? in
             try resolve(tile, deadline: deadline, warnings: &warnings)
@@ -166,23 +170,23 @@ public final class HTTPTileSource: TileSource, Sendable {
     }
 
     /// The tile's bytes (warnings are dropped: use `fetch(_:deadline:)` to see them).
-    public func tileData(for tile: TileID) throws -> [UInt8]? {
+    package func tileData(for tile: TileID) throws -> [UInt8]? {
         try load(tile)
     }
 
     /// The tile's bytes by `deadline` (warnings are dropped: use `fetch(_:deadline:)`).
-    public func tileData(for tile: TileID, deadline: Deadline) throws -> [UInt8]? {
+    package func tileData(for tile: TileID, deadline: Deadline) throws -> [UInt8]? {
         try load(tile, deadline: deadline)
     }
 
     /// `tileData(for:)` with the typed error.
-    public func load(_ tile: TileID, deadline: Deadline = .none) throws(HTTPTileSourceError) -> [UInt8]? {
+    package func load(_ tile: TileID, deadline: Deadline = .none) throws(HTTPTileSourceError) -> [UInt8]? {
         try fetch(tile, deadline: deadline).result.get()
     }
 
     /// Fetches many tiles on `options.maxConcurrentRequests` threads (each tile once). The
     /// result maps every requested tile to its outcome; it does not depend on arrival order.
-    public func prefetch(_ tiles: [TileID], deadline: Deadline = .none) -> [TileID: HTTPTileFetch] {
+    func prefetch(_ tiles: [TileID], deadline: Deadline = .none) -> [TileID: HTTPTileFetch] {
         let unique = Set(tiles).sorted()
         let results = Locked<[TileID: HTTPTileFetch]>([:])
         let next = Locked(0)

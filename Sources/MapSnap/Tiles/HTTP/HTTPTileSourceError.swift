@@ -37,6 +37,7 @@ public enum HTTPTileSourceError: Error, Equatable, Sendable, CustomStringConvert
     /// it failed on every attempt.
     case transferMemoryExhausted(url: String, limit: Int, attempts: Int)
 
+    /// One line naming what failed, where and why: the message the CLI prints.
     public var description: String {
         switch self {
         case let .invalidTemplate(template, reason):
@@ -82,7 +83,7 @@ private extension HTTPTileSourceError {
 }
 
 /// Something that went wrong without failing the tile: reported so the caller can show it.
-public enum HTTPTileSourceWarning: Sendable, Equatable, CustomStringConvertible {
+enum HTTPTileSourceWarning: Sendable, Equatable, CustomStringConvertible {
     /// A 4xx other than 404 (e.g. 403 for a missing API key); the tile is treated as absent.
     case clientError(tile: TileID, url: String, status: Int)
     /// Refreshing a stale cache entry failed, so the stale copy was used.
@@ -95,7 +96,7 @@ public enum HTTPTileSourceWarning: Sendable, Equatable, CustomStringConvertible 
     case corruptCacheEntry(tile: TileID, path: String)
 
     /// The tile the warning is about.
-    public var tile: TileID {
+    var tile: TileID {
         switch self {
         case .clientError(let t, _, _), .servedStale(let t, _), .cacheWriteFailed(let t, _, _),
              .notCached(let t), .corruptCacheEntry(let t, _):
@@ -103,7 +104,7 @@ public enum HTTPTileSourceWarning: Sendable, Equatable, CustomStringConvertible 
         }
     }
 
-    public var description: String {
+    var description: String {
         switch self {
         case let .clientError(tile, url, status):
             return "tile \(tile): \(url) answered HTTP \(status); drawing nothing there"

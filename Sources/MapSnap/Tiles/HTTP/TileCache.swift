@@ -27,32 +27,32 @@ import Darwin
 /// temporary file in the tile's folder, are synced and renamed over the entry, so a reader
 /// sees a whole body or none. Temporaries older than `staleTemporaryAge` that a killed
 /// process left behind are removed from a folder the first time this process writes to it.
-public struct TileCache: Sendable {
+struct TileCache: Sendable {
     /// Root folder shared by all templates.
-    public let directory: String
+    let directory: String
     /// Folder name for this template.
-    public let key: String
+    let key: String
     /// Entries older than this are stale (refetched when the network is allowed).
-    public let maxAge: TimeInterval
+    let maxAge: TimeInterval
     /// Age limit for "absent" markers, shorter because providers fill gaps.
-    public let absentMaxAge: TimeInterval
+    let absentMaxAge: TimeInterval
     /// Largest cache file read back.
-    public let maxEntryBytes: Int
+    let maxEntryBytes: Int
 
     /// Default freshness: 7 days, as OpenStreetMap's tile usage policy asks.
-    public static let defaultMaxAge: TimeInterval = 7 * 24 * 3600
+    static let defaultMaxAge: TimeInterval = 7 * 24 * 3600
     /// Default freshness of "absent" markers: 1 day.
-    public static let defaultAbsentMaxAge: TimeInterval = 24 * 3600
+    static let defaultAbsentMaxAge: TimeInterval = 24 * 3600
     /// A temporary file older than this belongs to no running write (a write takes
     /// milliseconds): it was left by a process that was killed.
-    public static let staleTemporaryAge: TimeInterval = 600
+    static let staleTemporaryAge: TimeInterval = 600
 
     /// Folders this process has already swept for stale temporaries.
     private static let sweptFolders = Locked<Set<String>>([])  // not `Mutex`: see `HostGate.state`
 
     /// A cache for `cacheKey` (see `key(for:)`) under `directory`, or under
     /// `defaultDirectory(environment:)` when `directory` is nil.
-    public init(directory: String? = nil, cacheKey: String, maxAge: TimeInterval = defaultMaxAge,
+    init(directory: String? = nil, cacheKey: String, maxAge: TimeInterval = defaultMaxAge,
                 absentMaxAge: TimeInterval = defaultAbsentMaxAge, maxEntryBytes: Int = 32 << 20,
                 environment: [String: String] = ProcessInfo.processInfo.environment) {
         self.directory = directory ?? Self.defaultDirectory(environment: environment)
@@ -64,7 +64,7 @@ public struct TileCache: Sendable {
 
     /// `$MAPSNAP_CACHE_DIR`, else `$XDG_CACHE_HOME/mapsnap/tiles`, else
     /// `~/.cache/mapsnap/tiles` (empty variables count as unset, as XDG says).
-    public static func defaultDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+    static func defaultDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
         if let dir = environment["MAPSNAP_CACHE_DIR"], !dir.isEmpty { return dir }
         if let xdg = environment["XDG_CACHE_HOME"], !xdg.isEmpty { return xdg + "/mapsnap/tiles" }
         let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
@@ -72,7 +72,7 @@ public struct TileCache: Sendable {
     }
 
     /// The stable folder name for a template: 16 hex digits of FNV-1a 64 over its UTF-8.
-    public static func key(for template: TileURLTemplate, scale: Double) -> String {
+    static func key(for template: TileURLTemplate, scale: Double) -> String {
         var text = template.template
         if template.usesScale && scale >= 2 { text += "\n@2x" }
         return hash(text)
@@ -94,7 +94,7 @@ public struct TileCache: Sendable {
     }
 
     /// What the cache holds for a tile.
-    public enum Entry: Sendable, Equatable {
+    enum Entry: Sendable, Equatable {
         /// The stored body.
         case data([UInt8])
         /// The server said the tile does not exist.
@@ -102,9 +102,9 @@ public struct TileCache: Sendable {
     }
 
     /// A cached entry and whether it is still fresh at the time of the lookup.
-    public struct Lookup: Sendable, Equatable {
-        public var entry: Entry
-        public var isFresh: Bool
+    struct Lookup: Sendable, Equatable {
+        var entry: Entry
+        var isFresh: Bool
     }
 
     /// Where one entry lives: folders below `directory`, and the names of its body file and
@@ -128,9 +128,9 @@ public struct TileCache: Sendable {
     private func folderPath(_ a: Address) -> String { ([directory] + a.folders).joined(separator: "/") }
 
     /// Path of the body file for `tile`.
-    public func dataPath(for tile: TileID) -> String { dataPath(address(tile)) }
+    func dataPath(for tile: TileID) -> String { dataPath(address(tile)) }
     /// Path of the "absent" marker for `tile`.
-    public func absentPath(for tile: TileID) -> String { absentPath(address(tile)) }
+    func absentPath(for tile: TileID) -> String { absentPath(address(tile)) }
     /// Path of the body file for the resource at `url`.
     func dataPath(resource url: String) -> String { dataPath(address(resource: url)) }
     /// Path of the "absent" marker for the resource at `url`.
@@ -141,13 +141,13 @@ public struct TileCache: Sendable {
 
     /// The entry for `tile`, or nil when there is none (or it cannot be read, is not a
     /// regular file, or lies behind a symbolic link).
-    public func lookup(_ tile: TileID, now: Date = Date()) -> Lookup? { lookup(address(tile), now: now) }
+    func lookup(_ tile: TileID, now: Date = Date()) -> Lookup? { lookup(address(tile), now: now) }
 
     /// The entry for the resource at `url` (with any byte range), as `lookup(_:now:)`.
     func lookup(resource url: String, now: Date = Date()) -> Lookup? { lookup(address(resource: url), now: now) }
 
     /// Stores a complete, validated body for `tile` and drops any "absent" marker.
-    public func store(_ bytes: [UInt8], for tile: TileID) throws(TileCacheError) { try store(bytes, at: address(tile)) }
+    func store(_ bytes: [UInt8], for tile: TileID) throws(TileCacheError) { try store(bytes, at: address(tile)) }
 
     /// Stores a complete, validated body for the resource at `url`.
     func store(_ bytes: [UInt8], resource url: String) throws(TileCacheError) {
@@ -155,13 +155,13 @@ public struct TileCache: Sendable {
     }
 
     /// Records that `tile` does not exist on the server and drops any stored body.
-    public func storeAbsent(_ tile: TileID) throws(TileCacheError) { try storeAbsent(at: address(tile)) }
+    func storeAbsent(_ tile: TileID) throws(TileCacheError) { try storeAbsent(at: address(tile)) }
 
     /// Records that the resource at `url` does not exist on the server.
     func storeAbsent(resource url: String) throws(TileCacheError) { try storeAbsent(at: address(resource: url)) }
 
     /// Removes whatever is cached for `tile` (e.g. an entry that failed validation).
-    public func remove(_ tile: TileID) { remove(address(tile)) }
+    func remove(_ tile: TileID) { remove(address(tile)) }
 
     /// Removes whatever is cached for the resource at `url`.
     func remove(resource url: String) { remove(address(resource: url)) }

@@ -1,6 +1,6 @@
 /// Why a tile could not be written to the cache; each case names the path and the reason.
 /// The fetch itself succeeded: the tile is still drawn, with a warning.
-public enum TileCacheError: Error, Equatable, Sendable, CustomStringConvertible {
+enum TileCacheError: Error, Equatable, Sendable, CustomStringConvertible {
     /// A folder inside the cache could not be created or opened.
     case cannotCreate(path: String, reason: String)
     /// A path inside the cache is a symbolic link; the cache never writes through one (a link
@@ -11,7 +11,7 @@ public enum TileCacheError: Error, Equatable, Sendable, CustomStringConvertible 
     /// The final rename over the entry failed (e.g. a folder has its name).
     case cannotReplace(path: String, reason: String)
 
-    public var description: String {
+    var description: String {
         switch self {
         case let .cannotCreate(path, reason): return "cannot create \(path): \(reason)"
         case let .symbolicLink(path): return "\(path) is a symbolic link; the tile cache does not follow links"

@@ -7,23 +7,23 @@ import Foundation
 /// (a subdomain, chosen per tile), `{r}` (`@2x` when the render scale is 2 or more, else
 /// empty) and `{quadkey}` (Bing-style). A template must be `http` or `https`, have a host, and
 /// address tiles by `{z}`/`{x}`/`{y}` (or `{-y}`) or by `{quadkey}`.
-public struct TileURLTemplate: Sendable, Equatable, CustomStringConvertible {
+struct TileURLTemplate: Sendable, Equatable, CustomStringConvertible {
     enum Part: Sendable, Equatable {
         case literal(String)
         case z, x, y, tmsY, subdomain, retina, quadkey
     }
 
     /// The template as written.
-    public let template: String
+    let template: String
     /// Subdomains `{s}` rotates through; never empty when the template uses `{s}`.
-    public let subdomains: [String]
+    let subdomains: [String]
     let parts: [Part]
 
     /// Subdomains used when the caller gives none (OpenStreetMap's and most providers').
-    public static let defaultSubdomains = ["a", "b", "c"]
+    static let defaultSubdomains = ["a", "b", "c"]
 
     /// Parses and validates `template`.
-    public init(_ template: String, subdomains: [String] = TileURLTemplate.defaultSubdomains) throws(HTTPTileSourceError) {
+    init(_ template: String, subdomains: [String] = TileURLTemplate.defaultSubdomains) throws(HTTPTileSourceError) {
         self.template = template
         self.subdomains = subdomains
         let lower = template.lowercased()
@@ -78,10 +78,10 @@ public struct TileURLTemplate: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// True when the template has `{r}`, so the fetched tiles depend on the render scale.
-    public var usesScale: Bool { parts.contains(.retina) }
+    var usesScale: Bool { parts.contains(.retina) }
 
     /// The file extension of the tile URL's path (`png`, `jpg`, `pbf`, …), lowercased, or nil.
-    public var pathExtension: String? {
+    var pathExtension: String? {
         let sample = expand(TileID(unchecked: 0, 0, 0), scale: 1)
         guard let url = URL(string: sample) else { return nil }
         let ext = url.pathExtension.lowercased()
@@ -90,13 +90,13 @@ public struct TileURLTemplate: Sendable, Equatable, CustomStringConvertible {
 
     /// The subdomain for `tile`: a fixed function of its address, so the same tile always goes
     /// to the same host (cache-friendly) and neighbours spread across hosts.
-    public func subdomain(for tile: TileID) -> String {
+    func subdomain(for tile: TileID) -> String {
         guard !subdomains.isEmpty else { return "" }
         return subdomains[(tile.x + tile.y) % subdomains.count]
     }
 
     /// The URL text for `tile` at render scale `scale` (1–4).
-    public func expand(_ tile: TileID, scale: Double) -> String {
+    func expand(_ tile: TileID, scale: Double) -> String {
         var out = ""
         out.reserveCapacity(template.count + 16)
         for part in parts {
@@ -115,7 +115,7 @@ public struct TileURLTemplate: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// Bing Maps quadkey: one base-4 digit per zoom level, most significant first; z0 is "".
-    public static func quadkey(_ tile: TileID) -> String {
+    static func quadkey(_ tile: TileID) -> String {
         var digits: [UInt8] = []
         digits.reserveCapacity(tile.z)
         var level = tile.z
@@ -131,5 +131,5 @@ public struct TileURLTemplate: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The template with credentials redacted (see `URLRedaction`): safe for messages.
-    public var description: String { URLRedaction.redact(template) }
+    var description: String { URLRedaction.redact(template) }
 }

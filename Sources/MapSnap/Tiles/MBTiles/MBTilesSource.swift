@@ -17,6 +17,7 @@ public enum MBTilesError: Error, Equatable, Sendable, CustomStringConvertible {
     /// ends) or the render's deadline passed. `reason` says which.
     case interrupted(path: String, tile: String, reason: String)
 
+    /// One line naming what failed, where and why: the message the CLI prints.
     public var description: String {
         switch self {
         case .cannotOpen(let p, let c, let m): return "\(p): cannot open as SQLite (code \(c)): \(m)"
@@ -41,31 +42,36 @@ public enum MBTilesError: Error, Equatable, Sendable, CustomStringConvertible {
 /// and every query step is interrupted after `maxInstructionsPerStep` virtual-machine
 /// instructions or when the caller's deadline passes — a `tiles` view over an endless
 /// recursive CTE would otherwise never return.
-public final class MBTilesSource: TileSource, @unchecked Sendable {
+final class MBTilesSource: TileSource, Sendable {
     /// The file path, for messages.
-    public let path: String
-    public let metadata: TileSourceMetadata
+    let path: String
+    let metadata: TileSourceMetadata
 
     /// Largest stored tile read, as for HTTP and directory sources.
-    public static let maxTileBytes = 32 << 20
+    static let maxTileBytes = 32 << 20
     /// Most SQLite virtual-machine instructions one step of a query may run (about half a
     /// second): an indexed lookup takes hundreds, a scan of a million-row table tens of millions.
     static let maxInstructionsPerStep = 100_000_000
 
-    private let connection: SQLiteConnection
-    /// Guarded by `lock`: SQLite statements carry cursor state.
-    private let tileStatement: SQLiteStatement
-    private let lock = NSLock()
+    /// The connection and its tile lookup, used by one thread at a time: a connection
+    /// opened without SQLite's own mutex must not be shared, and statements carry cursor state.
+    private struct Database {
+        let connection: SQLiteConnection
+        let tileStatement: SQLiteStatement
+    }
+
+    private let database: Locked<Database>
 
     /// Opens `path` read-only and reads its `metadata` table.
-    public init(path: String) throws {
+    init(path: String) throws(MBTilesError) {
         self.path = path
         // SQLite would block reading a FIFO; only a regular file can be a database.
         var info = stat()
         if stat(path, &info) == 0, info.st_mode & S_IFMT != S_IFREG {
             throw MBTilesError.cannotOpen(path: path, code: SQLITE_CANTOPEN, message: "not a regular file")
         }
-        connection = try SQLiteConnection(path: path)
+        let connection = try SQLiteConnection(path: path)
+        let tileStatement: SQLiteStatement
         do {
             // length() of a stored blob is read from the record header, not the blob: a
             // 900 MB tile is refused without being loaded.
@@ -73,7 +79,7 @@ public final class MBTilesSource: TileSource, @unchecked Sendable {
                 SELECT CASE WHEN length(tile_data) <= ?4 THEN tile_data END, length(tile_data) FROM tiles
                 WHERE zoom_level = ?1 AND tile_column = ?2 AND tile_row = ?3
                 """)
-        } catch let error as SQLiteFailure {
+        } catch {
             throw MBTilesError.notMBTiles(path: path, message: error.message)
         }
         var meta = TileSourceMetadata()
@@ -93,14 +99,15 @@ public final class MBTilesSource: TileSource, @unchecked Sendable {
         // Tiles are returned in XYZ order whatever the file stores; record that.
         meta.scheme = .xyz
         metadata = meta
+        database = Locked(Database(connection: connection, tileStatement: tileStatement))
     }
 
-    public func tileData(for tile: TileID) throws -> [UInt8]? {
+    func tileData(for tile: TileID) throws -> [UInt8]? {
         try tileData(for: tile, deadline: .none)
     }
 
     /// The tile's bytes; a query still running when `deadline` passes is stopped and throws.
-    public func tileData(for tile: TileID, deadline: Deadline) throws -> [UInt8]? {
+    func tileData(for tile: TileID, deadline: Deadline) throws -> [UInt8]? {
         guard let stored = try rawTileData(for: tile, deadline: deadline) else { return nil }
         // Raster tiles are never gzipped; only vector (or undeclared) tiles are inflated.
         guard metadata.format == .mvt || metadata.format == .unknown else { return stored }
@@ -113,27 +120,27 @@ public final class MBTilesSource: TileSource, @unchecked Sendable {
 
     /// The tile as stored (possibly gzip-compressed), or nil when absent.
     func rawTileData(for tile: TileID, deadline: Deadline = .none) throws -> [UInt8]? {
-        lock.lock()
-        defer { lock.unlock() }
-        let statement = tileStatement
-        connection.deadline = deadline
-        defer {
-            statement.reset()
-            connection.deadline = .none
-        }
-        do {
+        try database.withLock { db -> Result<[UInt8]?, MBTilesError> in
+            let statement = db.tileStatement
+            db.connection.deadline = deadline
+            defer {
+                statement.reset()
+                db.connection.deadline = .none
+            }
             statement.bind(Int64(tile.z), at: 1)
             statement.bind(Int64(tile.x), at: 2)
             statement.bind(Int64(tile.tmsY), at: 3)
             statement.bind(Int64(Self.maxTileBytes), at: 4)
-            guard try statement.step() else { return nil }
-            if statement.isNull(0), !statement.isNull(1) {
-                throw MBTilesError.tileTooLarge(path: path, tile: tile.description, size: statement.int(1), limit: Self.maxTileBytes)
+            do throws(SQLiteFailure) {
+                guard try statement.step() else { return .success(nil) }
+            } catch {
+                return .failure(failure(error, tile: tile.description))
             }
-            return statement.blob(0)
-        } catch let error as SQLiteFailure {
-            throw failure(error, tile: tile.description)
-        }
+            if statement.isNull(0), !statement.isNull(1) {
+                return .failure(.tileTooLarge(path: path, tile: tile.description, size: statement.int(1), limit: Self.maxTileBytes))
+            }
+            return .success(statement.blob(0))
+        }.get()
     }
 
     /// The error for a failed step: why it was interrupted, that a blob was too big, or
@@ -149,26 +156,33 @@ public final class MBTilesSource: TileSource, @unchecked Sendable {
     /// Calls `body` with every tile as stored (XYZ address, raw possibly-gzipped bytes), in
     /// the database's row order. Rows with out-of-range addresses are skipped.
     func forEachStoredTile(_ body: (TileID, [UInt8]) throws -> Void) throws {
+        let prepared = database.withLock { db in
+            Result { () throws(SQLiteFailure) in
+                try db.connection.prepare("SELECT zoom_level, tile_column, tile_row, tile_data FROM tiles")
+            }
+        }
         let statement: SQLiteStatement
-        do {
-            statement = try connection.prepare("SELECT zoom_level, tile_column, tile_row, tile_data FROM tiles")
-        } catch let error as SQLiteFailure {
-            throw MBTilesError.notMBTiles(path: path, message: error.message)
+        switch prepared {
+        case .success(let s): statement = s
+        case .failure(let error): throw MBTilesError.notMBTiles(path: path, message: error.message)
         }
         while true {
-            let hasRow: Bool
-            do {
-                lock.lock()
-                defer { lock.unlock() }
-                hasRow = try statement.step()
-            } catch let error as SQLiteFailure {
-                throw failure(error, tile: "(scan)")
+            // The row is read under the lock too: the connection serves tile lookups meanwhile.
+            let row = database.withLock { _ in
+                Result { () throws(SQLiteFailure) -> (z: Int, x: Int, row: Int, bytes: [UInt8])? in
+                    guard try statement.step() else { return nil }
+                    return (statement.int(0), statement.int(1), statement.int(2), statement.blob(3))
+                }
             }
-            guard hasRow else { break }
-            let z = statement.int(0), x = statement.int(1), row = statement.int(2)
-            guard (0...30).contains(z), row >= 0, row < (1 << z),
-                  let id = TileID(z: z, x: x, y: (1 << z) - 1 - row) else { continue }
-            try body(id, statement.blob(3))
+            let found: (z: Int, x: Int, row: Int, bytes: [UInt8])?
+            switch row {
+            case .success(let r): found = r
+            case .failure(let error): throw failure(error, tile: "(scan)")
+            }
+            guard let (z, x, tmsRow, bytes) = found else { break }
+            guard (0...30).contains(z), tmsRow >= 0, tmsRow < (1 << z),
+                  let id = TileID(z: z, x: x, y: (1 << z) - 1 - tmsRow) else { continue }
+            try body(id, bytes)
         }
     }
 }
@@ -237,7 +251,7 @@ final class SQLiteConnection {
 
     /// Opens `path` read-only with no extensions and distrusted schema. `createForTesting`
     /// opens it read-write, creating it (tests build hostile databases with `execute`).
-    init(path: String, createForTesting: Bool = false) throws {
+    init(path: String, createForTesting: Bool = false) throws(MBTilesError) {
         var db: OpaquePointer?
         let flags = createForTesting ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE : SQLITE_OPEN_READONLY
         let code = sqlite3_open_v2(path, &db, flags | SQLITE_OPEN_NOMUTEX, nil)
@@ -265,7 +279,7 @@ final class SQLiteConnection {
     }
 
     /// Runs SQL statements that return no rows (tests build fixtures with it).
-    func execute(_ sql: String) throws {
+    func execute(_ sql: String) throws(SQLiteFailure) {
         watchdog.arm(budget: Int.max)
         var message: UnsafeMutablePointer<CChar>?
         let code = sqlite3_exec(handle, sql, nil, nil, &message)
@@ -284,7 +298,7 @@ final class SQLiteConnection {
     /// Why the last step was interrupted, if the watchdog did it.
     fileprivate var interruption: String? { watchdog.reason }
 
-    func prepare(_ sql: String) throws -> SQLiteStatement {
+    func prepare(_ sql: String) throws(SQLiteFailure) -> SQLiteStatement {
         var statement: OpaquePointer?
         let code = sqlite3_prepare_v2(handle, sql, -1, &statement, nil)
         guard code == SQLITE_OK, let statement else {
@@ -312,7 +326,7 @@ final class SQLiteStatement {
 
     /// Advances to the next row: true when a row is available, false when done. Each call
     /// gets a fresh instruction budget from the connection's watchdog.
-    func step() throws -> Bool {
+    func step() throws(SQLiteFailure) -> Bool {
         connection.armForStep()
         let code = sqlite3_step(handle)
         switch code {

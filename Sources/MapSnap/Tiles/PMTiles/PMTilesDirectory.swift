@@ -3,9 +3,9 @@
 /// get nearby ids (spec "Tile IDs").
 ///
 ///     z0: 0        z1: 1 2 3 4 → (0,0) (0,1) (1,1) (1,0)        z2 starts at 5
-public enum PMTilesTileID {
+enum PMTilesTileID {
     /// The id of `tile`.
-    public static func id(for tile: TileID) -> UInt64 {
+    static func id(for tile: TileID) -> UInt64 {
         // Tiles at zooms below z: (4^z − 1) / 3.
         var result: UInt64 = ((UInt64(1) << (2 * UInt64(tile.z))) - 1) / 3
         var x = UInt64(tile.x)
@@ -32,7 +32,7 @@ public enum PMTilesTileID {
     }
 
     /// The tile with id `id`, or nil when it lies beyond zoom 30 (outside `TileID`'s range).
-    public static func tile(for id: UInt64) -> TileID? {
+    static func tile(for id: UInt64) -> TileID? {
         var base: UInt64 = 0
         for z in 0...30 {
             let count = UInt64(1) << (2 * UInt64(z))
@@ -67,32 +67,25 @@ public enum PMTilesTileID {
 
 /// One directory entry: a run of `runLength` consecutive tile ids sharing one blob, or —
 /// when `runLength` is 0 — a pointer to a leaf directory.
-public struct PMTilesEntry: Equatable, Sendable {
-    public var tileID: UInt64
+struct PMTilesEntry: Equatable, Sendable {
+    var tileID: UInt64
     /// Offset of the blob in the tile data section (or of the leaf in the leaf section).
-    public var offset: UInt64
-    public var length: UInt32
-    public var runLength: UInt32
-
-    public init(tileID: UInt64, offset: UInt64, length: UInt32, runLength: UInt32) {
-        self.tileID = tileID
-        self.offset = offset
-        self.length = length
-        self.runLength = runLength
-    }
+    var offset: UInt64
+    var length: UInt32
+    var runLength: UInt32
 }
 
 /// Encoding of a (decompressed) PMTiles directory: entry count, then the columns tile-id
 /// deltas, run lengths, lengths, offsets — all varints. An offset of 0 after the first entry
 /// means "right after the previous blob"; otherwise the stored value is offset + 1.
-public enum PMTilesDirectory {
+enum PMTilesDirectory {
     /// Why a directory's bytes are malformed.
-    public struct DecodingError: Error, Equatable, Sendable {
-        public var reason: String
+    struct DecodingError: Error, Equatable, Sendable {
+        var reason: String
     }
 
     /// Decodes a directory. Entries must have strictly increasing tile ids and non-zero lengths.
-    public static func decode(_ bytes: [UInt8]) throws(DecodingError) -> [PMTilesEntry] {
+    static func decode(_ bytes: [UInt8]) throws(DecodingError) -> [PMTilesEntry] {
         var reader = ProtobufReader(bytes: bytes)
         do {
             let count = try reader.readVarint()
@@ -139,7 +132,7 @@ public enum PMTilesDirectory {
     }
 
     /// Encodes entries (sorted by tile id) in the directory format.
-    public static func encode(_ entries: [PMTilesEntry]) -> [UInt8] {
+    static func encode(_ entries: [PMTilesEntry]) -> [UInt8] {
         var w = ProtobufWriter()
         w.writeVarint(UInt64(entries.count))
         var last: UInt64 = 0

@@ -20,13 +20,16 @@ public enum PMTilesError: Error, Equatable, Sendable, CustomStringConvertible {
     case tileTooLarge(path: String, tile: String, length: UInt64, limit: Int)
     /// Inflating a directory, the metadata or a tile failed.
     case decompression(path: String, what: String, GzipError)
-    /// The JSON metadata is not a JSON object.
+    /// The JSON metadata is too large or not a JSON object.
     case invalidMetadata(path: String, reason: String)
+    /// The JSON metadata is not JSON; `error` gives the byte offset within the metadata.
+    case metadataNotJSON(path: String, JSONError)
     /// Reading the file failed.
     case io(path: String, offset: UInt64, reason: String)
     /// The writer was given the same tile twice.
     case duplicateTile(String)
 
+    /// One line naming what failed, where and why: the message the CLI prints.
     public var description: String {
         switch self {
         case .fileTooSmall(let p, let s): return "\(p): \(s) bytes is too small for a PMTiles header (127 bytes)"
@@ -41,6 +44,7 @@ public enum PMTilesError: Error, Equatable, Sendable, CustomStringConvertible {
         case .tileTooLarge(let p, let t, let l, let limit): return "\(p): tile \(t) of \(l) bytes exceeds the \(limit)-byte tile limit"
         case .decompression(let p, let w, let e): return "\(p): \(w): \(e)"
         case .invalidMetadata(let p, let r): return "\(p): JSON metadata is invalid: \(r)"
+        case .metadataNotJSON(let p, let e): return "\(p): JSON metadata is invalid: not JSON: \(e.reason) at byte \(e.byteOffset)"
         case .io(let p, let o, let r): return "\(p): read failed at offset \(o): \(r)"
         case .duplicateTile(let t): return "PMTiles writer: tile \(t) was added twice"
         }

@@ -6,48 +6,48 @@
 ///     88 tile contents    96 clustered  97 internal compression  98 tile compression
 ///     99 tile type  100 min zoom  101 max zoom  102 min lon/lat, max lon/lat (i32 × 1e7)
 ///     118 center zoom  119 center lon/lat (i32 × 1e7)
-public struct PMTilesHeader: Equatable, Sendable {
+struct PMTilesHeader: Equatable, Sendable {
     /// Size of the header in bytes.
-    public static let size = 127
+    static let size = 127
 
     /// PMTiles compression codes.
-    public enum Compression: UInt8, Sendable {
+    enum Compression: UInt8, Sendable {
         case unknown = 0, none = 1, gzip = 2, brotli = 3, zstd = 4
     }
 
-    public var rootDirectoryOffset: UInt64 = 0
-    public var rootDirectoryLength: UInt64 = 0
-    public var metadataOffset: UInt64 = 0
-    public var metadataLength: UInt64 = 0
-    public var leafDirectoriesOffset: UInt64 = 0
-    public var leafDirectoriesLength: UInt64 = 0
-    public var tileDataOffset: UInt64 = 0
-    public var tileDataLength: UInt64 = 0
-    public var addressedTilesCount: UInt64 = 0
-    public var tileEntriesCount: UInt64 = 0
-    public var tileContentsCount: UInt64 = 0
-    public var clustered = false
+    var rootDirectoryOffset: UInt64 = 0
+    var rootDirectoryLength: UInt64 = 0
+    var metadataOffset: UInt64 = 0
+    var metadataLength: UInt64 = 0
+    var leafDirectoriesOffset: UInt64 = 0
+    var leafDirectoriesLength: UInt64 = 0
+    var tileDataOffset: UInt64 = 0
+    var tileDataLength: UInt64 = 0
+    var addressedTilesCount: UInt64 = 0
+    var tileEntriesCount: UInt64 = 0
+    var tileContentsCount: UInt64 = 0
+    var clustered = false
     /// Raw compression code of directories and metadata.
-    public var internalCompression: UInt8 = Compression.gzip.rawValue
+    var internalCompression: UInt8 = Compression.gzip.rawValue
     /// Raw compression code of tiles.
-    public var tileCompression: UInt8 = Compression.gzip.rawValue
+    var tileCompression: UInt8 = Compression.gzip.rawValue
     /// Raw tile type: 0 unknown, 1 MVT, 2 PNG, 3 JPEG, 4 WebP, 5 AVIF.
-    public var tileType: UInt8 = 1
-    public var minZoom: UInt8 = 0
-    public var maxZoom: UInt8 = 0
+    var tileType: UInt8 = 1
+    var minZoom: UInt8 = 0
+    var maxZoom: UInt8 = 0
     /// Bounds and center in degrees × 10^7.
-    public var minLonE7: Int32 = -1_800_000_000
-    public var minLatE7: Int32 = -850_511_287
-    public var maxLonE7: Int32 = 1_800_000_000
-    public var maxLatE7: Int32 = 850_511_287
-    public var centerZoom: UInt8 = 0
-    public var centerLonE7: Int32 = 0
-    public var centerLatE7: Int32 = 0
+    var minLonE7: Int32 = -1_800_000_000
+    var minLatE7: Int32 = -850_511_287
+    var maxLonE7: Int32 = 1_800_000_000
+    var maxLatE7: Int32 = 850_511_287
+    var centerZoom: UInt8 = 0
+    var centerLonE7: Int32 = 0
+    var centerLatE7: Int32 = 0
 
-    public init() {}
+    init() {}
 
     /// Parses and validates a header; `fileSize` bounds every section. `path` is for messages.
-    public init(bytes: [UInt8], fileSize: Int, path: String) throws(PMTilesError) {
+    init(bytes: [UInt8], fileSize: Int, path: String) throws(PMTilesError) {
         guard bytes.count >= Self.size, fileSize >= Self.size else {
             throw .fileTooSmall(path: path, size: min(bytes.count, fileSize))
         }
@@ -105,7 +105,7 @@ public struct PMTilesHeader: Equatable, Sendable {
     }
 
     /// The 127 header bytes.
-    public func encoded() -> [UInt8] {
+    func encoded() -> [UInt8] {
         var b = Array("PMTiles".utf8)
         b.append(3)
         func put(_ v: UInt64) { for i in 0..<8 { b.append(UInt8(truncatingIfNeeded: v >> (8 * UInt64(i)))) } }

@@ -11,23 +11,23 @@ import Foundation
 /// `maxDirectoryBytes`, decoded directories held at once (root and cached leaves) take at most
 /// `maxCachedDirectoryBytes`, leaves are decoded one at a time, and a stored tile is at most
 /// `maxTileBytes`. Past a bound the lookup throws; the render skips that tile with a warning.
-public final class PMTilesSource: TileSource, @unchecked Sendable {
+final class PMTilesSource: TileSource, @unchecked Sendable {
     /// The file path or (redacted) URL, for messages.
-    public let path: String
-    public let header: PMTilesHeader
-    public let metadata: TileSourceMetadata
+    let path: String
+    let header: PMTilesHeader
+    let metadata: TileSourceMetadata
     /// The JSON metadata as stored, inflated (empty when the archive has none).
-    public let jsonMetadata: [UInt8]
+    let jsonMetadata: [UInt8]
 
     /// Most bytes one directory (root or leaf) may take, stored or inflated. Real archives'
     /// leaves hold a few thousand entries (tens of KiB); 8 MiB is ~2 million entries.
-    public static let maxDirectoryBytes = 8 << 20
+    static let maxDirectoryBytes = 8 << 20
     /// Most memory held by decoded directories at once: the root plus the leaves cached.
-    public static let maxCachedDirectoryBytes = 64 << 20
+    static let maxCachedDirectoryBytes = 64 << 20
     /// Most bytes of the JSON metadata, stored or inflated.
-    public static let maxMetadataBytes = 16 << 20
+    static let maxMetadataBytes = 16 << 20
     /// Largest stored tile, as for HTTP and directory sources.
-    public static let maxTileBytes = 32 << 20
+    static let maxTileBytes = 32 << 20
     /// Leaf directories kept decoded; a render touches few, a conversion walks them in order.
     static let leafCacheCapacity = 64
     /// The spec's writers nest at most root → leaf; allow some slack, never unbounded.
@@ -47,13 +47,13 @@ public final class PMTilesSource: TileSource, @unchecked Sendable {
     private let decodeLock = NSLock()
 
     /// Opens `path`, validates the header and reads the root directory and metadata.
-    public convenience init(path: String) throws {
+    convenience init(path: String) throws(PMTilesError) {
         try self.init(bytes: PMTilesFile(file: try ReadOnlyFile(path: path), path: path), name: path, deadline: .none)
     }
 
     /// Opens the archive `bytes` hold (`name` in messages): validates the header and reads the
     /// root directory and metadata by `deadline`.
-    init(bytes file: any PMTilesByteSource, name path: String, deadline: Deadline) throws {
+    init(bytes file: any PMTilesByteSource, name path: String, deadline: Deadline) throws(PMTilesError) {
         self.path = path
         self.file = file
         let headBytes = try file.read(offset: 0, length: UInt64(min(file.size, PMTilesHeader.size)), deadline: deadline)
@@ -81,7 +81,7 @@ public final class PMTilesSource: TileSource, @unchecked Sendable {
             do {
                 object = try JSONValue.parse(bytes, origin: "metadata")
             } catch {
-                throw PMTilesError.invalidMetadata(path: path, reason: "not JSON: \(error.reason) at byte \(error.byteOffset)")
+                throw PMTilesError.metadataNotJSON(path: path, error)
             }
             guard case .object(let dictionary) = object else {
                 throw PMTilesError.invalidMetadata(path: path, reason: "top level is not an object")
@@ -108,12 +108,12 @@ public final class PMTilesSource: TileSource, @unchecked Sendable {
         jsonMetadata = json
     }
 
-    public func tileData(for tile: TileID) throws -> [UInt8]? {
+    func tileData(for tile: TileID) throws -> [UInt8]? {
         try tileData(for: tile, deadline: .none)
     }
 
     /// The tile's bytes, reading (over the network, for a remote archive) by `deadline`.
-    public func tileData(for tile: TileID, deadline: Deadline) throws -> [UInt8]? {
+    func tileData(for tile: TileID, deadline: Deadline) throws -> [UInt8]? {
         guard let raw = try storedTileData(for: tile, deadline: deadline) else { return nil }
         switch header.tileCompression {
         case PMTilesHeader.Compression.gzip.rawValue:
@@ -130,7 +130,7 @@ public final class PMTilesSource: TileSource, @unchecked Sendable {
     }
 
     /// The tile's bytes as stored in the archive (still compressed), or nil when absent.
-    public func storedTileData(for tile: TileID, deadline: Deadline = .none) throws -> [UInt8]? {
+    func storedTileData(for tile: TileID, deadline: Deadline = .none) throws -> [UInt8]? {
         let id = PMTilesTileID.id(for: tile)
         var entries = rootEntries
         for _ in 0..<Self.maxDirectoryDepth {
@@ -201,7 +201,7 @@ public final class PMTilesSource: TileSource, @unchecked Sendable {
     }
 
     private static func readDirectory(file: any PMTilesByteSource, header: PMTilesHeader, offset: UInt64, length: UInt64, path: String,
-                                      deadline: Deadline) throws -> [PMTilesEntry] {
+                                      deadline: Deadline) throws(PMTilesError) -> [PMTilesEntry] {
         guard length <= UInt64(maxDirectoryBytes) else {
             throw PMTilesError.corruptDirectory(path: path, offset: offset, reason: "\(length) bytes exceeds the \(maxDirectoryBytes)-byte directory limit")
         }
@@ -274,7 +274,7 @@ final class ReadOnlyFile: Sendable {
     let descriptor: Int32
     let size: Int
 
-    init(path: String) throws {
+    init(path: String) throws(PMTilesError) {
         // O_NONBLOCK: opening a FIFO must not wait for a writer; it is refused just below.
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard fd >= 0 else { throw PMTilesError.io(path: path, offset: 0, reason: String(cString: strerror(errno))) }

@@ -7,13 +7,13 @@ import Foundation
 /// metadata are gzip-compressed, and leaf directories are used when the root directory would
 /// not fit in the first 16 KiB. Tiles are held in memory until `write(to:)`: the archive must
 /// fit in RAM (fine for city and country extracts, not for a planet).
-public struct PMTilesWriter: Sendable {
+struct PMTilesWriter: Sendable {
     /// The format recorded in the header's tile type.
-    public var format: TileFormat
+    var format: TileFormat
     /// How the bytes passed to `add` are compressed (they are stored as given).
-    public var tileCompression: PMTilesHeader.Compression
+    var tileCompression: PMTilesHeader.Compression
     /// Name, attribution, bounds, zoom range and vector layers written to the header and JSON.
-    public var metadata: TileSourceMetadata
+    var metadata: TileSourceMetadata
 
     /// Root directory budget: the spec asks that header + root fit in 16 KiB.
     static let maxRootDirectoryBytes = 16_384 - PMTilesHeader.size
@@ -23,24 +23,24 @@ public struct PMTilesWriter: Sendable {
     private var tiles: [UInt64: [UInt8]] = [:]
 
     /// A writer for tiles of `format`, stored with `tileCompression` (gzip for MVT by convention).
-    public init(format: TileFormat, tileCompression: PMTilesHeader.Compression, metadata: TileSourceMetadata = TileSourceMetadata()) {
+    init(format: TileFormat, tileCompression: PMTilesHeader.Compression, metadata: TileSourceMetadata = TileSourceMetadata()) {
         self.format = format
         self.tileCompression = tileCompression
         self.metadata = metadata
     }
 
     /// Number of tiles added.
-    public var tileCount: Int { tiles.count }
+    var tileCount: Int { tiles.count }
 
     /// Adds a tile. Adding the same tile twice throws `PMTilesError.duplicateTile`.
-    public mutating func add(_ tile: TileID, data: [UInt8]) throws(PMTilesError) {
+    mutating func add(_ tile: TileID, data: [UInt8]) throws(PMTilesError) {
         let id = PMTilesTileID.id(for: tile)
         guard tiles[id] == nil else { throw .duplicateTile(tile.description) }
         tiles[id] = data
     }
 
     /// The complete archive bytes.
-    public func archive() throws -> [UInt8] {
+    func archive() throws -> [UInt8] {
         // Sorting by id makes the output independent of insertion and dictionary order.
         let ids = tiles.keys.sorted()
         var entries: [PMTilesEntry] = []
@@ -125,7 +125,7 @@ public struct PMTilesWriter: Sendable {
 
     /// Writes the archive to `path` with `AtomicFile`: a regular file atomically, a FIFO or
     /// device (`/dev/null`) in place, never replacing one.
-    public func write(to path: String) throws {
+    func write(to path: String) throws {
         let bytes = try archive()
         do {
             try AtomicFile.write(bytes, to: path)

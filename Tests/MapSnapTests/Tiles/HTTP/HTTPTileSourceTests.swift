@@ -342,6 +342,15 @@ import Testing
         options.cacheEnabled = false
         let source = try TileSources.open("https://tile.example.org/{z}/{x}/{y}.png", httpOptions: options)
         #expect((source as? HTTPTileSource)?.metadata.format == .png)
-        #expect(throws: HTTPTileSourceError.self) { try TileSources.open("http://tile.example.org/{z}/{x}.png") }
+        #expect(throws: TileSourceError.self) { try TileSources.open("http://tile.example.org/{z}/{x}.png") }
+        do {
+            _ = try TileSources.open("http://tile.example.org/{z}/{x}.png")
+        } catch {
+            guard case .http(.invalidTemplate(let template, _)) = error else {
+                Issue.record("unexpected error \(error)")
+                return
+            }
+            #expect(template == "http://tile.example.org/{z}/{x}.png")
+        }
     }
 }

@@ -16,7 +16,7 @@ import Testing
     @Test func deliveryAreaMatchesGolden() throws {
         let map = try deliveryAreaMap()
         #expect(map.warnings.isEmpty, "\(map.warnings)")
-        expectSnapshot(of: map.canvas, named: "delivery-area")
+        expectSnapshot(of: map.image, named: "delivery-area")
     }
 
     /// Shows the helper catching a regression: customer 2's pin moved about 180 m. The check
@@ -34,7 +34,7 @@ import Testing
         try? FileManager.default.removeItem(atPath: failures)
         // `record: .missing` explicitly, so a MAPSNAP_RECORD=1 run never overwrites the golden
         // with the changed map.
-        let message = try #require(verifySnapshot(of: map.canvas, named: "delivery-area",
+        let message = try #require(verifySnapshot(of: map.image, named: "delivery-area",
                                                   goldenDirectory: Self.goldens, failureDirectory: failures,
                                                   record: .missing, filePath: #filePath))
         #expect(message.hasPrefix("snapshot 'delivery-area' does not match \(golden)"), "\(message)")
@@ -44,7 +44,7 @@ import Testing
         // A moved pin is a local change: a generous tolerance lets it through, which is
         // exactly why the demo keeps the default exact `maxDiff`.
         // (A passing check deletes its failure directory, so it gets its own.)
-        #expect(verifySnapshot(of: map.canvas, named: "delivery-area", maxDiff: .percent(5),
+        #expect(verifySnapshot(of: map.image, named: "delivery-area", maxDiff: .percent(5),
                                goldenDirectory: Self.goldens, failureDirectory: failures + "-tolerant",
                                record: .missing, filePath: #filePath) == nil)
     }

@@ -11,6 +11,6 @@ final class DeliveryAreaXCTests: XCTestCase {
         // Allows a sliver of difference (0.05% ≈ 60 pixels) for a different FreeType build;
         // `threshold` (per-pixel colour tolerance) stays at its default, 0.05, under which
         // any visible change of colour counts.
-        assertSnapshot(of: map.canvas, named: "delivery-area", maxDiff: .percent(0.05))
+        assertSnapshot(of: map.image, named: "delivery-area", maxDiff: .percent(0.05))
     }
 }
