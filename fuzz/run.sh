@@ -1,31 +1,88 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer harness (fuzz/harness.swift + every library source, with
-# -sanitize=fuzzer,address) and fuzzes the decoders for SECONDS (default 120), starting from
-# a corpus made of the test fixtures. Crashes are written to .build/fuzz/ by libFuzzer.
-# Usage: fuzz/run.sh [SECONDS]
+# Builds the libFuzzer harness (fuzz/harness.swift compiled into the MapSnap module with every
+# library source, -sanitize=fuzzer,address) and fuzzes one target, or all of them in one run.
+#
+# The build is the shipped one plus instrumentation: Swift 6 mode, -O with whole-module
+# optimisation, linked against every system library Package.swift names (include paths from
+# pkg-config, as SwiftPM does). It is rebuilt when a source is newer than the binary.
+#
+# Usage: fuzz/run.sh TARGET [SECONDS]   fuzz one target (default 120 s)
+#        fuzz/run.sh all [SECONDS]      every target through the selector byte
+#        fuzz/run.sh --build            only build
+#        fuzz/run.sh --list             the target names
+# TARGET names are FuzzTarget's in harness.swift. Seeds are made by fuzz/seeds.sh; the corpus
+# grows in .build/fuzz/corpus/TARGET, findings land in .build/fuzz/artifacts/TARGET/, the log
+# in .build/fuzz/logs/TARGET.log (its last lines hold the run count and peak memory).
+# Reproduce a finding: .build/fuzz/fuzz-mapsnap ARTIFACT (the file's first byte picks the target).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-seconds="${1:-120}"
+targets=(mvt png jpeg gzip polyline path geojson gpx style pmtiles-dir
+         pmtiles-header pmtiles mbtiles spec url color template dem expression
+         fill stroke text compare)
 out=.build/fuzz
-mkdir -p "$out/corpus"
-S="$(pwd)/Sources"
-swiftc -sanitize=fuzzer,address -parse-as-library -module-name MapSnap -package-name mapsnap -O \
-  -I "$S/CPNG" -I "$S/CFreeType" -I "$S/CZlib" -I "$S/CSQLite" -I "$S/CDeflate" -I "$S/CTurboJPEG" -I "$S/CExpat" \
-  -Xcc -I/usr/include/freetype2 -Xcc -I/usr/include/libpng16 \
-  $(find "$S/MapSnap" -name '*.swift') fuzz/harness.swift \
-  -lpng16 -lfreetype -lz -lsqlite3 -lturbojpeg -ldeflate -lexpat -o "$out/fuzz-mapsnap"
-# Seed corpus: one input per decoder from the fixtures (selector byte + bytes).
-fx=Tests/MapSnapTests/Fixtures
-for f in "$fx"/png/*.png; do { printf '\x01'; cat "$f"; } > "$out/corpus/png-$(basename "$f")"; done
-for f in "$fx"/jpeg/*.jpg; do { printf '\x02'; cat "$f"; } > "$out/corpus/jpeg-$(basename "$f")"; done
-i=0
-while IFS= read -r hex; do
-  { printf '\x00'; printf '%s' "$hex" | xxd -r -p | gzip -dc; } > "$out/corpus/mvt-$i" || true
-  i=$((i + 1))
-done < <(sqlite3 Data/helsinki.mbtiles "select hex(tile_data) from tiles where zoom_level >= 13 limit 3")
-printf '\x04_p~iF~ps|U_ulLnnqC_mqNvxq`@' > "$out/corpus/polyline"
-printf '\x05color:0xff0000|weight:5|60.1,24.9|enc:_p~iF~ps|U' > "$out/corpus/path"
-for f in "$fx"/geojson/*.geojson; do { printf '\x06'; cat "$f"; } > "$out/corpus/geojson-$(basename "$f")"; done
-for f in "$fx"/gpx/*.gpx; do { printf '\x07'; cat "$f"; } > "$out/corpus/gpx-$(basename "$f")"; done
-{ printf '\x08'; cat Styles/normal.json; } > "$out/corpus/style-normal"
-cd "$out" && ./fuzz-mapsnap corpus -max_total_time="$seconds" -max_len=200000 -rss_limit_mb=2048
+binary="$out/fuzz-mapsnap"
+
+# Longest input per target: enough for the seeds and real inputs, small enough to keep runs fast.
+max_len() {
+  case "$1" in
+    mvt|png|jpeg|style|dem) echo 200000 ;;
+    gzip|geojson|gpx|pmtiles-dir|pmtiles|mbtiles|compare) echo 65536 ;;
+    spec|url|polyline|path|expression) echo 32768 ;;
+    fill|stroke) echo 8192 ;;
+    text) echo 4096 ;;
+    template) echo 2048 ;;
+    pmtiles-header|color) echo 512 ;;
+    *) echo 200000 ;;
+  esac
+}
+
+build() {
+  local S newest
+  S="$(pwd)/Sources"
+  newest=$(find "$S/MapSnap" "$S"/C* fuzz/harness.swift Package.swift -newer "$binary" -print -quit 2>/dev/null || true)
+  if [ -x "$binary" ] && [ -z "$newest" ]; then return; fi
+  mkdir -p "$out"
+  local includes=() libs=() pc
+  for d in "$S"/C*; do includes+=(-I "$d"); done
+  # The pkg-config names of Package.swift's system-library targets, and the libraries their
+  # module maps link (some have no .pc file: zlib, sqlite).
+  for pc in $(grep -oE 'pkgConfig: "[^"]+"' Package.swift | cut -d'"' -f2); do
+    for flag in $(pkg-config --cflags-only-I "$pc"); do includes+=(-Xcc "$flag"); done
+  done
+  for lib in $(sed -n 's/^ *link "\(.*\)"/\1/p' "$S"/C*/module.modulemap); do libs+=("-l$lib"); done
+  echo "fuzz: building $binary (-O -wmo, ASan + libFuzzer; several minutes)" >&2
+  swiftc -sanitize=fuzzer,address -parse-as-library -module-name MapSnap -package-name mapsnap \
+    -swift-version 6 -O -wmo -g -D SWIFT_PACKAGE "${includes[@]}" \
+    $(find "$S/MapSnap" -name '*.swift' | sort) fuzz/harness.swift "${libs[@]}" -o "$binary.tmp"
+  mv "$binary.tmp" "$binary"
+}
+
+case "${1:-}" in
+  --list) printf '%s\n' "${targets[@]}"; exit 0 ;;
+  --build) build; exit 0 ;;
+  ""|-h|--help) sed -n '2,/^set -e/p' "$0" | sed -e '$d' -e 's/^# \{0,1\}//'; exit 2 ;;
+esac
+target="$1"
+seconds="${2:-120}"
+if [ "$target" != all ] && ! printf '%s\n' "${targets[@]}" | grep -qx -- "$target"; then
+  echo "fuzz: unknown target '$target' (fuzz/run.sh --list)" >&2
+  exit 2
+fi
+build
+[ -d "$out/seeds" ] || fuzz/seeds.sh "$out/seeds"
+if [ "$target" = all ]; then
+  seeds=("$out"/seeds/*)
+  limit=200000
+  unset MAPSNAP_FUZZ_TARGET
+else
+  seeds=("$out/seeds/$target")
+  limit=$(max_len "$target")
+  export MAPSNAP_FUZZ_TARGET="$target"
+fi
+mkdir -p "$out/corpus/$target" "$out/artifacts/$target" "$out/logs"
+echo "fuzz: $target for ${seconds}s; log in $out/logs/$target.log" >&2
+# -timeout: one input may take 20 s (a hang is a finding); -rss_limit_mb: the process may grow
+# to 2 GiB (malloc_limit_mb defaults to the same, so one huge allocation is a finding too).
+exec "$binary" "$out/corpus/$target" "${seeds[@]}" \
+  -max_total_time="$seconds" -timeout=20 -rss_limit_mb=2048 -max_len="$limit" \
+  -artifact_prefix="$out/artifacts/$target/" -print_final_stats=1 >"$out/logs/$target.log" 2>&1
