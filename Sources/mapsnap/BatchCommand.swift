@@ -8,13 +8,16 @@ import Synchronization
 enum BatchCommand {
     static let help = """
     USAGE: mapsnap batch JOBS.jsonl --out-dir DIR [--jobs N] [--shard K/N]
-                         [--render-timeout SEC] [--allow-missing-tiles] [-q]
+                         [--render-timeout SEC] [--allow-missing-tiles]
+                         [--format NAME] [--quality N] [-q]
 
     Renders one map per line of JOBS.jsonl (each line a JSON render spec, see
     docs/spec-format.md). A job's "output" names its file inside DIR (its last path
     component; names that are empty, '-', start with '-' or '.', or hold control or
     bidirectional-formatting characters are refused); without one the file is NNNN.png
-    after the line number. Jobs run in parallel (default: one per core); output bytes do
+    (.jpg, .webp for those formats) after the line number. A job's "format" and
+    "quality" win over --format and --quality, which win over the output name's
+    extension (see mapsnap render --help). Jobs run in parallel (default: one per core); output bytes do
     not depend on N. A failing job is reported with its line number and the others still
     run; the exit code is the worst of all jobs. A job whose base-map tiles all failed
     fails (exit 3) unless --allow-missing-tiles; --render-timeout is per job (default
@@ -27,7 +30,7 @@ enum BatchCommand {
     """
 
     static func run(_ arguments: ArraySlice<String>) throws(CLIError) {
-        let args = try OptionTable(valued: ["--out-dir", "--jobs", "--render-timeout", "--shard"],
+        let args = try OptionTable(valued: ["--out-dir", "--jobs", "--render-timeout", "--shard", "--format", "--quality"],
                                    switches: ["--help", "--quiet", "--allow-missing-tiles"],
                                    aliases: ["-h": "--help", "-q": "--quiet", "-j": "--jobs"]).parse(arguments)
         if args.has("--help") { Output.out(help); return }
@@ -49,6 +52,14 @@ enum BatchCommand {
         let renderTimeout: Double? = try args.last("--render-timeout").map(RenderCommand.renderTimeout) ?? RenderCommand.defaultRenderTimeout
         let allowMissingTiles = args.has("--allow-missing-tiles")
         let quiet = args.has("--quiet")
+        var defaults = RenderSpecBuilder()
+        do {
+            if let f = args.last("--format") { try defaults.setFormat(f, origin: "--format") }
+            if let q = args.last("--quality") { try defaults.setQuality(q, origin: "--quality") }
+        } catch {
+            throw .usage("\(error)")
+        }
+        let format = Format(format: defaults.format, quality: defaults.quality)
         let jobs: RenderJobs
         do {
             jobs = try RenderJobs(path: jobsPath)
@@ -57,7 +68,7 @@ enum BatchCommand {
         }
         // Every job's file name, read from its "output" alone: duplicates are refused the same
         // way on every shard, and a shard parses only its own jobs' specs.
-        let names = outputNames(jobs)
+        let names = outputNames(jobs, format: format.format)
         let selected = shard.map { jobs.shard($0.k, of: $0.n) } ?? Array(0..<jobs.count)
         AtomicFile.removeStaleTemporaries(in: outDir)
         let results = Results(count: selected.count)
@@ -70,7 +81,7 @@ enum BatchCommand {
                 let source = "\(jobsPath):\(jobs.lineNumber(of: i))"
                 let (code, message) = runJob(i, jobs: jobs, name: names[i], source: source, outDir: outDir,
                                              renderTimeout: renderTimeout, quiet: quiet,
-                                             allowMissingTiles: allowMissingTiles, progress: progress)
+                                             allowMissingTiles: allowMissingTiles, format: format, progress: progress)
                 results.set(k, code, message)
                 progress.jobFinished()
             }
@@ -98,13 +109,24 @@ enum BatchCommand {
         return (k, n)
     }
 
-    /// The file name of each job: its output's last path component, or `NNNN.png` after
-    /// its line number; a name claimed by an earlier job is marked as such.
-    static func outputNames(_ jobs: RenderJobs) -> [Name] {
+    /// `--format` and `--quality`: what jobs that name no format or quality get.
+    struct Format: Sendable {
+        var format: ImageFormat?
+        var quality: Int?
+    }
+
+    /// The file name of each job: its output's last path component, or `NNNN.EXT` after its
+    /// line number, EXT from the job's format, else `format`, else png; a name claimed by an
+    /// earlier job is marked as such.
+    static func outputNames(_ jobs: RenderJobs, format: ImageFormat? = nil) -> [Name] {
         var claimed: [String: Int] = [:]
         return (0..<jobs.count).map { i in
             let line = jobs.lineNumber(of: i)
-            let name = jobs.output(of: i).map { ($0 as NSString).lastPathComponent } ?? String(format: "%04d.png", line)
+            // A format that does not parse is reported when the job is parsed; png meanwhile.
+            let own = jobs.stringMember("format", of: i).flatMap { try? ImageFormat(name: $0) }
+            let fileExtension = (own ?? format)?.fileExtension ?? "png"
+            let name = jobs.stringMember("output", of: i).map { ($0 as NSString).lastPathComponent }
+                ?? String(format: "%04d.", line) + fileExtension
             if let first = claimed[name] { return Name(file: name, firstClaimedBy: first) }
             claimed[name] = line
             return Name(file: name, firstClaimedBy: nil)
@@ -120,7 +142,7 @@ enum BatchCommand {
 
     /// Parses and renders one job; its outcome as an exit code and a message naming its line.
     static func runJob(_ i: Int, jobs: RenderJobs, name: Name, source: String, outDir: String,
-                       renderTimeout: Double?, quiet: Bool, allowMissingTiles: Bool,
+                       renderTimeout: Double?, quiet: Bool, allowMissingTiles: Bool, format: Format,
                        progress: Progress) -> (Int32, String?) {
         if let problem = problem(withOutputName: name.file) {
             return (2, "\(source): output \"\(printable(name.file))\": \(problem)")
@@ -140,6 +162,8 @@ enum BatchCommand {
         let warn = { (message: String) in progress.print { Output.warning("\(source): \(message)") } }
         if !quiet { spec.warnings.forEach(warn) }
         spec.options.renderTimeout = renderTimeout
+        spec.format = spec.format ?? format.format
+        spec.quality = spec.quality ?? format.quality
         let path = (outDir as NSString).appendingPathComponent(name.file)
         do {
             try RenderCommand.render(spec, to: path, quiet: quiet, allowMissingTiles: allowMissingTiles, warn: warn)

@@ -14,6 +14,11 @@ enum Output {
         text("mapsnap: warning: \(oneLine(message))\n", to: STDERR_FILENO)
     }
 
+    /// A progress line on stderr (`mapsnap serve: listening on …`).
+    static func note(_ message: String) {
+        FileHandle.standardError.write(Data("mapsnap: \(oneLine(message))\n".utf8))
+    }
+
     static func out(_ s: String) {
         text(s + "\n", to: STDOUT_FILENO)
     }

@@ -66,9 +66,14 @@ enum RenderCommand {
       --caption TEXT        a caption box at the top left (≤ 1000 characters)
 
     OUTPUT
-      -o, --output FILE     PNG to write ('-' for stdout); a file is replaced atomically
+      -o, --output FILE     image to write ('-' for stdout); a file is replaced atomically
                             and keeps its permissions; a FIFO or device (/dev/null) is
                             written in place
+      --format NAME         png8 (or png: a palette of at most 256 colours, Google's default),
+                            png32 (every colour), jpg (progressive), jpg-baseline, webp
+                            (lossless; lossy with --quality). Default: from the file name's
+                            extension (.png → png32, .jpg, .webp), png8 for a --url, else png32
+      --quality N           JPEG or lossy WebP quality 1-100 (JPEG default 85)
       -q, --quiet           do not print warnings (errors are still printed)
 
     EXIT CODES
@@ -88,7 +93,7 @@ enum RenderCommand {
         valued: ["--size", "--scale", "--center", "--zoom", "--padding", "--style", "--source", "--sprite", "--dem", "--dem-encoding", "--path",
                  "--marker", "--visible", "--geojson", "--gpx", "--polyline", "--polyline6", "--spec", "--url",
                  "--attribution", "--caption", "--output", "--max-size", "--max-pixels", "--cache-dir", "--timeout",
-                 "--render-timeout", "--max-connections"],
+                 "--render-timeout", "--max-connections", "--format", "--quality"],
         switches: ["--no-scale-bar", "--fractional-zoom", "--quiet", "--help", "--offline", "--allow-missing-tiles",
                    "--allow-cross-origin-redirects"],
         aliases: ["-o": "--output", "-q": "--quiet", "-h": "--help"])
@@ -167,6 +172,8 @@ enum RenderCommand {
                 case "--attribution": try b.setAttribution(v, origin: name)
                 case "--caption": try b.setCaption(v, origin: name)
                 case "--output": try b.setOutput(v, origin: name)
+                case "--format": try b.setFormat(v, origin: name)
+                case "--quality": try b.setQuality(v, origin: name)
                 case "--cache-dir": b.options.http.cacheDirectory = v
                 case "--timeout":
                     guard let t = Double(v), t.isFinite, t > 0, t <= 600 else {
@@ -224,11 +231,12 @@ enum RenderCommand {
             }
             if !quiet { warn("\(what); writing the map anyway (--allow-missing-tiles)") }
         }
+        let format = spec.outputFormat(fileName: output == "-" ? nil : output)
         let png: [UInt8]
         do {
-            png = try snapshot.pngData()
+            png = try snapshot.data(format: format, quality: spec.quality)
         } catch {
-            throw .runtime("encoding PNG: \(error)")
+            throw .runtime("encoding \(format.rawValue): \(error)")
         }
         if output == "-" {
             try Output.png(png)

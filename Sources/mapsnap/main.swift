@@ -12,6 +12,7 @@ USAGE:
   mapsnap render [options] -o OUT.png      render a map (mapsnap render --help)
   mapsnap compare ACTUAL.png EXPECTED.png [--threshold T] [--max-diff N|P%] [--diff OUT.png]
   mapsnap batch JOBS.jsonl --out-dir DIR [--jobs N]
+  mapsnap serve [--listen HOST:PORT] [--config FILE]   serve the Static Maps HTTP API
   mapsnap info SOURCE                      describe a tile source
   mapsnap convert IN.mbtiles OUT.pmtiles   repackage tiles as PMTiles
   mapsnap --help | --version
@@ -36,12 +37,13 @@ do {
     case "compare": exit(CompareCommand.run(rest))
     case "batch": try BatchCommand.run(rest)
     case "info": try InfoCommand.run(rest)
+    case "serve": try ServeCommand.run(rest)
     case "convert": try ConvertCommand.run(rest)
     case "bench-encode": try BenchEncodeCommand.run(rest)  // hidden: for Benchmarks/ (S3)
     case "--help", "-h", "help": Output.out(usage)
     case "--version", "-V": Output.out("mapsnap \(version)")
     default:
-        let known = ["render", "compare", "batch", "info", "convert"]
+        let known = ["render", "compare", "batch", "info", "convert", "serve"]
         let hint = known.min { editDistance($0, command) < editDistance($1, command) }
             .flatMap { editDistance($0, command) <= 2 ? " (did you mean '\($0)'?)" : nil } ?? ""
         throw CLIError.usage("unknown command '\(command)'\(hint); see mapsnap --help")

@@ -63,7 +63,7 @@ enum PNGEncoder {
     /// A palette image: `PLTE` with straight RGB, `tRNS` with the alphas when any is below
     /// 255, and unfiltered scanlines of indices packed at the smallest bit depth that holds
     /// them (1, 2, 4 or 8, most significant bits first, spec §7.2).
-    private static func encodePalette(_ image: IndexedImage, width: Int, height: Int,
+    static func encodePalette(_ image: IndexedImage, width: Int, height: Int,
                                       maximumIDATLength: Int) throws(PNGError) -> [UInt8] {
         let count = image.colours.count
         let bitDepth = count <= 2 ? 1 : count <= 4 ? 2 : count <= 16 ? 4 : 8
@@ -255,6 +255,13 @@ struct IndexedImage {
     let colours: [UInt32]
     /// One index into `colours` per pixel, row-major.
     let indices: [UInt8]
+
+    /// A palette made elsewhere (`PNG8Encoder`'s quantizer): 1…256 premultiplied colours and
+    /// one index into them per pixel.
+    init(colours: [UInt32], indices: [UInt8]) {
+        self.colours = colours
+        self.indices = indices
+    }
 
     /// nil as soon as a 257th colour appears (drawn maps have thousands, and usually show
     /// them within the first rows, so giving up is cheap). A pixel equal to its predecessor

@@ -52,12 +52,18 @@ public struct RenderJobs: Sendable {
     /// The job's `output` member, without reading the rest of the spec; nil when it has
     /// none or the line does not parse (parsing the job reports why).
     public func output(of index: Int) -> String? {
+        stringMember("output", of: index)
+    }
+
+    /// The job's top-level string member `key` (`output`, `format`), without reading the rest
+    /// of the spec; nil when it has none, it is not a string, or the line does not parse.
+    public func stringMember(_ wanted: String, of index: Int) -> String? {
         let line = lines[index]
         guard var reader = try? JSONReader(bytes: bytes, range: line.range, source: source, firstLine: line.number),
               (try? reader.peek()) == .object, (try? reader.beginObject()) != nil else { return nil }
         var found: String?
         while let key = try? reader.nextKey() {
-            if key == "output", case .string(let s)? = try? reader.readValue() {
+            if key == wanted, case .string(let s)? = try? reader.readValue() {
                 found = s
             } else if (try? reader.skipValue()) == nil {
                 return nil

@@ -29,7 +29,8 @@ import Foundation
 ///   "visible": [ "lat,lon" | [lat, lon] | {"lat", "lon"} | "Place" ],
 ///   "geojson": "file.geojson" | { inline GeoJSON },   "gpx": "file.gpx",
 ///   "polyline": "…",  "polyline6": "…",  "url": "Static Maps URL",
-///   "attribution": "text" | "none",  "scaleBar": bool,  "caption": "text",  "output": "out.png"
+///   "attribution": "text" | "none",  "scaleBar": bool,  "caption": "text",  "output": "out.png",
+///   "format": "png8|png|png32|jpg|jpg-baseline|webp",  "quality": 1…100
 /// }
 /// ```
 /// Colours use `ColorSyntax` (`#RRGGBB`, `0xRRGGBBAA`, names); a fill or stroke colour of
@@ -43,6 +44,13 @@ public struct RenderSpec: Sendable {
     public var output: String?
     /// Inputs that were ignored or degraded, one line each, in input order.
     public var warnings: [String]
+    /// The image format asked for (`--format`, `"format"`, a Static Maps URL's `format=`).
+    public var format: ImageFormat?
+    /// The format a Static Maps URL implies without a `format` parameter (Google's `png8`),
+    /// used when neither `format` nor the output file's extension says.
+    public var impliedFormat: ImageFormat?
+    /// JPEG / lossy WebP quality 1–100 (nil: the format's default; WebP then lossless).
+    public var quality: Int?
 
     /// A spec from parts (library callers that build options in code).
     public init(options: MapSnapshotOptions, output: String? = nil, warnings: [String] = []) {
@@ -51,11 +59,23 @@ public struct RenderSpec: Sendable {
         self.warnings = warnings
     }
 
+    /// The format to write: `format`; else the one the output file's extension names
+    /// (`.png` → png32, `.jpg`, `.webp`) unless `impliedFormat` has that extension (a Static
+    /// Maps URL written to `.png` stays png8, as Google sends it); else `impliedFormat`;
+    /// else png32.
+    public func outputFormat(fileName: String?) -> ImageFormat {
+        if let format { return format }
+        if let named = fileName.flatMap({ ImageFormat(fileName: $0) }) {
+            return impliedFormat?.fileExtension == named.fileExtension ? impliedFormat ?? named : named
+        }
+        return impliedFormat ?? .png32
+    }
+
     /// Every top-level key of the JSON schema.
     public static let keys: [String] = [
         "size", "scale", "center", "zoom", "padding", "fractionalZoom", "style", "source", "sprite", "dem", "demEncoding", "paths", "markers",
         "polygons", "circles", "visible", "geojson", "gpx", "polyline", "polyline6", "url", "attribution",
-        "scaleBar", "caption", "output",
+        "scaleBar", "caption", "output", "format", "quality",
     ]
 
     /// Largest number of jobs in a JSON Lines batch.
@@ -320,6 +340,8 @@ private struct SpecReader {
         if let v = object["scaleBar"] { builder.setShowsScaleBar(try bool(v, "scaleBar")) }
         if let v = object["caption"] { try builder.setCaption(try string(v, "caption"), origin: origin("caption")) }
         if let v = object["output"] { try builder.setOutput(try string(v, "output"), origin: origin("output")) }
+        if let v = object["format"] { try builder.setFormat(try string(v, "format"), origin: origin("format")) }
+        if let v = object["quality"] { try builder.setQuality(try numberText(v, "quality"), origin: origin("quality")) }
     }
 
     // MARK: Overlay objects

@@ -13,6 +13,12 @@ public struct RenderSpecBuilder: Sendable {
     public var options: MapSnapshotOptions
     /// Output PNG path (`-o`, `"output"`), resolved against `baseDirectory`.
     public var output: String?
+    /// The image format asked for (see `RenderSpec.format`).
+    public var format: ImageFormat?
+    /// The format a Static Maps URL implies (see `RenderSpec.impliedFormat`).
+    public var impliedFormat: ImageFormat?
+    /// JPEG / lossy WebP quality (see `RenderSpec.quality`).
+    public var quality: Int?
     /// Things ignored or degraded along the way, one line each, for the CLI to print.
     public var warnings: [String] = []
     /// Resolves place names in locations; nil means only `lat,lon` is accepted.
@@ -195,6 +201,9 @@ public struct RenderSpecBuilder: Sendable {
         options.overlays += url.paths.map(Overlay.path)
         options.overlays += url.markers.map(Overlay.marker)
         options.visibleCoordinates += url.visible
+        if let f = url.format { format = f }
+        impliedFormat = .png8
+        if let q = url.quality { quality = q }
         warnings += url.warnings
     }
 
@@ -229,6 +238,20 @@ public struct RenderSpecBuilder: Sendable {
         options.showsScaleBar = shows
     }
 
+    /// `--format NAME`: png8 (png), png32, jpg, jpg-baseline or webp.
+    public mutating func setFormat(_ text: String, origin: String) throws(RenderSpecError) {
+        do {
+            format = try ImageFormat(name: text.trimmingFieldSpaces())
+        } catch {
+            throw .badValue(origin: origin, reason: error.description)
+        }
+    }
+
+    /// `--quality N`, 1…100: JPEG quality, or lossy WebP.
+    public mutating func setQuality(_ text: String, origin: String) throws {
+        quality = try StaticMapsSyntax.parseQuality(text, origin: origin)
+    }
+
     /// `-o OUT.png`; `-` (stdout) is kept as is. `origin` names the flag or key for
     /// `filePaths` refusals.
     public mutating func setOutput(_ path: String, origin: String = "output") throws(RenderSpecError) {
@@ -253,7 +276,11 @@ public struct RenderSpecBuilder: Sendable {
             throw .tooManyMarkers(origin: "markers from all inputs", limit: Self.maximumMarkerCount)
         }
         let emptyWarnings = emptyInputs.map { "\($0.name): \($0.lacking), so nothing of it is drawn" }
-        return RenderSpec(options: options, output: output, warnings: warnings + emptyWarnings)
+        var spec = RenderSpec(options: options, output: output, warnings: warnings + emptyWarnings)
+        spec.format = format
+        spec.impliedFormat = impliedFormat
+        spec.quality = quality
+        return spec
     }
 
     // MARK: Files

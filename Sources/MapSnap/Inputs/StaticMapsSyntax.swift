@@ -311,6 +311,13 @@ public enum StaticMapsSyntax {
         return v
     }
 
+    /// An image quality: a whole number 1…100 (JPEG, lossy WebP).
+    public static func parseQuality(_ text: String, origin: String) throws(StaticMapsSyntaxError) -> Int {
+        let q = try number(Substring(text), key: nil, origin: origin, in: 1...100)
+        guard q == q.rounded() else { throw .badValue(origin: origin, key: nil, text: text, reason: "not a whole number") }
+        return Int(q)
+    }
+
     static func bool(_ value: Substring, key: String, origin: String) throws(StaticMapsSyntaxError) -> Bool {
         switch value.lowercased() {
         case "true": return true

@@ -1,11 +1,13 @@
 /// A whole Google Maps Static API URL, parsed into mapsnap's model.
 ///
 /// `https://maps.googleapis.com/maps/api/staticmap?center=…&zoom=…&size=…&scale=…&maptype=…`
-/// `&markers=…&path=…&visible=…&style=…&language=…&key=…`. `markers`, `path`, `visible` and
-/// `style` may repeat. `style` rules become `mapStyles` (see `StaticMapsSyntax.parseMapStyle`),
-/// `language` the label language. `format` is accepted silently: the output format is the
-/// caller's choice (the CLI writes PNG). Parameters mapsnap does not use (`key`,
-/// `signature`, `region`, `map_id`, anything unknown) are ignored and reported in `warnings`.
+/// `&markers=…&path=…&visible=…&style=…&language=…&format=…&key=…`. `markers`, `path`,
+/// `visible` and `style` may repeat. `style` rules become `mapStyles` (see
+/// `StaticMapsSyntax.parseMapStyle`), `language` the label language, `format` the output
+/// format (Google's `png`/`png8`, `png32`, `jpg`, `jpg-baseline`, and `webp`; `gif` is written
+/// as png8 with a warning) and `quality` (1–100, a mapsnap addition) the JPEG/WebP quality.
+/// Parameters mapsnap does not use (`key`, `signature`, `region`, `map_id`, anything
+/// unknown) are ignored and reported in `warnings`.
 public struct StaticMapsURL: Sendable {
     public var center: LatLng?
     public var zoom: Double?
@@ -17,12 +19,13 @@ public struct StaticMapsURL: Sendable {
     public var mapStyles: [MapStyleRule] = []
     /// Label language (`language=`), as given.
     public var language: String?
-    /// The output format asked for (`format=`: `png`, `png8`, `png32`, `jpg`, `gif`…), as
-    /// given, lower-cased.
-    public var format: String?
     public var paths: [PathOverlay] = []
     public var markers: [MarkerOverlay] = []
     public var visible: [LatLng] = []
+    /// The `format` parameter; nil when the URL has none (Google then sends `png8`).
+    public var format: ImageFormat?
+    /// The `quality` parameter (1–100).
+    public var quality: Int?
     /// Ignored parameters, one sentence each, in URL order.
     public var warnings: [String] = []
 
@@ -87,9 +90,22 @@ public struct StaticMapsURL: Sendable {
                     throw .badValue(origin: here, key: nil, text: value, reason: "expected a language code such as de or zh-CN")
                 }
                 language = code
-            case "format": format = value.trimmingFieldSpaces().lowercased()
             case "key", "signature", "client", "channel", "sensor":
                 warnings.append("\(origin): ignored parameter \"\(key)\" (not needed offline)")
+            case "format":
+                do {
+                    if value.trimmingFieldSpaces().lowercased() == "gif" {
+                        // A Google URL must keep working: GIF's nearest is the palette PNG.
+                        format = .png8
+                        warnings.append("\(here): gif is written as png8 (mapsnap does not write GIF)")
+                    } else {
+                        format = try ImageFormat(name: value.trimmingFieldSpaces())
+                    }
+                } catch {
+                    throw .badValue(origin: here, key: nil, text: value, reason: error.description)
+                }
+            case "quality":
+                quality = try StaticMapsSyntax.parseQuality(value, origin: here)
             case "region", "map_id":
                 warnings.append("\(origin): ignored parameter \"\(key)\" (not supported)")
             default:

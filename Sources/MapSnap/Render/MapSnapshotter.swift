@@ -139,6 +139,11 @@ public struct MapSnapshot: @unchecked Sendable {
     /// PNG bytes of the image (RGB when opaque, RGBA otherwise); deterministic.
     public func pngData() throws -> [UInt8] { try PNGCodec.encode(canvas) }
 
+    /// The image in `format` (see `ImageFormat.encode`); deterministic.
+    public func data(format: ImageFormat, quality: Int? = nil) throws -> [UInt8] {
+        try format.encode(canvas, quality: quality)
+    }
+
     /// Writes the PNG atomically (temporary file + rename).
     public func write(to path: String) throws {
         try AtomicFile.write(try pngData(), to: path)

@@ -26,84 +26,77 @@ public enum GeometryDecoder {
         var ringOpen = false
         var hasMoveTo = false
 
-        do {
-            while !reader.isAtEnd {
-                let commandIndex = index
-                let command = try reader.readVarint32()
-                index += 1
-                let id = command & 7
-                let count = command >> 3
-                let name: String
-                switch id {
-                case 1: name = "MoveTo"
-                case 2: name = "LineTo"
-                case 7: name = "ClosePath"
-                default: throw MVTGeometryError.unknownCommand(id: id, index: commandIndex)
-                }
+        let pb = MVTGeometryError.protobuf
+        while !reader.isAtEnd {
+            let commandIndex = index
+            let command = try readingProtobuf(pb) { () throws(ProtobufError) in try reader.readVarint32() }
+            index += 1
+            let id = command & 7
+            let count = command >> 3
+            let name: String
+            switch id {
+            case 1: name = "MoveTo"
+            case 2: name = "LineTo"
+            case 7: name = "ClosePath"
+            default: throw .unknownCommand(id: id, index: commandIndex)
+            }
 
-                if id == 7 {
-                    guard hasMoveTo else { throw MVTGeometryError.commandBeforeMoveTo(command: name, index: commandIndex) }
-                    guard type == .polygon else {
-                        throw MVTGeometryError.unexpectedCommand(command: name, geometryType: type, index: commandIndex)
-                    }
-                    guard count == 1 else { throw MVTGeometryError.invalidCount(command: name, count: count, index: commandIndex) }
-                    guard ringOpen else {
-                        throw MVTGeometryError.unexpectedCommand(command: name, geometryType: type, index: commandIndex)
-                    }
-                    ringOpen = false
-                    continue
+            if id == 7 {
+                guard hasMoveTo else { throw .commandBeforeMoveTo(command: name, index: commandIndex) }
+                guard type == .polygon else {
+                    throw .unexpectedCommand(command: name, geometryType: type, index: commandIndex)
                 }
-
-                guard count > 0 else { throw MVTGeometryError.invalidCount(command: name, count: count, index: commandIndex) }
-                // Each parameter takes at least one byte; this bounds the loop and the
-                // reservation below by the input size.
-                guard Int(count) * 2 <= reader.remaining else {
-                    throw MVTGeometryError.countExceedsData(command: name, count: count, index: commandIndex)
+                guard count == 1 else { throw .invalidCount(command: name, count: count, index: commandIndex) }
+                guard ringOpen else {
+                    throw .unexpectedCommand(command: name, geometryType: type, index: commandIndex)
                 }
+                ringOpen = false
+                continue
+            }
 
-                if id == 1 {
-                    switch type {
-                    case .point:
-                        if !hasMoveTo { geometry.partStarts.append(geometry.points.count) }
-                    case .lineString:
-                        guard count == 1 else { throw MVTGeometryError.invalidCount(command: name, count: count, index: commandIndex) }
-                        geometry.partStarts.append(geometry.points.count)
-                    case .polygon:
-                        guard count == 1 else { throw MVTGeometryError.invalidCount(command: name, count: count, index: commandIndex) }
-                        guard !ringOpen else { throw MVTGeometryError.unclosedRing(part: geometry.partStarts.count - 1) }
-                        geometry.partStarts.append(geometry.points.count)
-                        ringOpen = true
-                    }
-                    hasMoveTo = true
-                } else {
-                    guard hasMoveTo else { throw MVTGeometryError.commandBeforeMoveTo(command: name, index: commandIndex) }
-                    guard type != .point else {
-                        throw MVTGeometryError.unexpectedCommand(command: name, geometryType: type, index: commandIndex)
-                    }
-                    if type == .polygon && !ringOpen {
-                        throw MVTGeometryError.unexpectedCommand(command: name, geometryType: type, index: commandIndex)
-                    }
+            guard count > 0 else { throw .invalidCount(command: name, count: count, index: commandIndex) }
+            // Each parameter takes at least one byte; this bounds the loop and the
+            // reservation below by the input size.
+            guard Int(count) * 2 <= reader.remaining else {
+                throw .countExceedsData(command: name, count: count, index: commandIndex)
+            }
+
+            if id == 1 {
+                switch type {
+                case .point:
+                    if !hasMoveTo { geometry.partStarts.append(geometry.points.count) }
+                case .lineString:
+                    guard count == 1 else { throw .invalidCount(command: name, count: count, index: commandIndex) }
+                    geometry.partStarts.append(geometry.points.count)
+                case .polygon:
+                    guard count == 1 else { throw .invalidCount(command: name, count: count, index: commandIndex) }
+                    guard !ringOpen else { throw .unclosedRing(part: geometry.partStarts.count - 1) }
+                    geometry.partStarts.append(geometry.points.count)
+                    ringOpen = true
                 }
-
-                for _ in 0..<count {
-                    let dx = ProtobufReader.zigzagDecode(UInt64(try reader.readVarint32()))
-                    let dy = ProtobufReader.zigzagDecode(UInt64(try reader.readVarint32()))
-                    // |delta| < 2^31 and |cursor| < 2^31, so the sums cannot overflow Int64.
-                    cx += dx
-                    cy += dy
-                    guard let x = Int32(exactly: cx), let y = Int32(exactly: cy) else {
-                        throw MVTGeometryError.coordinateOverflow(index: index)
-                    }
-                    geometry.points.append(TilePoint(x: x, y: y))
-                    index += 2
+                hasMoveTo = true
+            } else {
+                guard hasMoveTo else { throw .commandBeforeMoveTo(command: name, index: commandIndex) }
+                guard type != .point else {
+                    throw .unexpectedCommand(command: name, geometryType: type, index: commandIndex)
+                }
+                if type == .polygon && !ringOpen {
+                    throw .unexpectedCommand(command: name, geometryType: type, index: commandIndex)
                 }
             }
-        } catch let error as MVTGeometryError {
-            throw error
-        } catch let error as ProtobufError {
-            throw .protobuf(error)
-        } catch {
-            throw .protobuf(.truncatedVarint(offset: reader.offset))
+
+            for _ in 0..<count {
+                let dx = ProtobufReader.zigzagDecode(UInt64(try readingProtobuf(pb) { () throws(ProtobufError) in try reader.readVarint32() }))
+                let dy = ProtobufReader.zigzagDecode(UInt64(try readingProtobuf(pb) { () throws(ProtobufError) in try reader.readVarint32() }))
+                // |delta| < 2^31 and |cursor| < 2^31, so the sums cannot overflow Int64.
+                cx += dx
+                cy += dy
+                guard let x = Int32(exactly: cx), let y = Int32(exactly: cy) else {
+                    throw .coordinateOverflow(index: index)
+                }
+                geometry.points.append(TilePoint(x: x, y: y))
+                index += 2
+            }
         }
         if ringOpen { throw .unclosedRing(part: geometry.partStarts.count - 1) }
     }

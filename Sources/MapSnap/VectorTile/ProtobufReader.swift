@@ -261,3 +261,14 @@ public struct ProtobufWriter: Sendable {
         bytes.append(contentsOf: raw)
     }
 }
+
+/// Runs protobuf reads for a decoder whose own error type wraps `ProtobufError` (`wrap`), so
+/// that its typed `do` blocks hold one error type and need no catch-all.
+@inline(__always)
+func readingProtobuf<T, E: Error>(_ wrap: (ProtobufError) -> E, _ body: () throws(ProtobufError) -> T) throws(E) -> T {
+    do {
+        return try body()
+    } catch {
+        throw wrap(error)
+    }
+}

@@ -37,39 +37,42 @@ public struct VectorTile: Sendable {
         self.bytes = bytes
         var headers: [LayerHeader] = []
         var reader = ProtobufReader(bytes: bytes)
-        do {
+        var layerRanges: [Range<Int>] = []
+        do throws(ProtobufError) {
             while !reader.isAtEnd {
                 let key = try reader.readFieldKey()
                 if key.number == 3 && key.wireType == .lengthDelimited {
-                    let range = try reader.readLengthDelimited()
-                    headers.append(try Self.readHeader(bytes, range: range, index: headers.count))
+                    layerRanges.append(try reader.readLengthDelimited())
                 } else {
                     try reader.skip(key.wireType)
                 }
             }
-        } catch let error as ProtobufError {
-            throw .protobuf(error)
-        } catch let error as MVTDecodingError {
-            throw error
         } catch {
-            throw .protobuf(.truncatedVarint(offset: reader.offset))
+            throw .protobuf(error)
+        }
+        for range in layerRanges {
+            headers.append(try Self.readHeader(bytes, range: range, index: headers.count))
         }
         self.layerHeaders = headers
     }
 
-    private static func readHeader(_ bytes: [UInt8], range: Range<Int>, index: Int) throws -> LayerHeader {
+    private static func readHeader(_ bytes: [UInt8], range: Range<Int>, index: Int) throws(MVTDecodingError) -> LayerHeader {
         var reader = ProtobufReader(bytes: bytes, range: range)
         var name: String?
         var version: UInt64 = 1
         var extent: UInt64 = 4096
-        while !reader.isAtEnd {
-            let key = try reader.readFieldKey()
-            switch (key.number, key.wireType) {
-            case (1, .lengthDelimited): name = try reader.readString()
-            case (15, .varint): version = try reader.readVarint()
-            case (5, .varint): extent = try reader.readVarint()
-            default: try reader.skip(key.wireType)
+        do throws(ProtobufError) {
+            while !reader.isAtEnd {
+                let key = try reader.readFieldKey()
+                switch (key.number, key.wireType) {
+                case (1, .lengthDelimited): name = try reader.readString()
+                case (15, .varint): version = try reader.readVarint()
+                case (5, .varint): extent = try reader.readVarint()
+                default: try reader.skip(key.wireType)
+                }
             }
+        } catch {
+            throw .protobuf(error)
         }
         guard let name else { throw MVTDecodingError.missingLayerName(layerIndex: index) }
         guard version == 1 || version == 2 else { throw MVTDecodingError.unsupportedVersion(layer: name, version: version) }

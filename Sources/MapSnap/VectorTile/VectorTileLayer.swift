@@ -69,87 +69,82 @@ final class VectorTileLayerStorage: Sendable {
         var values: [FeatureValue] = []
         var featureRanges: [Range<Int>] = []
         var reader = ProtobufReader(bytes: bytes, range: header.byteRange)
-        do {
-            while !reader.isAtEnd {
-                let key = try reader.readFieldKey()
-                switch (key.number, key.wireType) {
-                case (2, .lengthDelimited): featureRanges.append(try reader.readLengthDelimited())
-                case (3, .lengthDelimited): keys.append(try reader.readString())
-                case (4, .lengthDelimited):
-                    let range = try reader.readLengthDelimited()
-                    guard let value = try Self.readValue(bytes, range: range) else {
-                        throw MVTDecodingError.emptyValue(layer: header.name, valueIndex: values.count)
-                    }
-                    values.append(value)
-                default: try reader.skip(key.wireType)
+        // Protobuf reads are wrapped into MVTDecodingError.protobuf: one typed error, no catch-all.
+        let pb = MVTDecodingError.protobuf
+        while !reader.isAtEnd {
+            let key = try readingProtobuf(pb) { () throws(ProtobufError) in try reader.readFieldKey() }
+            switch (key.number, key.wireType) {
+            case (2, .lengthDelimited): featureRanges.append(try readingProtobuf(pb) { () throws(ProtobufError) in try reader.readLengthDelimited() })
+            case (3, .lengthDelimited): keys.append(try readingProtobuf(pb) { () throws(ProtobufError) in try reader.readString() })
+            case (4, .lengthDelimited):
+                let range = try readingProtobuf(pb) { () throws(ProtobufError) in try reader.readLengthDelimited() }
+                let read = try readingProtobuf(pb) { () throws(ProtobufError) in try Self.readValue(bytes, range: range) }
+                guard let value = read else {
+                    throw MVTDecodingError.emptyValue(layer: header.name, valueIndex: values.count)
                 }
+                values.append(value)
+            default: try readingProtobuf(pb) { () throws(ProtobufError) in try reader.skip(key.wireType) }
             }
-            var index: [String: UInt32] = [:]
-            index.reserveCapacity(keys.count)
-            // First occurrence wins if a (malformed) layer repeats a key.
-            for (i, k) in keys.enumerated() where index[k] == nil { index[k] = UInt32(i) }
-            self.keys = keys
-            self.keyIndex = index
-            self.values = values
-
-            var tags: [UInt32] = []
-            var records: [FeatureRecord] = []
-            records.reserveCapacity(featureRanges.count)
-            var skipped = 0
-            for (featureIndex, range) in featureRanges.enumerated() {
-                var f = ProtobufReader(bytes: bytes, range: range)
-                var id: UInt64?
-                var rawType: UInt64 = 0
-                var geometry = range.upperBound..<range.upperBound
-                let tagStart = tags.count
-                while !f.isAtEnd {
-                    let key = try f.readFieldKey()
-                    switch (key.number, key.wireType) {
-                    case (1, .varint): id = try f.readVarint()
-                    case (2, .lengthDelimited):
-                        var t = f.subReader(try f.readLengthDelimited())
-                        while !t.isAtEnd { tags.append(try t.readVarint32()) }
-                    case (3, .varint): rawType = try f.readVarint()
-                    case (4, .lengthDelimited): geometry = try f.readLengthDelimited()
-                    default: try f.skip(key.wireType)
-                    }
-                }
-                let tagCount = tags.count - tagStart
-                guard tagCount % 2 == 0 else {
-                    throw MVTDecodingError.oddTagCount(layer: header.name, feature: featureIndex, count: tagCount)
-                }
-                var i = tagStart
-                while i < tags.count {
-                    guard Int(tags[i]) < keys.count else {
-                        throw MVTDecodingError.keyIndexOutOfRange(layer: header.name, feature: featureIndex, index: tags[i], keyCount: keys.count)
-                    }
-                    guard Int(tags[i + 1]) < values.count else {
-                        throw MVTDecodingError.valueIndexOutOfRange(layer: header.name, feature: featureIndex, index: tags[i + 1], valueCount: values.count)
-                    }
-                    i += 2
-                }
-                let type: GeometryType
-                switch rawType {
-                case 1: type = .point
-                case 2: type = .lineString
-                case 3: type = .polygon
-                default:
-                    tags.removeSubrange(tagStart...)
-                    skipped += 1
-                    continue
-                }
-                records.append(FeatureRecord(id: id, type: type, tagStart: tagStart, tagEnd: tags.count, geometry: geometry))
-            }
-            self.tags = tags
-            self.records = records
-            self.skippedFeatureCount = skipped
-        } catch let error as ProtobufError {
-            throw .protobuf(error)
-        } catch let error as MVTDecodingError {
-            throw error
-        } catch {
-            throw .protobuf(.truncatedVarint(offset: reader.offset))
         }
+        var index: [String: UInt32] = [:]
+        index.reserveCapacity(keys.count)
+        // First occurrence wins if a (malformed) layer repeats a key.
+        for (i, k) in keys.enumerated() where index[k] == nil { index[k] = UInt32(i) }
+        self.keys = keys
+        self.keyIndex = index
+        self.values = values
+
+        var tags: [UInt32] = []
+        var records: [FeatureRecord] = []
+        records.reserveCapacity(featureRanges.count)
+        var skipped = 0
+        for (featureIndex, range) in featureRanges.enumerated() {
+            var f = ProtobufReader(bytes: bytes, range: range)
+            var id: UInt64?
+            var rawType: UInt64 = 0
+            var geometry = range.upperBound..<range.upperBound
+            let tagStart = tags.count
+            while !f.isAtEnd {
+                let key = try readingProtobuf(pb) { () throws(ProtobufError) in try f.readFieldKey() }
+                switch (key.number, key.wireType) {
+                case (1, .varint): id = try readingProtobuf(pb) { () throws(ProtobufError) in try f.readVarint() }
+                case (2, .lengthDelimited):
+                    var t = f.subReader(try readingProtobuf(pb) { () throws(ProtobufError) in try f.readLengthDelimited() })
+                    while !t.isAtEnd { tags.append(try readingProtobuf(pb) { () throws(ProtobufError) in try t.readVarint32() }) }
+                case (3, .varint): rawType = try readingProtobuf(pb) { () throws(ProtobufError) in try f.readVarint() }
+                case (4, .lengthDelimited): geometry = try readingProtobuf(pb) { () throws(ProtobufError) in try f.readLengthDelimited() }
+                default: try readingProtobuf(pb) { () throws(ProtobufError) in try f.skip(key.wireType) }
+                }
+            }
+            let tagCount = tags.count - tagStart
+            guard tagCount % 2 == 0 else {
+                throw MVTDecodingError.oddTagCount(layer: header.name, feature: featureIndex, count: tagCount)
+            }
+            var i = tagStart
+            while i < tags.count {
+                guard Int(tags[i]) < keys.count else {
+                    throw MVTDecodingError.keyIndexOutOfRange(layer: header.name, feature: featureIndex, index: tags[i], keyCount: keys.count)
+                }
+                guard Int(tags[i + 1]) < values.count else {
+                    throw MVTDecodingError.valueIndexOutOfRange(layer: header.name, feature: featureIndex, index: tags[i + 1], valueCount: values.count)
+                }
+                i += 2
+            }
+            let type: GeometryType
+            switch rawType {
+            case 1: type = .point
+            case 2: type = .lineString
+            case 3: type = .polygon
+            default:
+                tags.removeSubrange(tagStart...)
+                skipped += 1
+                continue
+            }
+            records.append(FeatureRecord(id: id, type: type, tagStart: tagStart, tagEnd: tags.count, geometry: geometry))
+        }
+        self.tags = tags
+        self.records = records
+        self.skippedFeatureCount = skipped
     }
 
     /// Reads a `Value` message; nil when it holds none of the seven types. If several are

@@ -6,13 +6,14 @@ import Testing
 /// independent of each other, and nothing points upward, so there are no cycles.
 let layerRanks: [String: Int] = [
     "Support": 0, "Geo": 0,
-    "Raster": 1,
+    "Raster": 1, "HTTPServer": 1,
     "Codecs": 2, "Text": 2, "VectorTile": 2,
     "Style": 3, "Tiles": 3, "Places": 3, "Compare": 3,
     "Overlays": 4,
     "Options": 5,
     "Inputs": 6,
     "Render": 7,
+    "Server": 8,
 ]
 
 /// A dependency that points up (or sideways) in the stage order.

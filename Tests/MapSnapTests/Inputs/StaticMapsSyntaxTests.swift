@@ -203,10 +203,13 @@ struct InputsPlaceTable: PlaceResolving {
         #expect(parsed.visible == [LatLng(10, 10), LatLng(11, 11), LatLng(12, 12)])
         // format, language and style are used, not warned about.
         #expect(parsed.warnings.isEmpty)
-        #expect(parsed.format == "png" && parsed.language == "de")
+        #expect(parsed.format == .png8 && parsed.language == "de", "format=png is Google's png8")
         #expect(parsed.mapStyles == [MapStyleRule(feature: "road", stylers: [])])
         #expect(try StaticMapsURL(parsing: "?maptype=terrain").style == "terrain")
         #expect(try StaticMapsURL(parsing: "?maptype=hybrid").style == "hybrid")
+        #expect(try StaticMapsURL(parsing: "?format=jpg-baseline&quality=70").quality == 70)
+        let gif = try StaticMapsURL(parsing: "?format=GIF")
+        #expect(gif.format == .png8 && gif.warnings == ["--url format: gif is written as png8 (mapsnap does not write GIF)"])
     }
 
     @Test func styleRulesFromGooglesDocumentation() throws {

@@ -1,0 +1,2 @@
+/* libwebp's one-call encoders (WebPEncodeRGBA, WebPEncodeLosslessRGBA) and WebPFree. */
+#include <webp/encode.h>

@@ -1,0 +1,144 @@
+import Foundation
+
+/// One map request turned into a render: the options, the style name it asked for, and
+/// the parts that identify it for its `ETag`. Built from a Static Maps query (`GET`) or a
+/// JSON spec (`POST /render`), with the server's rules on top of the CLI's parsing:
+/// requests name only configured styles, never files or tile URLs, and stay within the
+/// configured limits. No file is read for a request: the parsers run with
+/// `FilePathPolicy.refused` (no GeoJSON/GPX files, icons or style files), and the keys that
+/// name tile sources are refused outright, URL templates included, so a request cannot make
+/// the server fetch from a host the operator did not configure.
+struct MapRequest: Sendable {
+    var options: MapSnapshotOptions
+    /// The configured style rendered.
+    var styleName: String
+    /// The image format: the request's; else `png8` for Static Maps queries (Google's
+    /// default), and for JSON specs what `mapsnap render --spec` writes to standard output.
+    var format: ImageFormat
+    /// JPEG / lossy WebP quality (nil: the format's default).
+    var quality: Int?
+    /// What identifies the image besides the data version (canonical request).
+    var identity: [String]
+
+    /// Why a request is refused: the one-line message sent with `400`.
+    struct Rejection: Error, Sendable, CustomStringConvertible {
+        var description: String
+        init(_ description: String) { self.description = description }
+    }
+
+    /// Query parameters the server reads itself instead of passing to the Static Maps parser.
+    static let serverParameters: Set<String> = ["maptype", "key"]
+    /// Parameters that do not change the image (left out of the `ETag`).
+    static let credentialParameters: Set<String> = ["key", "signature", "client", "channel", "sensor"]
+
+    /// A Google Static Maps query: exactly what `mapsnap render --url` accepts, with
+    /// `maptype` naming a configured style.
+    init(query: [HTTPRequest.QueryItem], configuration: ServerConfiguration, resolver: (any PlaceResolving)?) throws {
+        var styleName = configuration.defaultStyle
+        var passed: [String] = []
+        var identity = ["staticmap"]
+        for (index, item) in query.enumerated() {
+            guard let name = StaticMapsURL.percentDecode(Substring(item.name))?.lowercased(),
+                  let value = StaticMapsURL.percentDecode(Substring(item.value ?? "")) else {
+                throw Rejection("url: parameter \(index + 1): invalid percent-encoding")
+            }
+            if name == "maptype" {
+                guard let served = configuration.styleName(for: value) else {
+                    throw Rejection("url maptype: \"\(value)\" is not served here (styles: \(configuration.styles.keys.sorted().joined(separator: ", ")))")
+                }
+                styleName = served
+                continue
+            }
+            if !Self.credentialParameters.contains(name) { identity.append("\(name)=\(value)") }
+            if !Self.serverParameters.contains(name) {
+                passed.append(item.value.map { "\(item.name)=\($0)" } ?? item.name)
+            }
+        }
+        var builder = RenderSpecBuilder(options: Self.defaults(configuration), resolver: resolver)
+        builder.filePaths = .refused
+        try builder.applyStaticMapsURL(passed.joined(separator: "&"), origin: "url")
+        // Google sends png8 when a URL names no format.
+        builder.impliedFormat = .png8
+        try self.init(builder: builder, styleName: styleName, identity: identity + ["style=\(styleName)"], configuration: configuration)
+    }
+
+    /// A JSON render spec (docs/spec-format.md) without the keys that name files or sources.
+    init(body: [UInt8], configuration: ServerConfiguration, resolver: (any PlaceResolving)?) throws {
+        let source = "body"
+        var styleName = configuration.defaultStyle
+        if case .object(let root)? = try? JSONValue.parse(body, origin: source) {
+            for key in ["source", "dem", "demEncoding", "gpx", "output"] where root[key] != nil {
+                throw Rejection("\(source): \(key): not allowed in requests (the server's configuration names files and sources)")
+            }
+            if let style = root["style"] {
+                guard case .string(let name) = style, let served = configuration.styleName(for: name) else {
+                    throw Rejection("\(source): style: \(style.excerpt) is not served here (styles: \(configuration.styles.keys.sorted().joined(separator: ", ")))")
+                }
+                styleName = served
+            }
+        }
+        // Malformed JSON and every other mistake get the spec parser's own message.
+        let spec = try RenderSpec.parse(data: Data(body), source: source, resolver: resolver, defaults: Self.defaults(configuration),
+                                        filePaths: .refused)
+        var builder = RenderSpecBuilder(options: spec.options, resolver: resolver)
+        builder.filePaths = .refused
+        builder.warnings = spec.warnings
+        builder.format = spec.format
+        builder.impliedFormat = spec.impliedFormat
+        builder.quality = spec.quality
+        try self.init(builder: builder, styleName: styleName,
+                      identity: ["render", String(decoding: body, as: UTF8.self), "style=\(styleName)"], configuration: configuration)
+    }
+
+    private init(builder: RenderSpecBuilder, styleName: String, identity: [String], configuration: ServerConfiguration) throws {
+        var builder = builder
+        guard let entry = configuration.styles[styleName] else { throw Rejection("style \"\(styleName)\" is not served here") }
+        builder.options.style = entry.style
+        builder.options.source = entry.source
+        builder.options.demSource = entry.dem
+        builder.options.demEncoding = entry.demEncoding
+        let spec = try builder.build()
+        try Self.checkLimits(spec.options, configuration.limits)
+        options = spec.options
+        format = spec.outputFormat(fileName: nil)
+        quality = spec.quality
+        self.styleName = styleName
+        self.identity = identity
+    }
+
+    /// Options every request starts from: the server's pixel limit and tile-fetching settings.
+    static func defaults(_ configuration: ServerConfiguration) -> MapSnapshotOptions {
+        var options = MapSnapshotOptions()
+        options.maximumPixelSize = configuration.limits.maximumImageSide
+        options.maximumPixelCount = configuration.limits.maximumPixelCount
+        options.renderTimeout = configuration.limits.renderTimeoutSeconds
+        // The render threads already use the cores; more threads per render would only
+        // compete with the other renders (output bytes do not depend on it).
+        options.maximumThreads = max(1, ProcessInfo.processInfo.activeProcessorCount / max(1, configuration.renderThreads))
+        if let directory = configuration.cacheDirectory { options.http.cacheDirectory = directory }
+        options.http.offline = configuration.offline
+        return options
+    }
+
+    /// The per-request limits on area, overlays and points.
+    static func checkLimits(_ options: MapSnapshotOptions, _ limits: ServerConfiguration.Limits) throws(Rejection) {
+        let pixels = (Double(options.width) * options.scale).rounded() * (Double(options.height) * options.scale).rounded()
+        guard pixels <= Double(limits.maximumPixelCount) else {
+            throw Rejection("size: \(Int(pixels)) pixels is more than this server's limit of \(limits.maximumPixelCount)")
+        }
+        guard options.overlays.count <= limits.maximumOverlayCount else {
+            throw Rejection("\(options.overlays.count) overlays is more than this server's limit of \(limits.maximumOverlayCount)")
+        }
+        var points = options.visibleCoordinates.count
+        for overlay in options.overlays {
+            switch overlay {
+            case .path(let p): points += p.coordinates.count
+            case .polygon(let p): points += p.rings.reduce(0) { $0 + $1.count }
+            case .circle, .marker: points += 1
+            }
+        }
+        guard points <= limits.maximumPointCount else {
+            throw Rejection("\(points) points is more than this server's limit of \(limits.maximumPointCount)")
+        }
+    }
+}

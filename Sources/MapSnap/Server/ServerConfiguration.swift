@@ -1,0 +1,276 @@
+import Foundation
+
+/// What a `StaticMapServer` serves and how: the styles requests may name, API keys, CORS
+/// origins, HTTP caching, per-request limits, and the process settings (address, threads,
+/// queue, timeouts) that `mapsnap serve` takes as flags.
+///
+/// The JSON file (`--config FILE`); every key is optional, unknown keys are errors:
+///
+/// ```
+/// {
+///   "styles": { "NAME": { "style": "normal|terrain|hybrid|satellite|/path/style.json",
+///                         "source": "tiles: file or URL template", "dem": "…",
+///                         "demEncoding": "terrarium|mapbox" }, … },
+///   "defaultStyle": "NAME",
+///   "keys": ["secret", …],
+///   "cors": ["https://example.org", …] or ["*"],
+///   "cacheMaxAge": seconds,
+///   "limits": { "maxSize": px, "maxPixels": px, "maxOverlays": n, "maxPoints": n,
+///               "maxURLLength": bytes, "maxBodyBytes": bytes, "maxQueuedPerClient": n,
+///               "renderTimeout": seconds }
+/// }
+/// ```
+/// Without `styles` the bundled `normal`, `terrain`, `hybrid` and `satellite` styles are served over the
+/// embedded data. A request picks a style by name (`maptype=NAME`, spec `"style"`); Google's
+/// map types (`roadmap`, `satellite`, …) mean the bundled style of that kind when it is
+/// served. Requests never name files or tile URLs themselves: only the operator does, here.
+public struct ServerConfiguration: Sendable {
+    /// A style the server may render: a bundled style name or a style file, and optional
+    /// tile and elevation sources (the flags `--style`, `--source`, `--dem`, `--dem-encoding`).
+    public struct StyleEntry: Sendable, Hashable {
+        public var style: String
+        public var source: String?
+        public var dem: String?
+        public var demEncoding: DEMEncoding?
+
+        public init(style: String, source: String? = nil, dem: String? = nil, demEncoding: DEMEncoding? = nil) {
+            self.style = style
+            self.source = source
+            self.dem = dem
+            self.demEncoding = demEncoding
+        }
+    }
+
+    /// Per-request limits. A request over one is answered `400` with the limit's name.
+    public struct Limits: Sendable, Hashable {
+        /// Largest image side in pixels (size × scale).
+        public var maximumImageSide = 2048
+        /// Largest image area in pixels.
+        public var maximumPixelCount = 2048 * 2048
+        /// Most overlays (paths, polygons, circles, markers) in one request.
+        public var maximumOverlayCount = 1_000
+        /// Most coordinates in one request's overlays, all together.
+        public var maximumPointCount = 100_000
+        /// Longest request target (path and query), in bytes (`414` above).
+        public var maximumURLLength = 16_384
+        /// Largest `POST /render` body, in bytes (`413` above).
+        public var maximumBodyBytes = 1 << 20
+        /// Most requests one client address may have queued or rendering (`429` above;
+        /// 0: no per-client limit).
+        public var maximumQueuedPerClient = 0
+        /// Seconds a render may spend loading tiles; tiles not read by then are skipped.
+        public var renderTimeoutSeconds = 30.0
+
+        public init() {}
+    }
+
+    /// Styles requests may name, by name.
+    public var styles: [String: StyleEntry] = [
+        "normal": StyleEntry(style: "normal"),
+        "terrain": StyleEntry(style: "terrain"),
+        "hybrid": StyleEntry(style: "hybrid"),
+        "satellite": StyleEntry(style: "satellite"),
+    ]
+    /// The style of requests that name none.
+    public var defaultStyle = "normal"
+    /// API keys; when not empty every map request needs one (`key=` or `X-API-Key`).
+    public var apiKeys: [String] = []
+    /// Origins allowed to read responses from scripts (`*` for any); empty: no CORS headers.
+    public var corsOrigins: [String] = []
+    /// `Cache-Control: public, max-age=…` of images, in seconds.
+    public var cacheMaxAgeSeconds = 86_400
+    public var limits = Limits()
+
+    /// Where to listen (`--listen`).
+    public var listen: ListenAddress
+    /// Render threads (`--threads`; default one per core).
+    public var renderThreads = ProcessInfo.processInfo.activeProcessorCount
+    /// Most requests admitted at once, rendering or waiting (`--max-concurrent`); more are
+    /// answered `503` with `Retry-After`.
+    public var maximumConcurrentRequests = 64
+    /// Seconds a connection may stay idle before it is closed (`--timeout`).
+    public var connectionTimeoutSeconds = 30
+    /// On-disk cache of HTTP tiles (`--cache-dir`; nil: the renderer's default).
+    public var cacheDirectory: String?
+    /// Never fetch HTTP tiles, use only cached ones (`--offline`).
+    public var offline = false
+    /// Identifies the data in `ETag`s: the file given by `--config`, its styles' files and
+    /// sources (see `StaticMapServer.dataVersion`).
+    public var configurationText = ""
+
+    /// The defaults: the bundled styles on `127.0.0.1:8080`.
+    public init(listen: ListenAddress? = nil) {
+        self.listen = listen ?? Self.defaultListenAddress
+    }
+
+    /// `127.0.0.1:8080`.
+    public static let defaultListenAddress = ListenAddress(host: "127.0.0.1", port: 8080, isIPv6: false)
+
+    /// Keys of the configuration file.
+    static let keys = ["styles", "defaultStyle", "keys", "cors", "cacheMaxAge", "limits"]
+    static let styleKeys = ["style", "source", "dem", "demEncoding"]
+    static let limitKeys = ["maxSize", "maxPixels", "maxOverlays", "maxPoints", "maxURLLength", "maxBodyBytes", "maxQueuedPerClient",
+                            "renderTimeout"]
+
+    /// Reads a configuration file; relative style and source paths resolve against its folder.
+    public mutating func load(path: String) throws(ServerConfigurationError) {
+        let bytes: [UInt8]
+        do {
+            bytes = try InputFile.read(path, limit: 1 << 20)
+        } catch {
+            throw .unreadable(path: path, reason: error.reason)
+        }
+        try apply(bytes: bytes, source: path, baseDirectory: RenderSpec.directory(of: path))
+    }
+
+    /// Applies a configuration document on top of the current settings.
+    public mutating func apply(bytes: [UInt8], source: String, baseDirectory: String?) throws(ServerConfigurationError) {
+        let root: JSONObject
+        do {
+            guard case .object(let o) = try JSONValue.parse(bytes, origin: source) else {
+                throw ServerConfigurationError.badValue(source: source, keyPath: "(root)", reason: "expected an object")
+            }
+            root = o
+        } catch let e as ServerConfigurationError {
+            throw e
+        } catch {
+            throw .badJSON(String(describing: error))
+        }
+        let reader = Reader(source: source)
+        try reader.checkKeys(root, "(root)", allowed: Self.keys)
+        if let v = root["styles"] {
+            let o = try reader.object(v, "styles")
+            var styles: [String: StyleEntry] = [:]
+            for (name, value) in o {
+                let path = "styles.\(name)"
+                guard Self.isValidName(name) else {
+                    throw .badValue(source: source, keyPath: path, reason: "style names are letters, digits, '-' and '_' (at most 64)")
+                }
+                let s = try reader.object(value, path)
+                try reader.checkKeys(s, path, allowed: Self.styleKeys)
+                guard let styleValue = s["style"] else {
+                    throw .badValue(source: source, keyPath: path, reason: "missing \"style\"")
+                }
+                var entry = StyleEntry(style: Self.resolve(try reader.string(styleValue, "\(path).style"), baseDirectory, isStyle: true))
+                if let v = s["source"] { entry.source = Self.resolve(try reader.string(v, "\(path).source"), baseDirectory, isStyle: false) }
+                if let v = s["dem"] { entry.dem = Self.resolve(try reader.string(v, "\(path).dem"), baseDirectory, isStyle: false) }
+                if let v = s["demEncoding"] {
+                    let text = try reader.string(v, "\(path).demEncoding")
+                    guard let encoding = DEMEncoding(rawValue: text) else {
+                        throw .badValue(source: source, keyPath: "\(path).demEncoding", reason: "expected terrarium or mapbox")
+                    }
+                    entry.demEncoding = encoding
+                }
+                styles[name] = entry
+            }
+            guard !styles.isEmpty else { throw .badValue(source: source, keyPath: "styles", reason: "no styles") }
+            self.styles = styles
+            if root["defaultStyle"] == nil {
+                defaultStyle = styles["normal"] != nil ? "normal" : (o.first?.key ?? defaultStyle)
+            }
+        }
+        if let v = root["defaultStyle"] { defaultStyle = try reader.string(v, "defaultStyle") }
+        guard styles[defaultStyle] != nil else {
+            throw .badValue(source: source, keyPath: "defaultStyle", reason: "\"\(defaultStyle)\" is not one of the styles")
+        }
+        if let v = root["keys"] {
+            apiKeys = try reader.strings(v, "keys")
+            guard !apiKeys.contains(where: \.isEmpty) else { throw .badValue(source: source, keyPath: "keys", reason: "empty key") }
+        }
+        if let v = root["cors"] {
+            corsOrigins = try reader.strings(v, "cors")
+        }
+        if let v = root["cacheMaxAge"] { cacheMaxAgeSeconds = try reader.integer(v, "cacheMaxAge", in: 0...31_536_000) }
+        if let v = root["limits"] {
+            let o = try reader.object(v, "limits")
+            try reader.checkKeys(o, "limits", allowed: Self.limitKeys)
+            if let v = o["maxSize"] { limits.maximumImageSide = try reader.integer(v, "limits.maxSize", in: 1...16_384) }
+            if let v = o["maxPixels"] { limits.maximumPixelCount = try reader.integer(v, "limits.maxPixels", in: 1...(16_384 * 16_384)) }
+            if let v = o["maxOverlays"] { limits.maximumOverlayCount = try reader.integer(v, "limits.maxOverlays", in: 0...1_000_000) }
+            if let v = o["maxPoints"] { limits.maximumPointCount = try reader.integer(v, "limits.maxPoints", in: 0...10_000_000) }
+            if let v = o["maxURLLength"] { limits.maximumURLLength = try reader.integer(v, "limits.maxURLLength", in: 256...(8 << 20)) }
+            if let v = o["maxBodyBytes"] { limits.maximumBodyBytes = try reader.integer(v, "limits.maxBodyBytes", in: 0...(256 << 20)) }
+            if let v = o["renderTimeout"] { limits.renderTimeoutSeconds = Double(try reader.integer(v, "limits.renderTimeout", in: 1...3_600)) }
+            if let v = o["maxQueuedPerClient"] { limits.maximumQueuedPerClient = try reader.integer(v, "limits.maxQueuedPerClient", in: 0...100_000) }
+        }
+        configurationText = String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// The style served for `name`: a configured name, or a Google map type whose bundled
+    /// style is served (`roadmap` → `normal`); nil when neither.
+    func styleName(for name: String) -> String? {
+        if styles[name] != nil { return name }
+        if let bundled = StaticMapsSyntax.styleName(forMapType: name), styles[bundled] != nil { return bundled }
+        return nil
+    }
+
+    static func isValidName(_ name: String) -> Bool {
+        !name.isEmpty && name.utf8.count <= 64 && name.utf8.allSatisfy { b in
+            (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) || b == 0x2D || b == 0x5F
+        }
+    }
+
+    /// Relative file paths resolve against the configuration's folder; bundled style names
+    /// and URL templates stay as they are.
+    private static func resolve(_ text: String, _ base: String?, isStyle: Bool) -> String {
+        if text.contains("://") { return text }
+        if isStyle && !text.contains("/") && !text.lowercased().hasSuffix(".json") { return text }
+        return StaticMapsSyntax.resolvePath(text, against: base)
+    }
+
+    /// Typed access to the configuration's JSON values, errors naming the key path.
+    private struct Reader {
+        let source: String
+
+        func checkKeys(_ o: JSONObject, _ keyPath: String, allowed: [String]) throws(ServerConfigurationError) {
+            if let unknown = o.keys.first(where: { !allowed.contains($0) }) {
+                let path = keyPath == "(root)" ? unknown : "\(keyPath).\(unknown)"
+                throw .badValue(source: source, keyPath: path, reason: "unknown key (expected one of \(allowed.joined(separator: ", ")))")
+            }
+        }
+
+        func object(_ v: JSONValue, _ keyPath: String) throws(ServerConfigurationError) -> JSONObject {
+            guard case .object(let o) = v else { throw .badValue(source: source, keyPath: keyPath, reason: "expected an object, found \(v.kind.withArticle)") }
+            return o
+        }
+
+        func array(_ v: JSONValue, _ keyPath: String) throws(ServerConfigurationError) -> [JSONValue] {
+            guard case .array(let a) = v else { throw .badValue(source: source, keyPath: keyPath, reason: "expected an array, found \(v.kind.withArticle)") }
+            return a
+        }
+
+        func strings(_ v: JSONValue, _ keyPath: String) throws(ServerConfigurationError) -> [String] {
+            var out: [String] = []
+            for (i, item) in try array(v, keyPath).enumerated() { out.append(try string(item, "\(keyPath)[\(i)]")) }
+            return out
+        }
+
+        func string(_ v: JSONValue, _ keyPath: String) throws(ServerConfigurationError) -> String {
+            guard case .string(let s) = v else { throw .badValue(source: source, keyPath: keyPath, reason: "expected a string, found \(v.kind.withArticle)") }
+            return s
+        }
+
+        func integer(_ v: JSONValue, _ keyPath: String, in range: ClosedRange<Int>) throws(ServerConfigurationError) -> Int {
+            guard case .number(let n) = v, n.isFinite, n == n.rounded(), n >= Double(range.lowerBound), n <= Double(range.upperBound) else {
+                throw .badValue(source: source, keyPath: keyPath, reason: "expected a whole number \(range.lowerBound)-\(range.upperBound), found \(v.excerpt)")
+            }
+            return Int(n)
+        }
+    }
+}
+
+/// Why a server configuration file was refused.
+public enum ServerConfigurationError: Error, Sendable, Equatable, CustomStringConvertible {
+    case unreadable(path: String, reason: String)
+    /// Not JSON (the message names the file and byte offset).
+    case badJSON(String)
+    case badValue(source: String, keyPath: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case let .unreadable(path, reason): return "\(path): \(reason)"
+        case let .badJSON(message): return message
+        case let .badValue(source, keyPath, reason): return "\(source): \(keyPath): \(reason)"
+        }
+    }
+}

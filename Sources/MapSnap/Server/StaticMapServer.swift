@@ -1,0 +1,299 @@
+import Foundation
+import Synchronization
+
+/// A self-hosted Static Maps HTTP API over one shared `MapRenderer`.
+///
+/// Endpoints:
+/// - `GET|HEAD /maps/api/staticmap?…` and `/staticmap?…`: Google's Static Maps parameters,
+///   exactly what `mapsnap render --url` accepts (`maptype` names a configured style);
+/// - `POST /render`: a JSON render spec (docs/spec-format.md) without file paths;
+/// - `GET /health` (liveness), `GET /ready` (readiness: 503 while draining),
+///   `GET /metrics` (Prometheus text), `GET /` (a page documenting the API).
+///
+/// Images carry `ETag` (canonical request + data version; `If-None-Match` gets `304` without
+/// a render) and `Cache-Control: public, max-age`. Errors are one line of text (JSON when the
+/// client accepts `application/json`): `400` bad request, `403` key, `404`, `405`, `413`,
+/// `414`, `429`/`503` with `Retry-After` when the render queue is full.
+///
+/// Renders run on `renderThreads` threads; socket I/O never does (see `HTTPServer`), so slow
+/// clients cannot hold a render thread. The same request gives the same bytes as the CLI at
+/// any concurrency: renders are deterministic and the renderer's caches never change output.
+public final class StaticMapServer: Sendable {
+    public let configuration: ServerConfiguration
+    /// The renderer every request uses (styles, sources and tiles shared across requests).
+    public let renderer: MapRenderer
+    /// What `ETag`s depend on besides the request: version, configuration and data files.
+    public let dataVersion: String
+
+    let metrics = ServerMetrics()
+    let queue: RenderQueue
+    private let places: (any PlaceResolving)?
+    private let accessLog: @Sendable (String) -> Void
+    private let http = Mutex<HTTPServer?>(nil)
+    private let draining = Atomic<Bool>(false)
+
+    /// Paths of the map endpoints.
+    static let staticMapPaths: Set<String> = ["/maps/api/staticmap", "/staticmap"]
+    /// Seconds clients are asked to wait when the queue is full.
+    static let retryAfterSeconds = 1
+
+    /// A server for `configuration`; nothing listens before `start()`.
+    /// - Parameters:
+    ///   - version: mapsnap's version, part of every `ETag`.
+    ///   - accessLog: receives one line per finished request (default: standard error).
+    public init(configuration: ServerConfiguration, version: String, renderer: MapRenderer = MapRenderer(),
+                places: (any PlaceResolving)? = BundledPlaces(),
+                accessLog: @escaping @Sendable (String) -> Void = { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }) {
+        self.configuration = configuration
+        self.renderer = renderer
+        self.places = places
+        self.accessLog = accessLog
+        dataVersion = Self.dataVersion(configuration: configuration, version: version)
+        queue = RenderQueue(threads: configuration.renderThreads, capacity: configuration.maximumConcurrentRequests,
+                            perClientLimit: configuration.limits.maximumQueuedPerClient)
+    }
+
+    /// Starts listening; returns the address bound (with the kernel's port for port 0).
+    @discardableResult
+    public func start() throws(HTTPServerError) -> Int {
+        var settings = HTTPServer.Settings(address: configuration.listen)
+        settings.connectionTimeoutSeconds = configuration.connectionTimeoutSeconds
+        settings.maximumTargetLength = configuration.limits.maximumURLLength
+        settings.maximumBodyBytes = configuration.limits.maximumBodyBytes
+        let server = HTTPServer(settings: settings, handler: { [weak self] request, responder in
+            guard let self else { return responder.respond(.text(503, "shutting down")) }
+            self.handle(request, responder)
+        }, completion: { [weak self] record in
+            self?.finished(record)
+        })
+        let port = try server.start()
+        http.withLock { $0 = server }
+        return port
+    }
+
+    /// True until `drain` begins.
+    public var isReady: Bool { !draining.load(ordering: .acquiring) }
+
+    /// Stops accepting connections, answers what was accepted, then stops. Returns false
+    /// when requests were still open after `timeout` (they are cut off).
+    @discardableResult
+    public func drain(timeout: Duration = .seconds(30)) -> Bool {
+        draining.store(true, ordering: .releasing)
+        let server = http.withLock { $0 }
+        server?.stopAccepting()
+        let deadline = ContinuousClock.now + timeout
+        var drained = true
+        while (server?.activeExchanges ?? 0) > 0 {
+            if ContinuousClock.now >= deadline {
+                drained = false
+                break
+            }
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        queue.shutdown()
+        server?.stop()
+        http.withLock { $0 = nil }
+        return drained
+    }
+
+    // MARK: Routing
+
+    func handle(_ request: HTTPRequest, _ responder: HTTPResponder) {
+        let cors = corsHeaders(request)
+        let respond: @Sendable (HTTPResponse, String) -> Void = { response, note in
+            var response = response
+            response.headers += cors
+            responder.respond(response, note: note)
+        }
+        let path = request.path
+        let method = request.method
+        if method == "OPTIONS" && !cors.isEmpty {
+            return respond(HTTPResponse(status: 204, headers: [
+                ("Access-Control-Allow-Methods", "GET, HEAD, POST, OPTIONS"),
+                ("Access-Control-Allow-Headers", "Content-Type, X-API-Key, If-None-Match"),
+                ("Access-Control-Max-Age", "86400"),
+            ]), "")
+        }
+        let allowed: [String]
+        switch path {
+        case "/": allowed = ["GET", "HEAD"]
+        case "/health", "/ready", "/metrics": allowed = ["GET", "HEAD"]
+        case "/render": allowed = ["POST"]
+        default:
+            guard Self.staticMapPaths.contains(path) else {
+                return respond(errorResponse(404, "no such endpoint: \(path) (see GET /)", request), "")
+            }
+            allowed = ["GET", "HEAD"]
+        }
+        guard allowed.contains(method) else {
+            var response = errorResponse(405, "\(method) is not allowed on \(path) (allowed: \(allowed.joined(separator: ", ")))", request)
+            response.headers.append(("Allow", allowed.joined(separator: ", ")))
+            return respond(response, "")
+        }
+        switch path {
+        case "/":
+            respond(HTTPResponse(status: 200, headers: [("Content-Type", "text/html; charset=utf-8"), ("Cache-Control", "no-cache")],
+                                 body: Array(LandingPage.html(configuration: configuration).utf8)), "")
+        case "/health":
+            respond(.text(200, "ok", headers: [("Cache-Control", "no-store")]), "")
+        case "/ready":
+            respond(isReady ? .text(200, "ready", headers: [("Cache-Control", "no-store")])
+                            : .text(503, "draining", headers: [("Cache-Control", "no-store"), ("Retry-After", "\(Self.retryAfterSeconds)")]), "")
+        case "/metrics":
+            respond(HTTPResponse(status: 200, headers: [("Content-Type", "text/plain; version=0.0.4; charset=utf-8"), ("Cache-Control", "no-store")],
+                                 body: Array(metricsText().utf8)), "")
+        default:
+            handleMap(request, respond)
+        }
+    }
+
+    /// A map request: key, parse, `ETag`/`304`, then a render thread.
+    private func handleMap(_ request: HTTPRequest, _ respond: @escaping @Sendable (HTTPResponse, String) -> Void) {
+        guard isReady else {
+            return respond(errorResponse(503, "the server is shutting down", request,
+                                         extra: [("Retry-After", "\(Self.retryAfterSeconds)"), ("Connection", "close")]), "")
+        }
+        if !configuration.apiKeys.isEmpty {
+            let given = request.header("x-api-key") ?? request.query.last { $0.name == "key" }?.value
+                .flatMap { StaticMapsURL.percentDecode(Substring($0)) }
+            guard let given, configuration.apiKeys.contains(where: { Self.constantTimeEquals($0, given) }) else {
+                return respond(errorResponse(403, given == nil ? "this server needs an API key (key= or X-API-Key)" : "the API key is not valid", request), "")
+            }
+        }
+        let mapRequest: MapRequest
+        do {
+            mapRequest = request.method == "POST"
+                ? try MapRequest(body: request.body, configuration: configuration, resolver: places)
+                : try MapRequest(query: request.query, configuration: configuration, resolver: places)
+        } catch {
+            return respond(errorResponse(400, Self.oneLine(String(describing: error)), request), "")
+        }
+        let tag = EntityTag.make([dataVersion] + mapRequest.identity)
+        let cacheHeaders: [(name: String, value: String)] = [
+            ("ETag", tag), ("Cache-Control", "public, max-age=\(configuration.cacheMaxAgeSeconds)"),
+        ]
+        if let condition = request.header("if-none-match"), EntityTag.matches(ifNoneMatch: condition, tag: tag) {
+            metrics.recordNotModified()
+            return respond(HTTPResponse(status: 304, headers: cacheHeaders), "etag=hit")
+        }
+        do {
+            try queue.submit(client: request.clientAddress) { [renderer, metrics] in
+                let snapshot: MapSnapshot
+                let image: [UInt8]
+                do {
+                    snapshot = try renderer.render(mapRequest.options)
+                    image = try snapshot.data(format: mapRequest.format, quality: mapRequest.quality)
+                } catch let error as RenderError where error.isInputError {
+                    metrics.recordRender(succeeded: false, tileErrors: 0)
+                    return respond(self.errorResponse(400, Self.oneLine(error.description), request), "render=error")
+                } catch {
+                    metrics.recordRender(succeeded: false, tileErrors: 0)
+                    return respond(self.errorResponse(500, Self.oneLine("render failed: \(error)"), request), "render=error")
+                }
+                let tiles = snapshot.baseMapTiles
+                metrics.recordRender(succeeded: !tiles.nothingLoaded, tileErrors: tiles.failed)
+                if tiles.nothingLoaded {
+                    // Every tile that exists failed (an unreachable tile server): not an image to cache.
+                    return respond(self.errorResponse(503, "no base-map tile could be read (\(tiles.failed) of \(tiles.requested) failed); retry later",
+                                                      request, extra: [("Retry-After", "5")]), "render=no-tiles")
+                }
+                respond(HTTPResponse(status: 200, headers: [("Content-Type", mapRequest.format.contentType)] + cacheHeaders, body: image),
+                        "style=\(mapRequest.styleName) format=\(mapRequest.format.rawValue)")
+            }
+        } catch .clientLimit {
+            respond(errorResponse(429, "too many requests from \(request.clientAddress) in the queue; retry later", request,
+                                  extra: [("Retry-After", "\(Self.retryAfterSeconds)")]), "queue=client-limit")
+        } catch {
+            respond(errorResponse(503, "the render queue is full; retry later", request,
+                                  extra: [("Retry-After", "\(Self.retryAfterSeconds)")]), "queue=full")
+        }
+    }
+
+    // MARK: Responses
+
+    /// An error: the message as one line of text, or `{"error": {"status", "message"}}`
+    /// when the client accepts JSON.
+    func errorResponse(_ status: Int, _ message: String, _ request: HTTPRequest,
+                       extra: [(name: String, value: String)] = []) -> HTTPResponse {
+        let headers = extra + [("Cache-Control", "no-store")]
+        if let accept = request.header("accept"), accept.lowercased().contains("application/json") {
+            let json = "{\"error\":{\"status\":\(status),\"message\":\(JSONWriter.quoted(message))}}\n"
+            return HTTPResponse(status: status, headers: [("Content-Type", "application/json")] + headers, body: Array(json.utf8))
+        }
+        return .text(status, message, headers: headers)
+    }
+
+    /// CORS headers for a request whose `Origin` is allowed; none otherwise.
+    private func corsHeaders(_ request: HTTPRequest) -> [(name: String, value: String)] {
+        guard !configuration.corsOrigins.isEmpty else { return [] }
+        if configuration.corsOrigins.contains("*") {
+            return [("Access-Control-Allow-Origin", "*"), ("Access-Control-Expose-Headers", "ETag")]
+        }
+        guard let origin = request.header("origin"), configuration.corsOrigins.contains(origin) else {
+            return [("Vary", "Origin")]
+        }
+        return [("Access-Control-Allow-Origin", origin), ("Vary", "Origin"), ("Access-Control-Expose-Headers", "ETag")]
+    }
+
+    private func metricsText() -> String {
+        metrics.text(ServerMetrics.Gauges(rendersInFlight: queue.running, queueLength: queue.waiting,
+                                          queueCapacity: queue.capacity, renderer: renderer.statistics, ready: isReady))
+    }
+
+    /// One access-log line per finished exchange, and the request metrics.
+    private func finished(_ record: HTTPExchangeRecord) {
+        let seconds = Double(record.duration.components.seconds) + Double(record.duration.components.attoseconds) * 1e-18
+        metrics.recordRequest(status: record.status, seconds: seconds)
+        var line = "{\"time\":\(JSONWriter.quoted(Self.timestamp()))"
+        line += ",\"client\":\(JSONWriter.quoted(record.clientAddress))"
+        line += ",\"method\":\(JSONWriter.quoted(record.method)),\"path\":\(JSONWriter.quoted(record.path))"
+        line += ",\"status\":\(record.status),\"bytes\":\(record.bodyBytes)"
+        line += ",\"ms\":\(String(format: "%.1f", seconds * 1000)),\"outcome\":\"\(record.outcome.rawValue)\""
+        if !record.note.isEmpty { line += ",\"note\":\(JSONWriter.quoted(record.note))" }
+        accessLog(line + "}")
+    }
+
+    // MARK: Helpers
+
+    static func oneLine(_ text: String) -> String {
+        text.split(whereSeparator: \.isNewline).joined(separator: " ")
+    }
+
+    /// Compares without stopping at the first difference, so timing does not reveal a key.
+    static func constantTimeEquals(_ a: String, _ b: String) -> Bool {
+        let x = Array(a.utf8), y = Array(b.utf8)
+        var difference = UInt8(truncatingIfNeeded: x.count ^ y.count)
+        for i in 0..<max(x.count, y.count) {
+            difference |= (i < x.count ? x[i] : 0) ^ (i < y.count ? y[i] : 0)
+        }
+        return difference == 0 && x.count == y.count
+    }
+
+    private static func timestamp() -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return formatter.string(from: Date())
+    }
+
+    /// mapsnap's version, the configuration text, and size and modification time of every
+    /// configured style and source file and of the bundled `Styles/` and `Data/` files.
+    static func dataVersion(configuration: ServerConfiguration, version: String) -> String {
+        var parts = [version, configuration.configurationText]
+        let fm = FileManager.default
+        func stamp(_ path: String) {
+            guard let a = try? fm.attributesOfItem(atPath: path) else { return }
+            let size = (a[.size] as? NSNumber)?.intValue ?? -1
+            let date = (a[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
+            parts.append("\(path):\(size)@\(date)")
+        }
+        for name in configuration.styles.keys.sorted() {
+            guard let entry = configuration.styles[name] else { continue }
+            for path in [entry.style, entry.source, entry.dem].compactMap({ $0 }) where !path.contains("://") { stamp(path) }
+        }
+        for (folder, probe) in [("Styles", "normal.json"), ("Data", "world.mbtiles")] {
+            guard case .success(let directory) = ResourceLocator.directory(named: folder, probe: probe) else { continue }
+            for name in ((try? fm.contentsOfDirectory(atPath: directory)) ?? []).sorted() { stamp(directory + "/" + name) }
+        }
+        return EntityTag.make(parts)
+    }
+}

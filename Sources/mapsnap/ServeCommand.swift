@@ -1,0 +1,114 @@
+import Foundation
+import MapSnap
+
+/// `mapsnap serve`: the Static Maps HTTP API until SIGTERM or SIGINT, then a drain.
+enum ServeCommand {
+    static let help = """
+    USAGE: mapsnap serve [options]
+
+    Serves static map images over HTTP with the Google Static Maps parameters:
+      GET  /maps/api/staticmap?center=Helsinki&zoom=13&size=600x400&markers=label:H|Helsinki
+      GET  /staticmap?…        the same
+      POST /render             a JSON render spec (docs/spec-format.md), no file paths
+      GET  /health  /ready  /metrics (Prometheus)  /  (a page documenting the API)
+    SIGTERM or SIGINT stops accepting connections, answers the requests already accepted
+    (at most 30 s) and exits 0. One JSON access-log line per request goes to stderr.
+
+    OPTIONS
+      --listen HOST:PORT    address to listen on (default 127.0.0.1:8080; 0.0.0.0:8080 for
+                            every interface, [::1]:8080 for IPv6, port 0 for any free port)
+      --threads N           render threads (default: one per core)
+      --max-concurrent N    requests admitted at once, rendering or queued (default 64);
+                            more are answered 503 with Retry-After
+      --timeout SEC         close connections idle this long (default 30): slow clients
+      --max-size PX         largest image side in pixels (default 2048)
+      --cache-dir DIR       on-disk cache for HTTP tiles (default $MAPSNAP_CACHE_DIR or
+                            ~/.cache/mapsnap/tiles)
+      --offline             use cached HTTP tiles only; never touch the network
+      --config FILE         JSON: styles and sources served, API keys, CORS origins,
+                            cache max-age, per-request limits (see README, "Serving maps")
+      -q, --quiet           no access log
+
+    EXIT CODES
+      0 stopped by a signal after draining, 2 bad usage or configuration, 3 cannot listen
+    """
+
+    static let options = OptionTable(
+        valued: ["--listen", "--threads", "--max-concurrent", "--timeout", "--max-size", "--cache-dir", "--config"],
+        switches: ["--offline", "--quiet", "--help"],
+        aliases: ["-q": "--quiet", "-h": "--help"])
+
+    static func run(_ arguments: ArraySlice<String>) throws(CLIError) {
+        let args = try options.parse(arguments)
+        if args.has("--help") { Output.out(help); return }
+        if let extra = args.positionals.first {
+            throw .usage("serve: unexpected argument '\(extra)' (see mapsnap serve --help)")
+        }
+        let configuration = try makeConfiguration(args)
+        // Signals are taken by sigwait below: blocked here, before any thread starts, so that
+        // every thread inherits the mask and none is interrupted. SIGPIPE is ignored: a client
+        // that goes away is an outcome, not a reason to exit.
+        signal(SIGPIPE, SIG_IGN)
+        var signals = sigset_t()
+        sigemptyset(&signals)
+        sigaddset(&signals, SIGTERM)
+        sigaddset(&signals, SIGINT)
+        pthread_sigmask(SIG_BLOCK, &signals, nil)
+
+        let quiet = args.has("--quiet")
+        let server = StaticMapServer(configuration: configuration, version: version,
+                                     accessLog: { line in if !quiet { FileHandle.standardError.write(Data((line + "\n").utf8)) } })
+        let port: Int
+        do {
+            port = try server.start()
+        } catch {
+            throw .runtime("serve: \(error)")
+        }
+        let shown = configuration.listen.isIPv6 ? "[\(configuration.listen.host)]" : configuration.listen.host
+        Output.note("listening on http://\(shown):\(port)/ (\(configuration.renderThreads) render threads, styles: \(configuration.styles.keys.sorted().joined(separator: ", ")))")
+        var received: Int32 = 0
+        sigwait(&signals, &received)
+        Output.note("\(received == SIGINT ? "SIGINT" : "SIGTERM"): draining")
+        let drained = server.drain(timeout: .seconds(30))
+        Output.note(drained ? "stopped" : "stopped with requests still open after 30 s")
+    }
+
+    static func makeConfiguration(_ args: ParsedArguments) throws(CLIError) -> ServerConfiguration {
+        var configuration = ServerConfiguration()
+        if let path = args.last("--config") {
+            do {
+                try configuration.load(path: path)
+            } catch {
+                throw .input("--config \(error)")
+            }
+        }
+        for (name, value) in args.options {
+            guard let v = value else {
+                if name == "--offline" { configuration.offline = true }
+                continue
+            }
+            switch name {
+            case "--listen":
+                do {
+                    configuration.listen = try ListenAddress(parsing: v)
+                } catch {
+                    throw .usage("\(error)")
+                }
+            case "--threads": configuration.renderThreads = try integer(v, name, in: 1...1_024)
+            case "--max-concurrent": configuration.maximumConcurrentRequests = try integer(v, name, in: 1...100_000)
+            case "--timeout": configuration.connectionTimeoutSeconds = try integer(v, name, in: 1...3_600)
+            case "--max-size": configuration.limits.maximumImageSide = try integer(v, name, in: 1...16_384)
+            case "--cache-dir": configuration.cacheDirectory = v
+            default: break
+            }
+        }
+        return configuration
+    }
+
+    private static func integer(_ text: String, _ flag: String, in range: ClosedRange<Int>) throws(CLIError) -> Int {
+        guard let n = Int(text), range.contains(n) else {
+            throw .usage("\(flag) \(text): expected a whole number \(range.lowerBound)-\(range.upperBound)")
+        }
+        return n
+    }
+}

@@ -1,0 +1,127 @@
+import Foundation
+import Synchronization
+import Testing
+@testable import MapSnap
+
+/// `mapsnap serve` as a process: it announces its port, answers, and on SIGTERM finishes
+/// the request in flight and exits 0.
+@Suite(.serialized) struct ServeCommandTests {
+    /// A running `mapsnap serve` whose stderr is collected.
+    final class ServeProcess: Sendable {
+        let process: Process
+        let stderr = LogBox()
+        let port: Int
+
+        init(_ arguments: [String]) throws {
+            guard let executable = CLIRunner.executable else { throw CLIRunnerError("mapsnap executable not found") }
+            process = Process()
+            process.executableURL = URL(fileURLWithPath: executable)
+            process.arguments = ["serve", "--listen", "127.0.0.1:0"] + arguments
+            let pipe = Pipe()
+            process.standardError = pipe
+            process.standardOutput = FileHandle.nullDevice
+            let box = stderr
+            pipe.fileHandleForReading.readabilityHandler = { handle in
+                let data = handle.availableData
+                if !data.isEmpty { box.append(String(decoding: data, as: UTF8.self)) }
+            }
+            try process.run()
+            // "mapsnap: listening on http://127.0.0.1:PORT/ …"
+            var found: Int?
+            for _ in 0..<600 where found == nil {
+                let text = box.lines.joined()
+                if let range = text.range(of: "listening on http://127.0.0.1:") {
+                    found = Int(text[range.upperBound...].prefix { $0.isNumber })
+                } else {
+                    Thread.sleep(forTimeInterval: 0.05)
+                }
+            }
+            guard let found else {
+                process.terminate()
+                throw CLIRunnerError("serve did not announce its port: \(box.lines.joined())")
+            }
+            port = found
+        }
+
+        var log: String { stderr.lines.joined() }
+
+        /// Waits (at most `seconds`) for the process to exit; its status, or nil.
+        func waitForExit(seconds: Double) -> Int32? {
+            let deadline = Date().addingTimeInterval(seconds)
+            while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+            if process.isRunning {
+                process.interrupt()
+                kill(process.processIdentifier, SIGKILL)
+                return nil
+            }
+            return process.terminationStatus
+        }
+    }
+
+    @Test func sigtermDrainsTheRequestInFlightAndExitsZero() throws {
+        let serve = try ServeProcess(["--threads", "1"])
+        // A render large enough to be in flight when the signal arrives.
+        let target = "/staticmap?center=60.17,24.94&zoom=14&size=1000x1000&scale=2&maptype=hybrid"
+        let result = LogBox()
+        let done = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            let response = try? HTTPTestClient.request(port: serve.port, target: target)
+            result.append(response.map { "\($0.status) \($0.body.count)" } ?? "failed")
+            done.signal()
+        }
+        // Wait until the render is running (metrics say so), then ask the server to stop.
+        var inFlight = false
+        for _ in 0..<400 where !inFlight {
+            let metrics = (try? HTTPTestClient.request(port: serve.port, target: "/metrics").text) ?? ""
+            inFlight = metrics.contains("\nmapsnap_renders_in_flight 1\n")
+            if !inFlight { Thread.sleep(forTimeInterval: 0.02) }
+        }
+        #expect(inFlight, "the render never started: \(serve.log)")
+        kill(serve.process.processIdentifier, SIGTERM)
+        let status = serve.waitForExit(seconds: 60)
+        done.wait()
+        #expect(status == 0, "exit status \(String(describing: status)): \(serve.log)")
+        let answer = result.lines.first ?? ""
+        #expect(answer.hasPrefix("200 "), "the request in flight got \(answer)")
+        #expect(serve.log.contains("SIGTERM: draining"))
+        #expect(serve.log.contains("\"status\":200"), "access log: \(serve.log)")
+        // Nothing listens any more.
+        #expect(throws: (any Error).self) { try HTTPTestClient.request(port: serve.port, target: "/health", timeoutSeconds: 2) }
+    }
+
+    @Test func badConfigurationIsExit2WithOneLine() throws {
+        let directory = TestPaths.temporaryDirectory()
+        defer { CLIRunner.cleanUp(directory) }
+        try CLIRunner.write(#"{"styles": {"a": {"style": "normal"}}, "defaultStyle": "b"}"#, to: directory + "/server.json")
+        let bad = try CLIRunner.run(["serve", "--config", "server.json"], in: directory)
+        #expect(bad.exitCode == 2)
+        #expect(bad.stderrLines == ["mapsnap: error: --config server.json: defaultStyle: \"b\" is not one of the styles"])
+        let listen = try CLIRunner.run(["serve", "--listen", "example.org:80"], in: directory)
+        #expect(listen.exitCode == 2)
+        #expect(listen.stderrLines.first?.contains("is not an IP address") == true)
+        let threads = try CLIRunner.run(["serve", "--threads", "0"], in: directory)
+        #expect(threads.exitCode == 2)
+    }
+
+    @Test func configuredStylesAndKeysApply() throws {
+        let directory = TestPaths.temporaryDirectory()
+        defer { CLIRunner.cleanUp(directory) }
+        try CLIRunner.write("""
+        {"styles": {"streets": {"style": "normal", "source": "\(TestPaths.fixture("helsinki-openmaptiles.mbtiles"))"}},
+         "keys": ["k1"], "cacheMaxAge": 60}
+        """, to: directory + "/server.json")
+        let serve = try ServeProcess(["--config", directory + "/server.json", "--quiet"])
+        defer {
+            kill(serve.process.processIdentifier, SIGTERM)
+            _ = serve.waitForExit(seconds: 30)
+        }
+        let target = "/staticmap?center=60.17,24.94&zoom=14&size=100x100"
+        #expect(try HTTPTestClient.request(port: serve.port, target: target).status == 403)
+        let ok = try HTTPTestClient.request(port: serve.port, target: target + "&key=k1&maptype=streets")
+        #expect(ok.status == 200)
+        #expect(ok.headers["cache-control"] == "public, max-age=60")
+        #expect(try HTTPTestClient.request(port: serve.port, target: target + "&key=k1&maptype=roadmap").status == 400,
+                "roadmap means the bundled normal style, which this configuration does not serve")
+        #expect(!serve.log.contains("\"path\""), "--quiet writes no access log")
+    }
+}
