@@ -16,7 +16,7 @@ import Foundation
 enum FuzzTarget: Int, CaseIterable {
     case mvt, png, jpeg, gzip, polyline, path, geojson, gpx, style, pmtilesDirectory
     case pmtilesHeader, pmtiles, mbtiles, spec, url, color, template, dem, expression
-    case fill, stroke, text, compare
+    case fill, stroke, text, compare, request, sprite
 
     /// The name run.sh and MAPSNAP_FUZZ_TARGET use.
     var name: String {
@@ -39,6 +39,9 @@ let fixedTarget: FuzzTarget? = ProcessInfo.processInfo.environment["MAPSNAP_FUZZ
 /// Where the fixtures live (spec and Static Maps inputs may name files inside it).
 let fixturesDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
     .appendingPathComponent("Tests/MapSnapTests/Fixtures").path
+
+/// The server's configuration as shipped (the four bundled styles, default limits).
+let serverConfiguration = ServerConfiguration()
 
 /// One scratch file per process for the targets that open a path (SQLite, PMTiles).
 let scratchPath = FileManager.default.temporaryDirectory
@@ -74,6 +77,8 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     case .stroke: fuzzStroke(body)
     case .text: fuzzText(body)
     case .compare: fuzzCompare(body)
+    case .request: fuzzRequest(body)
+    case .sprite: fuzzSprite(body)
     }
     return 0
 }
@@ -148,15 +153,18 @@ let probeTiles: [TileID] = [TileID(unchecked: 0, 0, 0), TileID(unchecked: 1, 1, 
 /// Stops a container walk.
 struct Enough: Error {}
 
-/// Reads every tile a source's walk yields (at most 256), then the probe tiles.
+/// Reads every tile a source's walk yields (at most 256), then the probe tiles, within a
+/// deadline as a render does: a hostile database may spend SQLite's whole per-step
+/// instruction budget (seconds under ASan) on every lookup, which only a deadline bounds.
 func readTiles(_ source: some TileSource, walk: ((TileID, [UInt8]) throws -> Void) throws -> Void) {
     var seen: [TileID] = []
     try? walk { tile, _ in
         seen.append(tile)
         if seen.count >= 256 { throw Enough() }
     }
+    let deadline = Deadline.after(seconds: 2)
     for tile in seen + probeTiles {
-        _ = try? source.tileData(for: tile)
+        _ = try? source.tileData(for: tile, deadline: deadline)
     }
 }
 
@@ -271,7 +279,9 @@ func fuzzExpression(_ body: [UInt8]) {
             _ = value.numberArray(atZoom: z, feature: feature)
             _ = value.stringArray(atZoom: z, feature: feature)
             _ = value.textField(atZoom: z, feature: feature)
-            _ = value.keyword(LineCap.self, atZoom: z, feature: feature)
+            // Keywords are asked only of keyword properties (anything else is a programmer error).
+            if property == .lineCap { _ = value.keyword(LineCap.self, atZoom: z, feature: feature) }
+            if property == .visibility { _ = value.keyword(Visibility.self, atZoom: z, feature: feature) }
         }
         _ = value.resolved(atZoom: zoom).value(atZoom: zoom, feature: feature)
     }
@@ -467,5 +477,62 @@ func fuzzCompare(_ body: [UInt8]) {
     // An image always matches itself, whatever the settings.
     guard let same = try? comparator.compare(actual: expected, expected: expected), same.isMatch else {
         fatalError("an image does not match itself")
+    }
+}
+
+// MARK: Server and sprites
+
+/// Input: a mode byte, then what a client sends: a Static Maps query string (`a=b&c`,
+/// percent-escapes intact, as libmicrohttpd hands it over; also used as an `If-None-Match`
+/// value) for an even mode, a `POST /render` JSON body for an odd one.
+func fuzzRequest(_ body: [UInt8]) {
+    guard let mode = body.first else { return }
+    let rest = Array(body.dropFirst())
+    if mode % 2 == 1 {
+        _ = try? MapRequest(body: rest, configuration: serverConfiguration, resolver: BundledPlaces())
+        return
+    }
+    let text = String(decoding: rest, as: UTF8.self)
+    let query = text.split(separator: "&", omittingEmptySubsequences: false).map { item in
+        let parts = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+        return HTTPRequest.QueryItem(name: String(parts.first ?? ""), value: parts.count > 1 ? String(parts[1]) : nil)
+    }
+    _ = try? MapRequest(query: query, configuration: serverConfiguration, resolver: BundledPlaces())
+    let tag = EntityTag.make([text])
+    precondition(EntityTag.matches(ifNoneMatch: tag, tag: tag), "an ETag does not match itself")
+    _ = EntityTag.matches(ifNoneMatch: text, tag: tag)
+    _ = StaticMapServer.oneLine(text)
+}
+
+/// Input: a 2-byte little-endian index length, the JSON index, then the sheet PNG. Up to
+/// eight images of the sheet are drawn as icons (SDF-coloured when flagged; scaled, rotated
+/// and unrotated) and as a fill pattern at a far origin, with the drawing numbers read from
+/// the index bytes backwards (so that mutating the index also moves the drawing).
+func fuzzSprite(_ body: [UInt8]) {
+    var input = InputReader(bytes: body)
+    let length = Int(input.byte()) | Int(input.byte()) << 8
+    let rest = Array(body[min(input.position, body.count)...])
+    let split = min(length, rest.count)
+    var sheet = SpriteSheet()
+    guard (try? sheet.add(index: Array(rest[..<split]), image: Array(rest[split...]), origin: "fuzz",
+                          prefix: "", defaultPixelRatio: 2)) != nil else { return }
+    var parameters = InputReader(bytes: Array(rest[..<split].reversed()))
+    let canvas = Canvas(width: 48, height: 40)
+    var square = Path()
+    square.addRect(PixelRect(minX: -4, minY: 3, maxX: 30, maxY: 50))
+    for name in sheet.images.keys.sorted().prefix(8) {
+        guard let sprite = sheet.image(named: name) else { continue }
+        var image = sprite.image
+        if sprite.sdf {
+            image = SignedDistanceField.colorize(image, color: .black, haloColor: .white, haloWidth: parameters.number(),
+                                                 gamma: parameters.number())
+        }
+        let center = parameters.point()
+        canvas.draw(image, center: center, width: sprite.width * parameters.number(), height: sprite.height * 2,
+                    rotation: parameters.number(), opacity: 0.8)
+        canvas.draw(image, in: PixelRect(minX: center.x, minY: center.y, maxX: center.x + sprite.width, maxY: center.y + sprite.height))
+        guard image.width > 0, image.height > 0 else { continue }
+        let origin = Int(truncatingIfNeeded: Int32(bitPattern: UInt32(parameters.byte()) << 24 | UInt32(parameters.byte())))
+        canvas.fill(square, pattern: image, originX: origin, originY: -origin, opacity: 0.7, rule: .evenOdd)
     }
 }

@@ -10,9 +10,7 @@ fx=Tests/MapSnapTests/Fixtures
 rm -rf "$out"
 
 # Target names in selector order (FuzzTarget's cases).
-targets=(mvt png jpeg gzip polyline path geojson gpx style pmtiles-dir
-         pmtiles-header pmtiles mbtiles spec url color template dem expression
-         fill stroke text compare)
+mapfile -t targets < <(fuzz/run.sh --list)
 selector() { local i; for i in "${!targets[@]}"; do [ "${targets[$i]}" = "$1" ] && { printf "\\x$(printf %02x "$i")"; return; }; done; exit 1; }
 # seed TARGET NAME < bytes
 seed() { mkdir -p "$out/$1"; { selector "$1"; cat; } > "$out/$1/$2"; }
@@ -106,6 +104,21 @@ header += bytes([1, 2, 2, 1, 0, 1]) + struct.pack("<4i", -1800000000, -850511300
 sys.stdout.buffer.write(header + root + meta + leaves + tile)
 EOF
 for f in fuzz/seeds/*.mbtiles; do seed mbtiles "$(basename "$f")" < "$f"; done
+# Hostile MBTiles: an endless recursive view, a view of a 100 MB blob, and rows of every
+# SQLite type at out-of-range addresses.
+mb=$(mktemp -d)
+sqlite3 "$mb/endless.mbtiles" "CREATE TABLE metadata (name text, value text); INSERT INTO metadata VALUES ('format', 'pbf');
+  CREATE VIEW tiles AS WITH RECURSIVE r(n) AS (SELECT 0 UNION ALL SELECT n + 1 FROM r)
+  SELECT 0 AS zoom_level, 0 AS tile_column, 0 AS tile_row, x'1a00' AS tile_data FROM r WHERE n < 0;"
+sqlite3 "$mb/bigblob.mbtiles" "CREATE TABLE metadata (name text, value text); INSERT INTO metadata VALUES ('format', 'png');
+  CREATE VIEW tiles AS SELECT 0 AS zoom_level, 0 AS tile_column, 0 AS tile_row, zeroblob(100000000) AS tile_data;"
+sqlite3 "$mb/types.mbtiles" "CREATE TABLE metadata (name text, value text);
+  INSERT INTO metadata VALUES ('format', NULL), ('minzoom', 'x'), ('maxzoom', 99), ('bounds', '1,2,3'), ('center', '');
+  CREATE TABLE tiles (zoom_level, tile_column, tile_row, tile_data);
+  INSERT INTO tiles VALUES (0, 0, 0, 'text'), (1, 0, 0, NULL), (1, 1, 1, 1.5), (-1, 0, 0, x'00'), (31, 0, 0, x'00'),
+    (3, 9, 0, x'00'), (2, 0, 4, x'00'), ('1', '0', '1', x'1f8b'), (9223372036854775807, 0, 0, x'00');"
+for f in "$mb"/*.mbtiles; do seed mbtiles "$(basename "$f")" < "$f"; done
+rm -r "$mb"
 
 # Render specs: the examples, the fixtures and hand-made ones (files named relative to the
 # fixtures folder, which the harness uses as the base directory); one JSON Lines batch.
@@ -255,6 +268,48 @@ for i in range(4):
     pixels = bytes(rnd.randrange(256) for _ in range(w * h * 8))
     write("compare", f"raw-{i}", bytes([rnd.randrange(255), 1 | (rnd.randrange(64) << 2) | (2 * (i % 2)), w - 1, h - 1]) + pixels)
 EOF
+# Server requests: mode byte 0 and a query string (the URL seeds' queries), mode byte 1 and
+# a POST /render body (the hand-made specs, which name no files or sources).
+i=0
+for f in "$out"/url/*; do
+  { printf '\x00'; tail -c +2 "$f" | sed 's/^[^?]*?//'; } | seed request "query-$i"; i=$((i + 1))
+done
+printf '\x00%s' 'center=60.17,24.94&zoom=12&size=64x64&maptype=terrain&key=abc&format=jpg' | seed request query-terrain
+printf '\x00%s' 'center=Helsinki&zoom=5&size=64x64&markers=%7C60.1,24.9&flag&=&maptype=nope' | seed request query-odd
+i=0
+for f in "$out"/spec/[0-9]*; do
+  { printf '\x01'; tail -c +2 "$f"; } | seed request "body-$i"; i=$((i + 1))
+done
+printf '\x01%s' '{"center": [60.17, 24.94], "zoom": 9, "size": [64, 64], "style": "hybrid", "format": "webp"}' | seed request body-style
+printf '\x01%s' '{"center": [60.17, 24.94], "zoom": 9, "source": "/etc/passwd"}' | seed request body-source
+
+# Sprites: the fixtures' sheets (2-byte index length, index, PNG) and a signed-distance-field
+# sheet with stretch ranges and a content box.
+for name in test test@2x; do
+  python3 - "$fx/sprites/$name.json" "$fx/sprites/$name.png" <<'EOF' | seed sprite "$name"
+import struct, sys
+index, png = open(sys.argv[1], "rb").read(), open(sys.argv[2], "rb").read()
+sys.stdout.buffer.write(struct.pack("<H", len(index)) + index + png)
+EOF
+done
+python3 - <<'EOF' | seed sprite sdf
+import json, math, struct, sys, zlib
+w, h = 24, 12
+def alpha(x, y):  # MapLibre's encoding: 192 on the edge of a circle of radius 4, 32 per pixel
+    d = math.hypot(x % 12 - 5.5, y - 5.5) - 4
+    return max(0, min(255, round(192 - 32 * d)))
+rows = b"".join(b"\x00" + b"".join(bytes([0, 0, 0, alpha(x, y)]) for x in range(w)) for y in range(h))
+def chunk(kind, data): return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+png = b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 6, 0, 0, 0)) + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b"")
+index = json.dumps({
+    "dot": {"x": 0, "y": 0, "width": 12, "height": 12, "pixelRatio": 2, "sdf": True},
+    "shield": {"x": 12, "y": 0, "width": 12, "height": 12, "pixelRatio": 1, "sdf": True,
+               "stretchX": [[2, 4], [8, 10]], "stretchY": [[3, 9]], "content": [2, 2, 10, 10]},
+    "outside": {"x": 20, "y": 0, "width": 12, "height": 12},
+}).encode()
+sys.stdout.buffer.write(struct.pack("<H", len(index)) + index + png)
+EOF
+
 for t in "${targets[@]}"; do
   [ -d "$out/$t" ] || { echo "seeds: no seeds for $t" >&2; exit 1; }
 done
