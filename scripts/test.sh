@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # Sets up the machine (Debian packages) and runs the whole test suite: the package's tests,
-# then the sample user packages in examples/ (which test mapsnap as a dependency).
+# then the sample user packages in examples/ (which test mapsnap as a dependency), then a
+# type-check of the fuzz harness.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
 # Hide Swift Testing's per-test "started" lines; pipefail keeps swift test's exit status.
 swift test 2>&1 | grep -v -E '^[[:space:]]*◇'
 scripts/test-examples.sh
+# The fuzz harness is built outside the package; check it still compiles against the sources.
+fuzz/run.sh --check

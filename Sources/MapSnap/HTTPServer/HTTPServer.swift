@@ -46,7 +46,7 @@ final class HTTPServer: Sendable {
     private let handler: Handler
     private let completion: Completion
     /// The daemon as a bit pattern (0: not running); C pointers are not `Sendable`.
-    private let daemon = Mutex<Int>(0)
+    private let daemon = Locked<Int>(0)
     private let active = Atomic<Int>(0)
 
     init(settings: Settings, handler: @escaping Handler, completion: @escaping Completion) {
@@ -309,13 +309,13 @@ final class Exchange: Sendable {
     let path: String
     let clientAddress: String
     let started = ContinuousClock.now
-    let state: Mutex<State>
+    let state: Locked<State>
 
     init(connection: OpaquePointer, method: String, path: String, clientAddress: String) {
         self.method = method
         self.path = path
         self.clientAddress = clientAddress
-        state = Mutex(State(connection: Int(bitPattern: UnsafeRawPointer(connection))))
+        state = Locked(State(connection: Int(bitPattern: UnsafeRawPointer(connection))))
     }
 }
 

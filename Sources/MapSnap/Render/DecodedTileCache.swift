@@ -37,7 +37,7 @@ final class DecodedTileCache: Sendable {
 
     /// Most bytes (estimated) kept; 0 disables the cache.
     let capacityBytes: Int
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let hitCount = Atomic<Int>(0)
     private let missCount = Atomic<Int>(0)
     var hits: Int { hitCount.load(ordering: .relaxed) }

@@ -57,7 +57,7 @@ public final class MapRenderer: Sendable {
     let text: TextEngine
     let tiles: DecodedTileCache
     let sources: TileSourceRegistry
-    private let setups: Mutex<PreparedStyles>
+    private let setups: Locked<PreparedStyles>
     private let styleHits = Atomic<Int>(0)
     private let styleMisses = Atomic<Int>(0)
 
@@ -72,7 +72,7 @@ public final class MapRenderer: Sendable {
         self.text = text
         tiles = DecodedTileCache(capacityBytes: configuration.decodedTileCacheBytes)
         sources = TileSourceRegistry()
-        setups = Mutex(PreparedStyles())
+        setups = Locked(PreparedStyles())
     }
 
     /// Renders one image. Throws `RenderError` for invalid options or unusable inputs;
@@ -146,7 +146,7 @@ final class TileSourceRegistry: Sendable {
     private static let nextID = Atomic<Int>(1)
     /// Most sources kept open; the oldest is forgotten first (renders holding it keep it).
     static let capacity = 256
-    private let opened = Mutex<(entries: [Key: Opened], order: [Key])>(([:], []))
+    private let opened = Locked<(entries: [Key: Opened], order: [Key])>(([:], []))
 
     /// Gives `source` an id without remembering it (sources opened outside the registry).
     static func register(_ source: any TileSource) -> Opened {

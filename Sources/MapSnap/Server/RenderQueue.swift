@@ -1,6 +1,5 @@
 import Dispatch
 import Foundation
-import Synchronization
 
 /// A fixed pool of render threads fed from a bounded FIFO: at most `capacity` jobs are
 /// admitted at once (running or waiting), and at most `perClientLimit` from one client.
@@ -34,7 +33,7 @@ final class RenderQueue: Sendable {
     let capacity: Int
     let perClientLimit: Int
     let threadCount: Int
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let available = DispatchSemaphore(value: 0)
     private let finished = DispatchGroup()
 

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// Encoded images by `ETag`, least recently used first out, within a byte budget.
 ///
 /// Embedded static maps are requested again and again with the same URL (every visitor of a
@@ -25,7 +23,7 @@ final class ResponseCache: Sendable {
 
     /// Most bytes of images held; 0 turns the cache off.
     let budget: Int
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     init(budget: Int) {
         self.budget = max(0, budget)

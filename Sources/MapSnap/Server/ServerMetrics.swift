@@ -1,4 +1,3 @@
-import Synchronization
 
 /// The server's counters, written as Prometheus text (`GET /metrics`, exposition format
 /// 0.0.4): requests by status, a latency histogram, renders in flight, the queue, the
@@ -18,7 +17,7 @@ final class ServerMetrics: Sendable {
         var notModified = 0
     }
 
-    private let counters = Mutex(Counters())
+    private let counters = Locked(Counters())
 
     /// Counts one finished exchange (status 0: the client left before an answer).
     func recordRequest(status: Int, seconds: Double) {

@@ -30,7 +30,7 @@ package final class StaticMapServer: Sendable {
     let responses: ResponseCache
     private let places: (any PlaceResolving)?
     private let accessLog: @Sendable (String) -> Void
-    private let http = Mutex<HTTPServer?>(nil)
+    private let http = Locked<HTTPServer?>(nil)
     private let draining = Atomic<Bool>(false)
 
     /// Paths of the map endpoints.

@@ -4,9 +4,11 @@ import Foundation
 ///
 /// Every access goes through `withLock`, so the value is only ever touched by one thread at a
 /// time; that is what makes the unchecked `Sendable` conformance sound, and why types holding
-/// their mutable state in a `Locked` need no unchecked conformance of their own. (An
-/// `NSLock` rather than `Synchronization.Mutex`, which ThreadSanitizer on Linux reports
-/// false races for.)
+/// their mutable state in a `Locked` need no unchecked conformance of their own.
+///
+/// Used instead of Synchronization's `Mutex`: on Linux `Mutex` waits on futexes inside the
+/// uninstrumented runtime, so ThreadSanitizer cannot see it order anything and reports
+/// every access it guards as a race; a pthread mutex (`NSLock`) it understands.
 package final class Locked<Value>: @unchecked Sendable {
     private let lock = NSLock()
     private var value: Value

@@ -1,4 +1,3 @@
-import Synchronization
 
 /// The renderer's door to text: bundled fonts, layout and drawing in points × scale.
 ///
@@ -12,7 +11,7 @@ final class TextEngine: Sendable {
     let fontError: FontError?
     let renderer: TextRenderer
     /// Characters no bundled face could draw, in the order met (this engine's renders only).
-    private let missing = Mutex<[Character]>([])
+    private let missing = Locked<[Character]>([])
 
     /// The bundled fonts and glyph renderer for the process: FreeType faces load once.
     static let shared: TextEngine = {

@@ -26,8 +26,9 @@ struct CLIResult: CustomStringConvertible {
 /// so CLI tests exercise the real argument parsing, exit codes and file output.
 enum CLIRunner {
     /// Longest a single command may run before it is killed; renders in the tests take well
-    /// under a second, so hitting this means a hang, not a slow machine.
-    static let timeoutSeconds: Double = 60
+    /// under a second, so hitting this means a hang, not a slow machine (longer in a
+    /// sanitized build).
+    static let timeoutSeconds = TestEnvironment.seconds(60)
 
     /// The `mapsnap` binary: beside the test bundle (SwiftPM puts products and the test
     /// bundle in the same directory), else `.build/debug` of this checkout.

@@ -16,10 +16,7 @@ import Glibc
     /// Peak RSS a run may reach, in KiB (issue #10: under 300 MiB) — unless the build is
     /// sanitized (the binary is built like these tests): AddressSanitizer's shadow memory and
     /// quarantine alone pass the bound, so the bound is not checked then.
-    static let peakLimitKiB = sanitized ? Int.max : 300 << 10
-
-    /// True when this process carries a sanitizer runtime (RTLD_DEFAULT lookup).
-    static let sanitized = ["__asan_init", "__tsan_init", "__msan_init"].contains { (name: String) in dlsym(nil, name) != nil }
+    static let peakLimitKiB = TestEnvironment.isSanitized ? Int.max : 300 << 10
 
     struct MeasuredRun: CustomStringConvertible {
         var exitCode: Int32

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Testing
 @testable import MapSnap
 
@@ -12,6 +11,7 @@ final class TestServer: Sendable {
     init(_ configure: (inout ServerConfiguration) -> Void = { _ in }) throws {
         var configuration = ServerConfiguration(listen: ListenAddress(host: "127.0.0.1", port: 0, isIPv6: false))
         configuration.renderThreads = 2
+        configuration.connectionTimeoutSeconds = Int(TestEnvironment.seconds(30))
         configure(&configuration)
         let box = LogBox()
         server = StaticMapServer(configuration: configuration, version: "test", accessLog: { box.append($0) })
@@ -39,7 +39,7 @@ final class TestServer: Sendable {
 
 /// Lines of an access log, appended from the server's threads.
 final class LogBox: Sendable {
-    private let storage = Mutex<[String]>([])
+    private let storage = Locked<[String]>([])
     func append(_ line: String) { storage.withLock { $0.append(line) } }
     var lines: [String] { storage.withLock { $0 } }
 }

@@ -23,7 +23,7 @@ enum HTTPTestClient {
 
     /// Sends one request to `127.0.0.1:port` and reads the whole response.
     static func request(port: Int, method: String = "GET", target: String, headers: [(String, String)] = [],
-                        body: [UInt8] = [], timeoutSeconds: Int = 60) throws -> Response {
+                        body: [UInt8] = [], timeoutSeconds: Int = Int(TestEnvironment.seconds(60))) throws -> Response {
         var head = "\(method) \(target) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n"
         for (name, value) in headers { head += "\(name): \(value)\r\n" }
         if !body.isEmpty || method == "POST" { head += "Content-Length: \(body.count)\r\n" }
@@ -34,7 +34,7 @@ enum HTTPTestClient {
 
     /// Opens a connection, writes `chunks` with `pause` seconds between them, then reads until
     /// the server closes the connection. Returns the bytes read.
-    static func exchange(port: Int, chunks: [[UInt8]], pause: Double = 0, timeoutSeconds: Int = 60) throws -> [UInt8] {
+    static func exchange(port: Int, chunks: [[UInt8]], pause: Double = 0, timeoutSeconds: Int = Int(TestEnvironment.seconds(60))) throws -> [UInt8] {
         let fd = try connect(port: port, timeoutSeconds: timeoutSeconds)
         defer { close(fd) }
         for (i, chunk) in chunks.enumerated() {
@@ -60,7 +60,7 @@ enum HTTPTestClient {
     }
 
     /// A connected socket to `127.0.0.1:port` with send and receive timeouts.
-    static func connect(port: Int, timeoutSeconds: Int = 60) throws -> Int32 {
+    static func connect(port: Int, timeoutSeconds: Int = Int(TestEnvironment.seconds(60))) throws -> Int32 {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw Failure(description: "socket failed: errno \(errno)") }
         var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
