@@ -98,13 +98,14 @@ enum ImageSampler {
         }
     }
 
-    /// Source-over of `count` premultiplied pixels from `src[from…]` onto `dst[at…]`, with no
+    /// Source-over of `count` premultiplied pixels from `src[sourceOffset…]` onto `dst[destinationOffset…]`, with no
     /// resampling: the exact-tap case of `draw`, which it must match byte for byte.
-    private static func copyRow(from src: UnsafeBufferPointer<UInt8>, at from: Int,
-                                to dst: UnsafeMutableBufferPointer<UInt8>, at at: Int, count: Int) {
+    private static func copyRow(from src: UnsafeBufferPointer<UInt8>, at sourceOffset: Int,
+                                to dst: UnsafeMutableBufferPointer<UInt8>, at destinationOffset: Int, count: Int) {
         guard count > 0, let srcBase = src.baseAddress, let dstBase = dst.baseAddress,
-              from >= 0, at >= 0, from + count * 4 <= src.count, at + count * 4 <= dst.count else { return }
-        let s = srcBase + from, d = dstBase + at
+              sourceOffset >= 0, destinationOffset >= 0, sourceOffset + count * 4 <= src.count,
+              destinationOffset + count * 4 <= dst.count else { return }
+        let s = srcBase + sourceOffset, d = dstBase + destinationOffset
         var j = 0
         while j < count {
             // A run of opaque pixels is one copy.
