@@ -13,7 +13,8 @@
 #        fuzz/run.sh --build            only build
 #        fuzz/run.sh --check            only type-check the harness against the sources (~1 min)
 #        fuzz/run.sh --list             the target names
-# On a shared machine run it as `nice -n 15 fuzz/run.sh ...`; it runs one process at a time.
+# On a shared machine run it as `nice -n 15 fuzz/run.sh ...`; it runs one process at a time
+# (start one per core for several targets at once: the build is shared and locked).
 #
 # TARGET names are FuzzTarget's in harness.swift. Seeds are made by fuzz/seeds.sh (again when
 # it or fuzz/seeds/ changed); the corpus grows in .build/fuzz/corpus/TARGET, findings land in
@@ -57,19 +58,25 @@ for pc in $(grep -oE 'pkgConfig: "[^"]+"' Package.swift | cut -d'"' -f2); do
   for flag in $(pkg-config --cflags-only-I "$pc"); do includes+=(-Xcc "$flag"); done
 done
 for lib in $(sed -n 's/^ *link "\(.*\)"/\1/p' "$S"/C*/module.modulemap); do libs+=("-l$lib"); done
-sources() { find "$S/MapSnap" -name '*.swift' | sort; echo fuzz/harness.swift; }
+root="$(pwd)"
+sources() { find "$S/MapSnap" -name '*.swift' | sort; echo "$root/fuzz/harness.swift"; }
 module_flags=(-parse-as-library -module-name MapSnap -package-name mapsnap -swift-version 6 -D SWIFT_PACKAGE)
 
 build() {
+  mkdir -p "$out"
+  # One build at a time: several fuzz/run.sh processes (one per core) may start together.
+  exec 9>"$out/.build.lock"
+  flock 9
   local newest
   newest=$(find "$S/MapSnap" "$S"/C* fuzz/harness.swift Package.swift -newer "$binary" -print -quit 2>/dev/null || true)
-  if [ -x "$binary" ] && [ -z "$newest" ]; then return; fi
-  mkdir -p "$out"
+  if [ -x "$binary" ] && [ -z "$newest" ]; then flock -u 9; return; fi
   echo "fuzz: building $binary (-O -wmo, ASan + libFuzzer; several minutes)" >&2
-  # gold warns about ASan's own local symbols; that noise is dropped.
-  swiftc -sanitize=fuzzer,address "${module_flags[@]}" -O -wmo -g "${includes[@]}" \
-    $(sources) "${libs[@]}" -o "$binary.tmp" 2>&1 | { grep -v "Cannot export local symbol '__asan" || true; } >&2
+  # Built inside $out, where swiftc leaves its module files. gold warns about ASan's own
+  # local symbols; that noise is dropped.
+  (cd "$out" && swiftc -sanitize=fuzzer,address "${module_flags[@]}" -O -wmo -g "${includes[@]}" \
+    $(sources) "${libs[@]}" -o fuzz-mapsnap.tmp 2>&1) | { grep -v "Cannot export local symbol '__asan" || true; } >&2
   mv "$binary.tmp" "$binary"
+  flock -u 9
 }
 
 seeds() {

@@ -34,20 +34,10 @@ enum StyleValue: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
-    var numberValue: Double? {
-        if case .number(let n) = self { return n }
-        return nil
-    }
-
-    var stringValue: String? {
-        if case .string(let s) = self { return s }
-        return nil
-    }
-
-    var boolValue: Bool? {
-        if case .bool(let b) = self { return b }
-        return nil
-    }
+    /// The payload of `.number`, `.string` or `.bool`; nil for any other type.
+    var numberValue: Double? { if case .number(let n) = self { n } else { nil } }
+    var stringValue: String? { if case .string(let s) = self { s } else { nil } }
+    var boolValue: Bool? { if case .bool(let b) = self { b } else { nil } }
 
     /// The value as `to-string` renders it: null → "", numbers without a trailing ".0",
     /// colours as `rgba(...)`, arrays as JSON.

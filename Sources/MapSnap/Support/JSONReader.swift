@@ -61,6 +61,18 @@ struct JSONReader {
     enum Kind: Equatable, Sendable {
         case null, bool, number, string, array, object
 
+        /// The JSON type name: "boolean", "object".
+        var name: String {
+            switch self {
+            case .null: return "null"
+            case .bool: return "boolean"
+            case .number: return "number"
+            case .string: return "string"
+            case .array: return "array"
+            case .object: return "object"
+            }
+        }
+
         /// "a number", "an object": for messages.
         var withArticle: String {
             switch self {

@@ -15,16 +15,7 @@ indirect enum JSONValue: Equatable, Sendable {
     case object(JSONObject)
 
     /// The JSON type name for messages ("expected number, found string").
-    var typeName: String {
-        switch self {
-        case .null: return "null"
-        case .bool: return "boolean"
-        case .number: return "number"
-        case .string: return "string"
-        case .array: return "array"
-        case .object: return "object"
-        }
-    }
+    var typeName: String { kind.name }
 
     /// The value's kind; `kind.withArticle` names it in messages ("found an array").
     var kind: JSONReader.Kind {
@@ -69,26 +60,14 @@ indirect enum JSONValue: Equatable, Sendable {
 
 extension JSONValue {
     /// The string, or nil for any other type.
-    var stringValue: String? {
-        if case .string(let s) = self { return s }
-        return nil
-    }
+    var stringValue: String? { if case .string(let s) = self { s } else { nil } }
 
     /// The number, or nil for any other type (booleans are not numbers).
-    var numberValue: Double? {
-        if case .number(let n) = self { return n }
-        return nil
-    }
+    var numberValue: Double? { if case .number(let n) = self { n } else { nil } }
 
     /// The object, or nil for any other type.
-    var objectValue: JSONObject? {
-        if case .object(let o) = self { return o }
-        return nil
-    }
+    var objectValue: JSONObject? { if case .object(let o) = self { o } else { nil } }
 
     /// The elements, or nil for any other type.
-    var arrayValue: [JSONValue]? {
-        if case .array(let a) = self { return a }
-        return nil
-    }
+    var arrayValue: [JSONValue]? { if case .array(let a) = self { a } else { nil } }
 }
