@@ -82,8 +82,15 @@ extension Canvas {
         let cosR = cos(rotation), sinR = sin(rotation)
         // Bounds of the rotated rectangle.
         let ex = (abs(cosR) * w + abs(sinR) * h) / 2, ey = (abs(sinR) * w + abs(cosR) * h) / 2
-        let x0 = max(0, Int((center.x - ex - 0.5).rounded(.up))), x1 = min(self.width, Int((center.x + ex - 0.5).rounded(.down)) + 1)
-        let y0 = max(0, Int((center.y - ey - 0.5).rounded(.up))), y1 = min(self.height, Int((center.y + ey - 0.5).rounded(.down)) + 1)
+        // Clamped to the canvas before converting: a centre far off the canvas (finite but
+        // beyond Int's range) would otherwise trap.
+        func column(_ v: Double, _ range: ClosedRange<Int>) -> Int {
+            Int(min(max(v, Double(range.lowerBound)), Double(range.upperBound)))
+        }
+        let x0 = column((center.x - ex - 0.5).rounded(.up), 0...self.width)
+        let x1 = column((center.x + ex - 0.5).rounded(.down) + 1, 0...self.width)
+        let y0 = column((center.y - ey - 0.5).rounded(.up), 0...self.height)
+        let y1 = column((center.y + ey - 0.5).rounded(.down) + 1, 0...self.height)
         guard x0 < x1, y0 < y1 else { return }
         let kx = Double(sw) / w, ky = Double(sh) / h
         let dw = self.width

@@ -112,6 +112,11 @@ import Testing
             clean.draw(Self.halves(), center: PixelPoint(x: 2, y: 2), width: w, height: h, rotation: r)
         }
         clean.draw(Self.halves(), center: PixelPoint(x: .nan, y: 2), width: 2, height: 2, rotation: 1)
+        // Finite centres beyond Int's range (found by fuzzing: they trapped converting bounds).
+        for far in [1e300, -1e300, Double.greatestFiniteMagnitude] {
+            clean.draw(Self.halves(), center: PixelPoint(x: far, y: 2), width: 2, height: 2, rotation: 1)
+            clean.draw(Self.halves(), center: PixelPoint(x: 2, y: far), width: 2, height: 2, rotation: 0.5)
+        }
         clean.draw(Self.halves(), center: PixelPoint(x: 2, y: 2), width: 2, height: 2, rotation: 1, opacity: 0)
         #expect(clean.pixels == Canvas(width: 4, height: 4, fill: .white).pixels)
     }

@@ -60,6 +60,16 @@ import Testing
         #expect(PMTilesDirectory.find(99, in: entries)?.tileID == 10)
     }
 
+    /// Found by fuzzing: an entry whose offset + length passes UInt64.max made `encode` trap
+    /// while checking whether the next entry is contiguous.
+    @Test func entriesEndingPastUInt64MaxEncode() throws {
+        let entries = [
+            PMTilesEntry(tileID: 1, offset: UInt64.max - 1, length: 2, runLength: 1),
+            PMTilesEntry(tileID: 2, offset: 0, length: 1, runLength: 1),
+        ]
+        #expect(try PMTilesDirectory.decode(PMTilesDirectory.encode(entries)) == entries)
+    }
+
     @Test func multiByteVarints() throws {
         let entries = [
             PMTilesEntry(tileID: 89_478_485, offset: 300_000, length: 70_000, runLength: 1),

@@ -54,6 +54,18 @@ enum HostileTiles {
 }
 
 @Suite struct PMTilesLimitsTests {
+    /// Found by fuzzing: a run of 2³² − 1 ids starting near the last zoom-30 id spun through
+    /// billions of ids that are no tile. The walk now ends at the first id past zoom 30.
+    @Test func runPastZoom30EndsTheWalk() throws {
+        let lastID = ((UInt64(1) << 62) - 1) / 3 - 1   // ids of zooms 0…30, minus one
+        let root = [PMTilesEntry(tileID: lastID - 1, offset: 0, length: 1, runLength: UInt32.max)]
+        let path = try HostileTiles.file(try HostileTiles.pmtiles(root: root, tileData: [0x1a]), named: "run.pmtiles")
+        var visited: [TileID] = []
+        try PMTilesSource(path: path).forEachStoredTile { tile, _ in visited.append(tile) }
+        #expect(visited.map(\.z) == [30, 30])
+        #expect(PMTilesTileID.tile(for: lastID + 1) == nil)
+    }
+
     /// A leaf that inflates past 8 MiB is refused before it is decoded.
     @Test func leafInflatingPastTheLimitIsRefused() throws {
         let count = PMTilesSource.maxDirectoryBytes / 4 + 1000
@@ -127,6 +139,20 @@ enum HostileTiles {
             guard case .interrupted(let p, let tile, let reason) = error as? MBTilesError else { return false }
             return p == path && tile == "0/0/0" && reason.contains("SQLite instructions")
         }
+    }
+
+    /// Walking every stored tile (as `convert` does) over the same view stops the same way.
+    @Test func endlessViewStopsTheWalk() throws {
+        let path = try HostileTiles.mbtiles(Self.endlessView)
+        let source = try MBTilesSource(path: path)
+        var visited = 0
+        #expect {
+            try source.forEachStoredTile { _, _ in visited += 1 }
+        } throws: { error in
+            guard case .interrupted(let p, let tile, let reason) = error as? MBTilesError else { return false }
+            return p == path && tile == "(scan)" && reason.contains("SQLite instructions")
+        }
+        #expect(visited == 0)
     }
 
     /// With a deadline that has passed, the query stops at the next progress check.

@@ -51,7 +51,7 @@ struct Path: Sendable {
     mutating func quad(to p: PixelPoint, control c: PixelPoint) {
         guard let p0 = points.last, !contours.isEmpty else { move(to: p); return }
         let dd = abs(p0.x - 2 * c.x + p.x) + abs(p0.y - 2 * c.y + p.y)
-        let n = max(1, min(100, Int((dd / Path.flatteningTolerance).squareRoot().rounded(.up))))
+        let n = Path.curveSegments((dd / Path.flatteningTolerance).squareRoot())
         for i in 1...n {
             let t = Double(i) / Double(n), u = 1 - t
             line(to: PixelPoint(x: u * u * p0.x + 2 * u * t * c.x + t * t * p.x,
@@ -63,13 +63,20 @@ struct Path: Sendable {
         guard let p0 = points.last, !contours.isEmpty else { move(to: p); return }
         let dd = max(abs(p0.x - 2 * c1.x + c2.x) + abs(p0.y - 2 * c1.y + c2.y),
                      abs(c1.x - 2 * c2.x + p.x) + abs(c1.y - 2 * c2.y + p.y))
-        let n = max(1, min(100, Int((1.5 * dd / Path.flatteningTolerance).squareRoot().rounded(.up))))
+        let n = Path.curveSegments((1.5 * dd / Path.flatteningTolerance).squareRoot())
         for i in 1...n {
             let t = Double(i) / Double(n), u = 1 - t
             let a = u * u * u, b = 3 * u * u * t, cc = 3 * u * t * t, d = t * t * t
             line(to: PixelPoint(x: a * p0.x + b * c1.x + cc * c2.x + d * p.x,
                                 y: a * p0.y + b * c1.y + cc * c2.y + d * p.y))
         }
+    }
+
+    /// Segments for a curve whose estimated segment count is `estimate`: 1...100, also when
+    /// huge or non-finite control points make the estimate infinite or NaN.
+    private static func curveSegments(_ estimate: Double) -> Int {
+        guard !estimate.isNaN else { return 1 }
+        return Int(min(100, max(1, estimate.rounded(.up))))
     }
 
     /// Adds a closed circle contour (clockwise in y-down space) flattened to the tolerance.

@@ -50,8 +50,10 @@ final class MBTilesSource: TileSource, Sendable {
     /// Largest stored tile read, as for HTTP and directory sources.
     static let maxTileBytes = 32 << 20
     /// Most SQLite virtual-machine instructions one step of a query may run (about half a
-    /// second): an indexed lookup takes hundreds, a scan of a million-row table tens of millions.
-    static let maxInstructionsPerStep = 100_000_000
+    /// second in a release build): an indexed lookup takes hundreds and a scan step returns
+    /// its row after tens, so only a step that runs without producing rows — a view over an
+    /// endless recursive CTE — comes near it.
+    static let maxInstructionsPerStep = 10_000_000
 
     /// The connection and its tile lookup, used by one thread at a time: a connection
     /// opened without SQLite's own mutex must not be shared, and statements carry cursor state.

@@ -144,7 +144,10 @@ enum PMTilesDirectory {
         for e in entries { w.writeVarint(UInt64(e.runLength)) }
         for e in entries { w.writeVarint(UInt64(e.length)) }
         for (i, e) in entries.enumerated() {
-            if i > 0 && e.offset == entries[i - 1].offset + UInt64(entries[i - 1].length) {
+            // Checked addition: an end past UInt64.max (which decode rejects as a
+            // contiguous offset) never equals the next offset, so it is written in full.
+            if i > 0, case let (end, overflow) = entries[i - 1].offset.addingReportingOverflow(UInt64(entries[i - 1].length)),
+               !overflow, e.offset == end {
                 w.writeVarint(0)
             } else {
                 w.writeVarint(e.offset + 1)

@@ -241,7 +241,10 @@ final class PMTilesSource: TileSource, @unchecked Sendable {
                 }
                 let bytes = try file.read(offset: header.tileDataOffset + entry.offset, length: UInt64(entry.length), deadline: .none)
                 for k in 0..<UInt64(entry.runLength) {
-                    guard let tile = PMTilesTileID.tile(for: entry.tileID &+ k) else { continue }
+                    // Ids only grow along a run: past zoom 30 (or wrapping) none is a tile, so
+                    // a hostile run of 2³² ids there ends at once instead of spinning.
+                    let (id, overflow) = entry.tileID.addingReportingOverflow(k)
+                    guard !overflow, let tile = PMTilesTileID.tile(for: id) else { break }
                     try body(tile, bytes)
                 }
             }

@@ -123,3 +123,21 @@ import Testing
         }
     }
 }
+
+@Suite struct PathCurveTests {
+    /// Fuzzing found these: a curve whose control points are finite but so far away that the
+    /// segment estimate overflows Int (or becomes ∞ − ∞ = NaN) trapped instead of flattening.
+    @Test(arguments: [1e300, Double.greatestFiniteMagnitude, -Double.greatestFiniteMagnitude])
+    func farControlPointsFlattenWithoutTrapping(_ far: Double) {
+        var path = Path()
+        path.move(to: PixelPoint(x: 0, y: 0))
+        path.quad(to: PixelPoint(x: 10, y: 10), control: PixelPoint(x: far, y: 5))
+        path.cubic(to: PixelPoint(x: 20, y: 0), control1: PixelPoint(x: far, y: -far), control2: PixelPoint(x: 5, y: far))
+        #expect(path.contours.count == 1)
+        #expect(path.points.allSatisfy { $0.x.isFinite && $0.y.isFinite })
+        #expect(path.points.count <= 1 + 100 + 100)
+        let canvas = Canvas(width: 16, height: 16)
+        canvas.fill(path, color: .black)
+        canvas.stroke(path, style: StrokeStyle(width: 2), color: .black)
+    }
+}
