@@ -352,6 +352,9 @@ final class Rasterizer {
         if by <= 0 || ay >= h { return }
         if ax >= w && bx >= w { return }
         let slope = (bx - ax) / (by - ay)
+        // A segment rising a denormal height across a long run has an infinite slope
+        // (and 0 × ∞ = NaN positions); its coverage is below any representable pixel value.
+        guard slope.isFinite else { return }
         @inline(__always) func xAt(_ y: Double) -> Double { ax + (y - ay) * slope }
         let top = max(ay, 0), bottom = min(by, h)
         guard bottom > top else { return }

@@ -140,4 +140,35 @@ import Testing
         canvas.fill(path, color: .black)
         canvas.stroke(path, style: StrokeStyle(width: 2), color: .black)
     }
+
+    /// Non-finite points never enter a path (the rasterizer's clamp would let NaN through):
+    /// the contour keeps its finite points and the fill stays on the canvas.
+    @Test func nonFinitePointsAreDropped() {
+        var path = Path()
+        path.move(to: PixelPoint(x: 1, y: 1))
+        path.line(to: PixelPoint(x: .nan, y: 3))
+        path.line(to: PixelPoint(x: 6, y: .infinity))
+        path.close()
+        path.addRect(PixelRect(minX: 8, minY: 8, maxX: 12, maxY: 12))
+        let canvas = Canvas(width: 16, height: 16)
+        canvas.fill(path, color: .black)
+        #expect(path.points.allSatisfy { $0.x.isFinite && $0.y.isFinite })
+        #expect(canvas.color(atX: 10, y: 10) == .black)
+        #expect(canvas.color(atX: 3, y: 3).alpha == 0)
+        canvas.stroke(path, style: StrokeStyle(width: 2), color: .black)
+    }
+
+    /// Fuzzing found this: a segment rising a denormal height across a long run has an infinite
+    /// slope, which made NaN positions. It adds no coverage.
+    @Test func nearlyHorizontalSegmentWithInfiniteSlopeIsIgnored() {
+        var path = Path()
+        path.move(to: PixelPoint(x: -1e15, y: 0))
+        path.line(to: PixelPoint(x: 1e15, y: .leastNonzeroMagnitude))
+        path.line(to: PixelPoint(x: 8, y: 12))
+        path.close()
+        let canvas = Canvas(width: 16, height: 16)
+        canvas.fill(path, color: .black)
+        canvas.stroke(path, style: StrokeStyle(width: 2), color: .black)
+        #expect(canvas.color(atX: 8, y: 8).alpha > 0)
+    }
 }
