@@ -99,6 +99,23 @@ import Testing
         #expect(second.contours.count == 1 && budget == 8)
     }
 
+    /// Round-capped dashes of a wide line weigh what their caps cost: 20,000 dots of a
+    /// 10,000-px line (each a disc of hundreds of points) are drawn solid, not dotted.
+    @Test func wideRoundCapsWeighOnTheBudget() throws {
+        let style = StrokeStyle(width: 10_000, cap: .round, dash: [0, 2])
+        let line = polygon([(-20_000, 32), (20_000, 32)], closed: false)
+        let outline = try #require(Canvas.strokeOutline(line, style: style, width: 64, height: 64))
+        #expect(outline.points.count < 10_000)
+        let canvas = Canvas(width: 64, height: 64)
+        canvas.stroke(line, style: style, color: .black)
+        #expect(canvas.remainingDashes == Dasher.maxDashesPerCanvas)
+        // A thin round-capped dotted line dots as before: its small caps weigh one dash.
+        let thin = Canvas(width: 110, height: 10)
+        thin.stroke(polygon([(5, 5), (105, 5)], closed: false), style: StrokeStyle(width: 2, cap: .round, dash: [0, 4]),
+                    color: .black)
+        #expect(thin.remainingDashes == Dasher.maxDashesPerCanvas - 25)
+    }
+
     /// The canvas draws a dashed stroke solid once its budget is spent.
     @Test func canvasBudgetFallsBackToSolid() {
         let style = StrokeStyle(width: 2, dash: [4, 4])
