@@ -1,11 +1,112 @@
 #include <arpa/inet.h>
+#include <dlfcn.h>
 #include <microhttpd.h>
 #include <netinet/in.h>
+#include <pthread.h>
 #include <string.h>
 #include <sys/socket.h>
 
-/* libmicrohttpd's start, daemon-info and connection-info calls are variadic, which Swift
+/* libmicrohttpd is loaded on first use (dlopen), not linked: linked, it and the TLS
+   libraries it pulls in cost every mapsnap process milliseconds of dynamic linking at start,
+   and only `mapsnap serve` uses it. The functions are reached through this table;
+   `mapsnap_mhd_start` returns NULL when the library cannot be loaded, and the other calls
+   need a daemon, so they run with it loaded. (Static state: one copy per object file
+   that uses it, each loading on its own; dlopen hands all of them the same library.)
+
+   libmicrohttpd's start, daemon-info and connection-info calls are variadic, which Swift
    cannot call; these fixed-argument wrappers are all mapsnap's HTTP adapter uses. */
+struct mapsnap_mhd_table {
+    struct MHD_Daemon *(*start_daemon)(unsigned int flags, uint16_t port, MHD_AcceptPolicyCallback apc,
+                                       void *apc_cls, MHD_AccessHandlerCallback dh, void *dh_cls, ...);
+    void (*stop_daemon)(struct MHD_Daemon *daemon);
+    MHD_socket (*quiesce_daemon)(struct MHD_Daemon *daemon);
+    const union MHD_DaemonInfo *(*get_daemon_info)(struct MHD_Daemon *daemon, enum MHD_DaemonInfoType type, ...);
+    const union MHD_ConnectionInfo *(*get_connection_info)(struct MHD_Connection *connection,
+                                                           enum MHD_ConnectionInfoType type, ...);
+    struct MHD_Response *(*create_response_from_buffer)(size_t size, void *buffer, enum MHD_ResponseMemoryMode mode);
+    void (*destroy_response)(struct MHD_Response *response);
+    enum MHD_Result (*add_response_header)(struct MHD_Response *response, const char *header, const char *content);
+    enum MHD_Result (*queue_response)(struct MHD_Connection *connection, unsigned int status_code,
+                                      struct MHD_Response *response);
+    const char *(*lookup_connection_value)(struct MHD_Connection *connection, enum MHD_ValueKind kind, const char *key);
+    int (*get_connection_values)(struct MHD_Connection *connection, enum MHD_ValueKind kind,
+                                 MHD_KeyValueIterator iterator, void *iterator_cls);
+    void (*suspend_connection)(struct MHD_Connection *connection);
+    void (*resume_connection)(struct MHD_Connection *connection);
+};
+
+/* The loaded table. A function-local static: Swift's C importer emits the functions a
+   module calls, not a header's static variables. */
+struct mapsnap_mhd_state {
+    pthread_once_t once;
+    int loaded;
+    struct mapsnap_mhd_table functions;
+};
+static inline struct mapsnap_mhd_state *mapsnap_mhd_state(void) {
+    static struct mapsnap_mhd_state state = {PTHREAD_ONCE_INIT, 0, {0}};
+    return &state;
+}
+
+static void mapsnap_mhd_load(void) {
+    void *library = dlopen("libmicrohttpd.so.12", RTLD_NOW | RTLD_LOCAL);
+    if (library == NULL) return;
+    struct mapsnap_mhd_table t;
+    *(void **)&t.start_daemon = dlsym(library, "MHD_start_daemon");
+    *(void **)&t.stop_daemon = dlsym(library, "MHD_stop_daemon");
+    *(void **)&t.quiesce_daemon = dlsym(library, "MHD_quiesce_daemon");
+    *(void **)&t.get_daemon_info = dlsym(library, "MHD_get_daemon_info");
+    *(void **)&t.get_connection_info = dlsym(library, "MHD_get_connection_info");
+    *(void **)&t.create_response_from_buffer = dlsym(library, "MHD_create_response_from_buffer");
+    *(void **)&t.destroy_response = dlsym(library, "MHD_destroy_response");
+    *(void **)&t.add_response_header = dlsym(library, "MHD_add_response_header");
+    *(void **)&t.queue_response = dlsym(library, "MHD_queue_response");
+    *(void **)&t.lookup_connection_value = dlsym(library, "MHD_lookup_connection_value");
+    *(void **)&t.get_connection_values = dlsym(library, "MHD_get_connection_values");
+    *(void **)&t.suspend_connection = dlsym(library, "MHD_suspend_connection");
+    *(void **)&t.resume_connection = dlsym(library, "MHD_resume_connection");
+    if (!t.start_daemon || !t.stop_daemon || !t.quiesce_daemon || !t.get_daemon_info || !t.get_connection_info ||
+        !t.create_response_from_buffer || !t.destroy_response || !t.add_response_header || !t.queue_response ||
+        !t.lookup_connection_value || !t.get_connection_values || !t.suspend_connection || !t.resume_connection) return;
+    mapsnap_mhd_state()->functions = t;
+    mapsnap_mhd_state()->loaded = 1;
+}
+
+/* The table, or NULL when libmicrohttpd is not there. */
+static inline const struct mapsnap_mhd_table *mapsnap_mhd(void) {
+    struct mapsnap_mhd_state *state = mapsnap_mhd_state();
+    pthread_once(&state->once, mapsnap_mhd_load);
+    return state->loaded ? &state->functions : NULL;
+}
+
+static inline void mapsnap_mhd_stop_daemon(struct MHD_Daemon *daemon) { mapsnap_mhd()->stop_daemon(daemon); }
+static inline MHD_socket mapsnap_mhd_quiesce_daemon(struct MHD_Daemon *daemon) {
+    return mapsnap_mhd()->quiesce_daemon(daemon);
+}
+static inline void mapsnap_mhd_destroy_response(struct MHD_Response *response) {
+    mapsnap_mhd()->destroy_response(response);
+}
+static inline enum MHD_Result mapsnap_mhd_add_response_header(struct MHD_Response *response, const char *header,
+                                                              const char *content) {
+    return mapsnap_mhd()->add_response_header(response, header, content);
+}
+static inline enum MHD_Result mapsnap_mhd_queue_response(struct MHD_Connection *connection, unsigned int status_code,
+                                                         struct MHD_Response *response) {
+    return mapsnap_mhd()->queue_response(connection, status_code, response);
+}
+static inline const char *mapsnap_mhd_lookup_connection_value(struct MHD_Connection *connection,
+                                                              enum MHD_ValueKind kind, const char *key) {
+    return mapsnap_mhd()->lookup_connection_value(connection, kind, key);
+}
+static inline int mapsnap_mhd_get_connection_values(struct MHD_Connection *connection, enum MHD_ValueKind kind,
+                                                    MHD_KeyValueIterator iterator, void *iterator_cls) {
+    return mapsnap_mhd()->get_connection_values(connection, kind, iterator, iterator_cls);
+}
+static inline void mapsnap_mhd_suspend_connection(struct MHD_Connection *connection) {
+    mapsnap_mhd()->suspend_connection(connection);
+}
+static inline void mapsnap_mhd_resume_connection(struct MHD_Connection *connection) {
+    mapsnap_mhd()->resume_connection(connection);
+}
 
 /* Query arguments stay exactly as the client sent them (percent-escapes and '+' intact), so
    the Static Maps parser decodes a request the way `mapsnap render --url` decodes a URL. */
@@ -22,7 +123,9 @@ static inline struct MHD_Daemon *mapsnap_mhd_start(unsigned int flags, const str
                                                     unsigned int io_threads, unsigned int connection_timeout,
                                                     unsigned int connection_limit, unsigned int per_ip_limit,
                                                     size_t memory_limit, unsigned int backlog) {
-    return MHD_start_daemon(flags, 0, NULL, NULL, handler, handler_cls,
+    const struct mapsnap_mhd_table *m = mapsnap_mhd();
+    if (m == NULL) return NULL;
+    return m->start_daemon(flags, 0, NULL, NULL, handler, handler_cls,
                             MHD_OPTION_SOCK_ADDR, address,
                             MHD_OPTION_NOTIFY_COMPLETED, completed, completed_cls,
                             MHD_OPTION_THREAD_POOL_SIZE, io_threads,
@@ -37,13 +140,13 @@ static inline struct MHD_Daemon *mapsnap_mhd_start(unsigned int flags, const str
 
 /* The port the daemon listens on (the one the kernel chose when asked for port 0). */
 static inline unsigned int mapsnap_mhd_bound_port(struct MHD_Daemon *daemon) {
-    const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_BIND_PORT);
+    const union MHD_DaemonInfo *info = mapsnap_mhd()->get_daemon_info(daemon, MHD_DAEMON_INFO_BIND_PORT);
     return info == NULL ? 0 : info->port;
 }
 
 /* The client's address as text ("127.0.0.1", "::1") into `out`; 0 on success. */
 static inline int mapsnap_mhd_client_address(struct MHD_Connection *connection, char *out, socklen_t length) {
-    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    const union MHD_ConnectionInfo *info = mapsnap_mhd()->get_connection_info(connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
     if (info == NULL || info->client_addr == NULL) return -1;
     const struct sockaddr *address = info->client_addr;
     if (address->sa_family == AF_INET) {
@@ -57,5 +160,5 @@ static inline int mapsnap_mhd_client_address(struct MHD_Connection *connection, 
 
 /* A response owning a copy of `size` bytes (the caller's buffer may go away at once). */
 static inline struct MHD_Response *mapsnap_mhd_copied_response(const void *data, size_t size) {
-    return MHD_create_response_from_buffer(size, (void *)data, MHD_RESPMEM_MUST_COPY);
+    return mapsnap_mhd()->create_response_from_buffer(size, (void *)data, MHD_RESPMEM_MUST_COPY);
 }

@@ -68,6 +68,7 @@ final class HTTPServer: Sendable {
         if address.isIPv6 { flags |= MHD_USE_IPv6.rawValue }
         let me = Unmanaged.passUnretained(self).toOpaque()
         let memory = settings.maximumTargetLength + settings.headerAllowanceBytes
+        guard mapsnap_mhd() != nil else { throw .libraryMissing }
         let started: OpaquePointer? = address.withSocketAddress { socketAddress in
             mapsnap_mhd_start(flags, socketAddress, accessHandler, me, completedHandler, me,
                               UInt32(clamping: max(1, settings.ioThreads)),
@@ -85,7 +86,7 @@ final class HTTPServer: Sendable {
     func stopAccepting() {
         daemon.withLock { bits in
             guard let d = OpaquePointer(bitPattern: bits) else { return }
-            let socket = MHD_quiesce_daemon(d)
+            let socket = mapsnap_mhd_quiesce_daemon(d)
             if socket >= 0 { close(socket) }
         }
     }
@@ -96,7 +97,7 @@ final class HTTPServer: Sendable {
             defer { bits = 0 }
             return bits
         }
-        if let d = OpaquePointer(bitPattern: bits) { MHD_stop_daemon(d) }
+        if let d = OpaquePointer(bitPattern: bits) { mapsnap_mhd_stop_daemon(d) }
     }
 
     // MARK: Callbacks (on libmicrohttpd's threads)
@@ -139,7 +140,7 @@ final class HTTPServer: Sendable {
             if s.dispatched {
                 // Resumed without an answer cannot happen; suspend again rather than guess.
                 s.suspended = true
-                MHD_suspend_connection(connection)
+                mapsnap_mhd_suspend_connection(connection)
                 return .done
             }
             s.dispatched = true
@@ -160,7 +161,7 @@ final class HTTPServer: Sendable {
             let answered = exchange.state.withLock { s -> HTTPResponse? in
                 if let response = s.response { return response }
                 s.suspended = true
-                MHD_suspend_connection(connection)
+                mapsnap_mhd_suspend_connection(connection)
                 return nil
             }
             if let answered { return queue(exchange, answered) }
@@ -209,11 +210,11 @@ final class HTTPServer: Sendable {
             mapsnap_mhd_copied_response(bytes.baseAddress, bytes.count)
         }
         guard let created else { return MHD_Result.NO }
-        defer { MHD_destroy_response(created) }
+        defer { mapsnap_mhd_destroy_response(created) }
         for (name, value) in response.headers where !Self.isReservedHeader(name) {
-            _ = MHD_add_response_header(created, name, value)
+            _ = mapsnap_mhd_add_response_header(created, name, value)
         }
-        return MHD_queue_response(connection, UInt32(clamping: response.status), created)
+        return mapsnap_mhd_queue_response(connection, UInt32(clamping: response.status), created)
     }
 
     /// Headers libmicrohttpd writes itself (and rejects when added).
@@ -227,7 +228,7 @@ final class HTTPServer: Sendable {
     }
 
     private static func lookup(_ connection: OpaquePointer, _ name: String) -> String? {
-        MHD_lookup_connection_value(connection, MHD_ValueKind.HEADER_KIND, name).map { String(cString: $0) }
+        mapsnap_mhd_lookup_connection_value(connection, MHD_ValueKind.HEADER_KIND, name).map { String(cString: $0) }
     }
 
     private static func clientAddress(_ connection: OpaquePointer) -> String {
@@ -240,7 +241,7 @@ final class HTTPServer: Sendable {
     private static func queryItems(_ connection: OpaquePointer) -> [HTTPRequest.QueryItem] {
         var items: [HTTPRequest.QueryItem] = []
         withUnsafeMutablePointer(to: &items) { box in
-            _ = MHD_get_connection_values(connection, MHD_ValueKind.GET_ARGUMENT_KIND, { cls, _, key, value in
+            _ = mapsnap_mhd_get_connection_values(connection, MHD_ValueKind.GET_ARGUMENT_KIND, { cls, _, key, value in
                 guard let cls, let key else { return MHD_Result.YES }
                 let items = cls.assumingMemoryBound(to: [HTTPRequest.QueryItem].self)
                 items.pointee.append(HTTPRequest.QueryItem(name: String(cString: key), value: value.map { String(cString: $0) }))
@@ -253,7 +254,7 @@ final class HTTPServer: Sendable {
     private static func headers(_ connection: OpaquePointer) -> [String: String] {
         var headers: [String: String] = [:]
         withUnsafeMutablePointer(to: &headers) { box in
-            _ = MHD_get_connection_values(connection, MHD_ValueKind.HEADER_KIND, { cls, _, key, value in
+            _ = mapsnap_mhd_get_connection_values(connection, MHD_ValueKind.HEADER_KIND, { cls, _, key, value in
                 guard let cls, let key else { return MHD_Result.YES }
                 let headers = cls.assumingMemoryBound(to: [String: String].self)
                 let name = String(cString: key).lowercased()
@@ -331,7 +332,7 @@ struct HTTPResponder: Sendable {
             s.note = note
             if s.suspended, let connection = OpaquePointer(bitPattern: s.connection) {
                 s.suspended = false
-                MHD_resume_connection(connection)
+                mapsnap_mhd_resume_connection(connection)
             }
         }
     }

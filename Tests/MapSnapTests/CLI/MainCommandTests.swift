@@ -34,6 +34,25 @@ import Testing
         #expect(CLIRunner.listing(dir).isEmpty)
     }
 
+    /// libcurl and libmicrohttpd are loaded when a fetch or the server needs them, never at
+    /// start: linked, they and the TLS, Kerberos and LDAP libraries behind them cost every
+    /// process ~10 ms of dynamic linking. `readelf` comes with the binutils Swift links with.
+    @Test func networkLibrariesAreNotLinked() throws {
+        let executable = try #require(CLIRunner.executable)
+        let readelf = Process()
+        readelf.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        readelf.arguments = ["readelf", "-d", executable]
+        let pipe = Pipe()
+        readelf.standardOutput = pipe
+        try readelf.run()
+        let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        readelf.waitUntilExit()
+        let needed = text.split(separator: "\n").filter { $0.contains("(NEEDED)") }
+        #expect(needed.contains { $0.contains("libpng") }, "\(text)") // the listing is read right
+        #expect(!needed.contains { $0.contains("curl") || $0.contains("microhttpd") || $0.contains("gnutls") },
+                "\(needed.joined(separator: "\n"))")
+    }
+
     @Test(arguments: [["--version"], ["-V"]])
     func versionPrintsOneLine(arguments: [String]) throws {
         let dir = TestPaths.temporaryDirectory()

@@ -24,14 +24,15 @@ enum CurlTransfer {
 
     static func perform(_ exchange: HTTPExchange) -> HTTPExchange.Outcome {
         guard globalInit == CURLE_OK else {
-            return .failed(reason: "libcurl could not be initialised", retryable: false, hostUnreachable: false)
+            return .failed(reason: "libcurl (libcurl.so.4, loaded on first use) could not be loaded or initialised; install libcurl4",
+                           retryable: false, hostUnreachable: false)
         }
         guard let easy = CurlHandlePool.shared.take(exchange.connectionKey) ?? CurlEasy() else {
             return .failed(reason: "libcurl could not create a transfer handle", retryable: true, hostUnreachable: false)
         }
         defer { CurlHandlePool.shared.put(easy, key: exchange.connectionKey, limit: exchange.idleConnectionLimit) }
         let h = easy.handle
-        curl_easy_reset(h)
+        mapsnap_curl_easy_reset(h)
         configure(h, easy: easy, exchange: exchange)
         let sink = BodySink(handle: h, limit: exchange.maxBodyBytes, budget: exchange.budget, memoryLimit: exchange.memoryLimit)
         let code: CURLcode = withExtendedLifetime(sink) {
@@ -41,7 +42,7 @@ enum CurlTransfer {
             _ = mapsnap_curl_setopt_pointer(h, CURLOPT_HEADERDATA, context)
             _ = mapsnap_curl_setopt_header_function(h, headerSinkCallback)
             easy.errorBuffer[0] = 0
-            return curl_easy_perform(h)
+            return mapsnap_curl_easy_perform(h)
         }
         let outcome = classify(code, easy: easy, sink: sink)
         if case .response = outcome {} else { sink.releaseReservation() }
@@ -248,7 +249,7 @@ final class CurlEasy: @unchecked Sendable {
     let errorBuffer: UnsafeMutablePointer<CChar>
 
     init?() {
-        guard let handle = curl_easy_init() else { return nil }
+        guard let handle = mapsnap_curl_easy_init() else { return nil }
         self.handle = handle
         let size = Int(mapsnap_curl_error_size())
         errorBuffer = .allocate(capacity: size)
@@ -256,7 +257,7 @@ final class CurlEasy: @unchecked Sendable {
     }
 
     deinit {
-        curl_easy_cleanup(handle)
+        mapsnap_curl_easy_cleanup(handle)
         errorBuffer.deallocate()
     }
 
@@ -264,7 +265,7 @@ final class CurlEasy: @unchecked Sendable {
     func message(for code: CURLcode) -> String {
         let detail = String(cString: errorBuffer).trimmingSuffixNewlines()
         if !detail.isEmpty { return detail }
-        return curl_easy_strerror(code).map { String(cString: $0) } ?? "curl error \(code.rawValue)"
+        return mapsnap_curl_easy_strerror(code).map { String(cString: $0) } ?? "curl error \(code.rawValue)"
     }
 }
 
