@@ -48,7 +48,15 @@ enum FeatureWalker {
         guard let l = found else { return out }
         let t = TileTransform(rect: tile.sourceRect, extent: l.extent)
         let filter = CompiledFilter(layer, tileLayer: TileLayerIndex(l), zoom: zoom, geometryTypes: types)
+        // The visible rectangle in tile units, one unit wider each side: a feature whose box
+        // misses it cannot reach the image (the exact test on projected points follows), so
+        // it is neither filtered nor decoded — most of a tile, when a small image shows a
+        // corner of an over-zoomed one.
+        let cull = t.scale > 0 && t.scale.isFinite
+        let vx0 = (visible.minX - t.originX) / t.scale - 1, vx1 = (visible.maxX - t.originX) / t.scale + 1
+        let vy0 = (visible.minY - t.originY) / t.scale - 1, vy1 = (visible.maxY - t.originY) / t.scale + 1
         for feature in l.features {
+            if cull, !feature.bounds.intersects(minX: vx0, minY: vy0, maxX: vx1, maxY: vy1) { continue }
             guard filter.matches(feature) else { continue }
             geometry.removeAll()
             do {

@@ -12,6 +12,9 @@ struct VectorTileFeature: Sendable {
 
     var featureID: UInt64? { record.id }
 
+    /// The box around the feature's points in tile units (see `TileBox`).
+    var bounds: TileBox { record.bounds }
+
     /// The value tagged with `key`, or nil when the feature lacks it.
     ///
     /// Scans the feature's own few tags comparing key strings: for the handful of tags a

@@ -47,6 +47,9 @@ final class VectorTileLayerStorage: Sendable {
         var tagStart: Int
         var tagEnd: Int
         var geometry: Range<Int>
+        /// The box around the geometry's points, in tile units (`TileBox.everything` when
+        /// the geometry could not be scanned: decoding it reports why).
+        var bounds: TileBox
     }
 
     let bytes: [UInt8]
@@ -140,7 +143,8 @@ final class VectorTileLayerStorage: Sendable {
                 skipped += 1
                 continue
             }
-            records.append(FeatureRecord(id: id, type: type, tagStart: tagStart, tagEnd: tags.count, geometry: geometry))
+            records.append(FeatureRecord(id: id, type: type, tagStart: tagStart, tagEnd: tags.count, geometry: geometry,
+                                         bounds: TileBox.scanning(bytes, geometry)))
         }
         self.tags = tags
         self.records = records
@@ -166,5 +170,65 @@ final class VectorTileLayerStorage: Sendable {
             }
         }
         return value
+    }
+}
+
+/// An axis-aligned box in tile units, from a quick pass over a feature's encoded geometry,
+/// so that renders skip features far from the image without decoding them.
+struct TileBox: Sendable, Equatable {
+    var minX, minY, maxX, maxY: Int64
+
+    /// The box of a geometry that could not be scanned: it touches everything.
+    static let everything = TileBox(minX: .min, minY: .min, maxX: .max, maxY: .max)
+
+    /// Whether the box reaches the rectangle (tile units, bounds included).
+    @inline(__always)
+    func intersects(minX x0: Double, minY y0: Double, maxX x1: Double, maxY y1: Double) -> Bool {
+        Double(maxX) >= x0 && Double(minX) <= x1 && Double(maxY) >= y0 && Double(minY) <= y1
+    }
+
+    /// The box around every MoveTo/LineTo point of the geometry commands in `range`; a
+    /// command other than those and ClosePath, a truncated varint or no point at all give
+    /// `everything` (the decoder then says what is wrong). Validates nothing else.
+    static func scanning(_ bytes: [UInt8], _ range: Range<Int>) -> TileBox {
+        guard range.lowerBound >= 0, range.upperBound <= bytes.count else { return .everything }
+        return bytes.withUnsafeBufferPointer { b -> TileBox in
+            var i = range.lowerBound
+            let end = range.upperBound
+            @inline(__always) func varint() -> UInt64? {
+                var value: UInt64 = 0, shift: UInt64 = 0
+                while i < end, shift < 64 {
+                    let byte = b[i]
+                    i += 1
+                    value |= UInt64(byte & 0x7f) << shift
+                    if byte < 0x80 { return value }
+                    shift += 7
+                }
+                return nil
+            }
+            var x: Int64 = 0, y: Int64 = 0
+            var box = TileBox(minX: .max, minY: .max, maxX: .min, maxY: .min)
+            while i < end {
+                guard let command = varint() else { return .everything }
+                let id = command & 7
+                if id == 7 { continue }
+                guard id == 1 || id == 2 else { return .everything }
+                var count = command >> 3
+                while count > 0 {
+                    guard let dx = varint(), let dy = varint() else { return .everything }
+                    // Zigzag; wrapping like the decoder's running sums.
+                    x &+= Int64(bitPattern: (dx >> 1) ^ (0 &- (dx & 1)))
+                    y &+= Int64(bitPattern: (dy >> 1) ^ (0 &- (dy & 1)))
+                    box.minX = min(box.minX, x); box.maxX = max(box.maxX, x)
+                    box.minY = min(box.minY, y); box.maxY = max(box.maxY, y)
+                    count -= 1
+                }
+            }
+            // Points past Int32 are an error the decoder reports: never culled.
+            let range = Int64(Int32.min)...Int64(Int32.max)
+            guard box.minX <= box.maxX, range.contains(box.minX), range.contains(box.maxX),
+                  range.contains(box.minY), range.contains(box.maxY) else { return .everything }
+            return box
+        }
     }
 }

@@ -196,3 +196,31 @@ import Testing
         #expect(decodedSome, "seed 0x7111e5")
     }
 }
+
+/// The quick box around a feature's encoded geometry that lets renders skip far features.
+@Suite struct TileBoxTests {
+    typealias T = MVTTestTiles
+
+    static func box(_ geometry: [UInt64]) -> TileBox {
+        var w = ProtobufWriter()
+        for g in geometry { w.writeVarint(g) }
+        return TileBox.scanning(w.bytes, 0..<w.bytes.count)
+    }
+
+    /// Running sums of zigzag deltas over MoveTo and LineTo; ClosePath adds no point.
+    @Test func boxCoversEveryPoint() {
+        let polygon: [UInt64] = [T.command(1, 1), T.zigzag(10), T.zigzag(20),
+                                 T.command(2, 2), T.zigzag(-15), T.zigzag(0), T.zigzag(5), T.zigzag(30),
+                                 T.command(7, 1)]
+        #expect(Self.box(polygon) == TileBox(minX: -5, minY: 20, maxX: 10, maxY: 50))
+        #expect(Self.box(polygon).intersects(minX: -100, minY: 49.5, maxX: -5, maxY: 60))
+        #expect(!Self.box(polygon).intersects(minX: 10.5, minY: 0, maxX: 100, maxY: 100))
+    }
+
+    /// What the scan cannot read touches everything, so the decoder still sees it and says why.
+    @Test(arguments: [[UInt64](), [T.command(4, 1), 0, 0], [T.command(1, 2), T.zigzag(1), T.zigzag(1)],
+                      [T.command(7, 1)], [T.command(1, 1), UInt64(1) << 40, 0]])
+    func unreadableGeometryTouchesEverything(_ geometry: [UInt64]) {
+        #expect(Self.box(geometry) == .everything)
+    }
+}
