@@ -15,11 +15,11 @@ extension Canvas {
         pixels.withUnsafeMutableBufferPointer { px in
             let target = PixelRows(base: px.baseAddress, width: w)
             let band = { @Sendable (rows: Range<Int>) in
-                Rasterizer().rasterizeRuns(path, width: w, height: h, rows: rows, rule: rule, span: { y, x0, coverage in
+                Rasterizer.withPooled { $0.rasterizeRuns(path, width: w, height: h, rows: rows, rule: rule, span: { y, x0, coverage in
                     target.blend(y: y, x0: x0, coverage: coverage, src: src)
                 }, run: { y, x0, x1, coverage in
                     target.blendRun(y: y, x0: x0, x1: x1, coverage: coverage, src: src)
-                })
+                }) }
             }
             if bands.count == 1 {
                 band(bands[0])

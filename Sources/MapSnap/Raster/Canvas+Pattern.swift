@@ -20,7 +20,7 @@ extension Canvas {
         let offsetY = ((-originY % ph) + ph) % ph
         let w = width
         pattern.pixels.withUnsafeBufferPointer { src in
-            Rasterizer().rasterize(path, width: width, height: height, rule: rule) { y, x0, coverage in
+            Rasterizer.withPooled { $0.rasterize(path, width: width, height: height, rule: rule) { y, x0, coverage in
                 let py = (y + offsetY) % ph
                 let prow = py * pw * 4
                 var px = (x0 + offsetX) % pw
@@ -45,7 +45,7 @@ extension Canvas {
                         if px == pw { px = 0 }
                     }
                 }
-            }
+            } }
         }
     }
 

@@ -78,9 +78,9 @@ final class LabelCollisionIndex {
         guard let outline = Canvas.strokeOutline(path.mapPoints { PixelPoint(x: $0.x * k, y: $0.y * k) },
                                                  style: coarse, width: columns, height: rows) else { return }
         if obstacles.isEmpty { obstacles = [Bool](repeating: false, count: columns * rows) }
-        Rasterizer().rasterize(outline, width: columns, height: rows, rule: .nonZero) { y, x0, coverage in
+        Rasterizer.withPooled { $0.rasterize(outline, width: columns, height: rows, rule: .nonZero) { y, x0, coverage in
             for (i, c) in coverage.enumerated() where c > 0 { obstacles[y * columns + x0 + i] = true }
-        }
+        } }
     }
 
     private func hitsObstacle(_ rect: PixelRect) -> Bool {

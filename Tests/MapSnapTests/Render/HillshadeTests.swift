@@ -251,19 +251,10 @@ import Testing
         return try RasterTileDecoder.decode(bytes, origin: path)
     }
 
-    struct CLIResult { let status: Int32; let stdout: String; let stderr: String }
-
-    func runCLI(_ arguments: [String]) throws -> CLIResult {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: TestPaths.repositoryRoot + "/.build/debug/mapsnap")
-        p.arguments = arguments
-        let out = Pipe(), err = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        try p.run()
-        let o = out.fileHandleForReading.readDataToEndOfFile()
-        let e = err.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return CLIResult(status: p.terminationStatus, stdout: String(decoding: o, as: UTF8.self), stderr: String(decoding: e, as: UTF8.self))
+    /// `mapsnap` through the shared runner (which finds the binary of whatever build
+    /// directory the tests run from, e.g. a sanitizer's).
+    func runCLI(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
+        let r = try CLIRunner.run(arguments, in: TestPaths.temporaryDirectory())
+        return (r.exitCode, r.stdoutText, r.stderr)
     }
 }

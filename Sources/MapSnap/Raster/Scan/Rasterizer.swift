@@ -69,6 +69,28 @@ final class Rasterizer {
 
     init() {}
 
+    /// Idle rasterizers: fills borrow one instead of growing new edge lists and row buffers
+    /// (in a batch or server most fills would otherwise allocate and page in fresh memory).
+    /// A rasterizer's state never reaches its output (`scan` clears what it uses), so
+    /// which one a fill gets changes no byte.
+    private static let idle = Locked<[Rasterizer]>([])
+    /// At most this many idle rasterizers are kept (more threads than this rarely fill at once).
+    private static let idleLimit = 16
+    /// A rasterizer that grew more edges than this (2.5 MB) after a huge path is dropped
+    /// rather than kept idle, so the pool holds little memory between renders.
+    private static let idleEdgeCapacityLimit = 65_536
+
+    /// Runs `body` with an idle rasterizer (or a new one), then keeps it for the next fill.
+    static func withPooled<R>(_ body: (Rasterizer) throws -> R) rethrows -> R {
+        let rasterizer = idle.withLock { $0.popLast() } ?? Rasterizer()
+        defer {
+            if rasterizer.edges.capacity <= idleEdgeCapacityLimit {
+                idle.withLock { if $0.count < idleLimit { $0.append(rasterizer) } }
+            }
+        }
+        return try body(rasterizer)
+    }
+
     /// Fills `path` onto `canvas` with `color` (all contours implicitly closed).
     func fill(_ path: Path, color: Color, rule: FillRule = .nonZero, on canvas: Canvas) {
         guard color.alpha > 0 else { return }

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import MapSnap
 
@@ -152,5 +153,33 @@ import Darwin
         r.fill(path, color: Color(rgba: 0x11223380), on: b)
         #expect(a.pixels == b.pixels)
         #expect(a.pixels.contains { $0 != 0 })
+    }
+
+    /// `Canvas.fill` borrows rasterizers from a shared pool; whichever one a fill gets (one
+    /// that last drew a bigger canvas, a huge path, another rule) and however many threads
+    /// fill at once, the pixels are those of a fresh rasterizer.
+    @Test func pooledFillsOnManyThreadsMatchFreshRasterizers() {
+        let shapes: [(Path, Int, FillRule)] = (0..<12).map { i in
+            let d = Double(i)
+            let star = polygon((0..<7).map { k in
+                let a = Double(k) * 4 * Double.pi / 7 + d
+                return (40 + d + (30 + d) * cos(a), 35 + (25 + d) * sin(a))
+            })
+            return (star, 48 + i * 23, i % 2 == 0 ? .nonZero : .evenOdd)
+        }
+        // An opaque colour on a clear canvas leaves each pixel's coverage in its alpha byte.
+        let expected = shapes.map { path, size, rule in byteCoverage(path, width: size, height: size, rule: rule) }
+        let results = Locked([[Int]?](repeating: nil, count: shapes.count * 8))
+        DispatchQueue.concurrentPerform(iterations: shapes.count * 8) { n in
+            let (path, size, rule) = shapes[n % shapes.count]
+            let c = Canvas(width: size, height: size)
+            c.fill(path, color: Color(rgba: 0x3366CCFF), rule: rule)
+            let alpha = stride(from: 3, to: c.pixels.count, by: 4).map { Int(c.pixels[$0]) }
+            results.withLock { $0[n] = alpha }
+        }
+        let got = results.withLock { $0 }
+        for n in got.indices {
+            #expect(got[n] == expected[n % shapes.count], "fill \(n) (shape \(n % shapes.count))")
+        }
     }
 }
