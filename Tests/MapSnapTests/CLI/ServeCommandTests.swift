@@ -45,7 +45,8 @@ import Testing
 
         var log: String { stderr.lines.joined() }
 
-        /// Waits (at most `seconds`) for the process to exit; its status, or nil.
+        /// Waits (at most `seconds`: pass `TestEnvironment.seconds`, a sanitized render is far
+        /// slower) for the process to exit; its status, or nil.
         func waitForExit(seconds: Double) -> Int32? {
             let deadline = Date().addingTimeInterval(seconds)
             while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
@@ -78,7 +79,7 @@ import Testing
         }
         #expect(inFlight, "the render never started: \(serve.log)")
         kill(serve.process.processIdentifier, SIGTERM)
-        let status = serve.waitForExit(seconds: 60)
+        let status = serve.waitForExit(seconds: TestEnvironment.seconds(60))
         done.wait()
         #expect(status == 0, "exit status \(String(describing: status)): \(serve.log)")
         let answer = result.lines.first ?? ""
@@ -113,7 +114,7 @@ import Testing
         let serve = try ServeProcess(["--config", directory + "/server.json", "--quiet"])
         defer {
             kill(serve.process.processIdentifier, SIGTERM)
-            _ = serve.waitForExit(seconds: 30)
+            _ = serve.waitForExit(seconds: TestEnvironment.seconds(30))
         }
         let target = "/staticmap?center=60.17,24.94&zoom=14&size=100x100"
         #expect(try HTTPTestClient.request(port: serve.port, target: target).status == 403)
