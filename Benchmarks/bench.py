@@ -496,12 +496,22 @@ def main():
         "", "## Targets", "",
         "| scenario | check | measured | target | result |", "|---|---|---|---|---|"]
     head += [f"| {a} | {b} | {c} | {d} | {e} |" for a, b, c, d, e in rep.summary]
-    fairness = open(os.path.join(HERE, "FAIRNESS.md")).read().strip() if os.path.exists(
-        os.path.join(HERE, "FAIRNESS.md")) else ""
-    text = "\n".join(head) + "\n\n" + "\n\n".join(rep.sections) + "\n" + ("\n" + fairness + "\n" if fairness else "")
+    if any("FAIL" in e for *_, e in rep.summary):
+        head += ["", "For every target marked FAIL, *Unmet targets* below gives the profile (where the time goes, "
+                 "from `Benchmarks/profile.py`) and the reason (Benchmarks/PROFILES.md)."]
+
+    def appendix(name):
+        path = os.path.join(HERE, name)
+        return open(path).read().strip() if os.path.exists(path) else ""
+
+    text = "\n".join(head) + "\n\n" + "\n\n".join(rep.sections) + "\n"
+    for extra in (appendix("PROFILES.md"), appendix("FAIRNESS.md")):
+        if extra:
+            text += "\n" + extra + "\n"
     with open(cfg.results, "w") as f:
         f.write(text)
-    print("\n".join(head[-len(rep.summary) - 2:]))
+    table = head.index("| scenario | check | measured | target | result |")
+    print("\n".join(head[table:table + len(rep.summary) + 2]))
     print(f"\nwrote {os.path.relpath(cfg.results)}", file=sys.stderr)
 
 
