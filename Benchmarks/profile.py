@@ -18,10 +18,7 @@ import subprocess
 import sys
 import tempfile
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-REPO = os.path.dirname(HERE)
-FX = os.path.join(HERE, ".fixtures")
-OUT = os.path.join(HERE, ".out")
+from bench import FX, OUT, REPO   # the suite's fixture and output folders (same directory)
 
 # First match wins: (component, regular expression over "dso symbol").
 COMPONENTS = [

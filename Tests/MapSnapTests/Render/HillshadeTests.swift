@@ -252,9 +252,11 @@ import Testing
     }
 
     /// `mapsnap` through the shared runner (which finds the binary of whatever build
-    /// directory the tests run from, e.g. a sanitizer's).
+    /// directory the tests run from, e.g. a sanitizer's); the run's scratch directory is
+    /// removed (the tests pass absolute paths).
     func runCLI(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
-        let r = try CLIRunner.run(arguments, in: TestPaths.temporaryDirectory())
+        let r = try CLIRunner.run(arguments)
+        CLIRunner.cleanUp(r.directory)
         return (r.exitCode, r.stdoutText, r.stderr)
     }
 }
