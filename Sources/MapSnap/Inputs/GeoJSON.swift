@@ -605,8 +605,21 @@ private struct GeoJSONReader {
         }
         try beginArray()
         var result: [LatLng] = []
-        while try nextElement() {
+        var count = positionCount
+        let limit = GeoJSON.maximumPositionCount
+        while true {
+            // Plain `[lon, lat]` pairs in bulk; anything else (and any error) one at a time.
+            let closed = json.readNumberPairElements { lon, lat in
+                let coordinate = LatLng(latitude: lat, longitude: lon)
+                guard count < limit, coordinate.isValidVertex else { return false }
+                count += 1
+                result.append(coordinate)
+                return true
+            }
+            positionCount = count
+            guard !closed, try nextElement() else { break }
             result.append(try position())
+            count = positionCount
         }
         // The array has ended: the key path is the array's own.
         guard result.isEmpty || result.count >= minimum else {

@@ -19,14 +19,16 @@ extension PathOverlay {
         return CameraFit.unwrappedWorldPoints(dense)
     }
 
-    /// The line in image pixels, every point kept; nil when it has none.
-    func pixelLine(_ projected: ProjectedOverlay, in ctx: OverlayContext) -> Path? {
-        pixelPath(projected, ctx, thinning: false)
+    /// The line in image pixels times `scale`, for the label-collision mask (which strokes it
+    /// undashed on a grid `scale` times the image's size); nil when it has none. Thinned as
+    /// the stroker would thin it (see `pixelPath`).
+    func obstacleLine(_ projected: ProjectedOverlay, in ctx: OverlayContext, scale: Double) -> Path? {
+        pixelPath(projected, ctx, thinning: fillColor == nil, scale: scale)
     }
 
     /// Fill (Google's `fillcolor:`), casing, then the line.
     func draw(_ projected: ProjectedOverlay, in ctx: OverlayContext) {
-        guard var path = pixelPath(projected, ctx, thinning: true) else { return }
+        guard var path = pixelPath(projected, ctx, thinning: dash.isEmpty && fillColor == nil) else { return }
         if let fill = fillColor {
             // A filled path is a polygon: filled and outlined closed.
             path.close()
@@ -42,16 +44,18 @@ extension PathOverlay {
         ctx.canvas.stroke(path, style: StrokeStyle(width: width, cap: cap, join: join, dash: dash), color: color)
     }
 
-    /// The line in image pixels, thinned when `thinning` allows and it is safe.
+    /// The line in image pixels (times `scale`), thinned when `thinning` allows and it is safe.
     ///
-    /// A big line that lies wholly inside the image, with no dash and no fill, is thinned
-    /// here, while converting, by the stroker's own first simplification pass (points
-    /// closer than its radial tolerance to the last kept point are dropped): a million-point
-    /// track then never exists as a million-point path. That pass is idempotent, and inside
-    /// the image nothing the stroker does before it (clipping) changes the points, so the
-    /// drawing is exactly the same as without this shortcut. Dashes (whose phase depends on
-    /// every point) and fills (which are not simplified) take the full line.
-    private func pixelPath(_ projected: ProjectedOverlay, _ ctx: OverlayContext, thinning: Bool) -> Path? {
+    /// A big line that lies wholly inside the image is thinned here, while it is projected,
+    /// by the stroker's own first simplification pass (points closer than its radial
+    /// tolerance to the last kept point are dropped): a million-point track then never exists
+    /// as a million-point path. That pass is idempotent, and inside the image nothing the
+    /// stroker does before it (clipping) changes the points, so the drawing is exactly the
+    /// same as without this shortcut. Callers allow thinning only for undashed strokes
+    /// (a dash's phase depends on every point) of unfilled lines (fills are not simplified).
+    /// A point outside the image ends the thinning and the line is converted in full.
+    func pixelPath(_ projected: ProjectedOverlay, _ ctx: OverlayContext, thinning: Bool,
+                           scale k: Double = 1) -> Path? {
         let world = geodesic ? worldLine(maxStepDegrees: Self.drawStepDegrees) : projected.lines[0]
         guard !world.isEmpty else { return nil }
         var lo = Double.infinity, hi = -Double.infinity
@@ -60,28 +64,27 @@ extension PathOverlay {
         let shift = -((lo + hi) / 2 - ctx.camera.centerWorld.x).rounded()
         let toPixel = ctx.camera.worldToPixel
         var path = Path()
-        let thin = thinning && world.count > 1024 && dash.isEmpty && fillColor == nil && {
+        if thinning && world.count > 1024 {
             let w = Double(ctx.canvas.width), h = Double(ctx.canvas.height)
+            var thinner = Simplifier.RadialThinner(tolerance: Simplifier.defaultTolerance / 2)
+            var kept: [PixelPoint] = []
+            kept.reserveCapacity(min(world.count, 1 << 16))
             var inside = true
             for p in world {
                 let q = toPixel(p, shiftX: shift)
-                if !(q.x >= 0 && q.x <= w && q.y >= 0 && q.y <= h) { inside = false; break }
+                guard q.x >= 0 && q.x <= w && q.y >= 0 && q.y <= h else { inside = false; break }
+                thinner.add(k == 1 ? q : PixelPoint(x: q.x * k, y: q.y * k), to: &kept)
             }
-            return inside
-        }()
-        if thin {
-            var pixels: [PixelPoint] = []
-            pixels.reserveCapacity(world.count)
-            for p in world { pixels.append(toPixel(p, shiftX: shift)) }
-            var kept: [PixelPoint] = []
-            Simplifier.radialPass(pixels[...], tolerance: Simplifier.defaultTolerance / 2, into: &kept)
-            path.reserveCapacity(kept.count)
-            path.move(to: kept[0])
-            for q in kept.dropFirst() { path.line(to: q) }
-        } else {
-            path.reserveCapacity(world.count)
-            path.move(to: toPixel(world[0], shiftX: shift))
-            for p in world.dropFirst() { path.line(to: toPixel(p, shiftX: shift)) }
+            if inside {
+                thinner.finish(&kept)
+                return Path(polyline: kept)
+            }
+        }
+        path.reserveCapacity(world.count)
+        for (i, p) in world.enumerated() {
+            var q = toPixel(p, shiftX: shift)
+            if k != 1 { q = PixelPoint(x: q.x * k, y: q.y * k) }
+            if i == 0 { path.move(to: q) } else { path.line(to: q) }
         }
         return path
     }

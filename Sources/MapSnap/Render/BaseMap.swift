@@ -290,6 +290,16 @@ final class BaseMap {
     }
 
     /// Draws one pass of the style's layers (problems go to `allWarnings`).
+    /// Whether the `.labels` pass places anything at `zoom` (a raster-only map places
+    /// nothing, so nothing needs to keep clear for it).
+    func placesLabels(atZoom zoom: Double) -> Bool {
+        style.layers.contains { BaseMap.placesLabels($0, atZoom: zoom) }
+    }
+
+    private static func placesLabels(_ layer: StyleLayer, atZoom zoom: Double) -> Bool {
+        layer.type == .symbol && layer.isVisible(atZoom: zoom)
+    }
+
     func drawLayers(camera: Camera, canvas: Canvas, labels: LabelCollisionIndex, pass: Pass,
                     text: TextEngine) {
         let zoom = camera.zoom
@@ -323,7 +333,7 @@ final class BaseMap {
             }
         case .labels:
             var placer = SymbolPlacer(context: ctx, labels: labels, text: text, sprites: sprites)
-            for layer in style.layers where layer.type == .symbol && layer.isVisible(atZoom: zoom) {
+            for layer in style.layers where BaseMap.placesLabels(layer, atZoom: zoom) {
                 guard let src = source(for: layer, camera: camera, vector: true) else { continue }
                 placer.collect(layer, src)
             }

@@ -53,8 +53,11 @@ public struct MapSnapshotter: Sendable {
         for r in reserved { labels.insert(r) }
         do {
             try painter.planMarkers(labels: labels)
-            // Routes drawn over the labels would hide them: base-map labels keep clear.
-            painter.reserveRoutes(level: .aboveLabels, labels: labels)
+            // Routes drawn over the labels would hide them: base-map labels keep clear. Only
+            // the base map's label placement reads those areas (marker titles are placed).
+            if base.placesLabels(atZoom: camera.zoom) {
+                painter.reserveRoutes(level: .aboveLabels, labels: labels)
+            }
             base.drawLayers(camera: camera, canvas: canvas, labels: labels, pass: .belowLabels, text: text)
             try painter.draw(level: .aboveRoads)
             base.drawLayers(camera: camera, canvas: canvas, labels: labels, pass: .labels, text: text)

@@ -40,8 +40,10 @@ struct OverlayPainter {
         for projected in overlays {
             guard case .path(let p) = projected.overlay, p.level == level, p.fillColor == nil else { continue }
             let casing = (p.casingColor?.alpha ?? 0) > 0 && p.casingWidth > 0 ? 2 * p.casingWidth : 0
-            guard p.color.alpha > 0 || casing > 0, let path = p.pixelLine(projected, in: context) else { continue }
-            labels.block(stroke: path, style: StrokeStyle(width: (p.width + casing) * context.scale, cap: p.cap, join: p.join))
+            let k = LabelCollisionIndex.obstacleScale
+            guard p.color.alpha > 0 || casing > 0, let line = p.obstacleLine(projected, in: context, scale: k) else { continue }
+            labels.block(obstacleLine: line,
+                         style: StrokeStyle(width: (p.width + casing) * context.scale * k, cap: p.cap, join: p.join))
         }
     }
 

@@ -381,6 +381,110 @@ struct JSONReader {
         return (first, second)
     }
 
+    /// The bulk form of `nextElement()` + `readNumberPair()` for the array being read (after
+    /// `beginArray()`): reads elements for as long as each is exactly `[a, b]` with two plain
+    /// numbers and `accept(a, b)` returns true. Returns true after consuming the array's
+    /// closing `]`; false when it stopped before an element it leaves to the generic calls
+    /// (anything else, malformed text, an exponent, more than 19 digits, or one `accept`
+    /// refused), which then read it and report any error with its path. The numbers are the
+    /// ones `scanNumber` gives, from the same conversion.
+    mutating func readNumberPairElements(_ accept: (Double, Double) -> Bool) -> Bool {
+        precondition(frames.last?.isObject == false, "readNumberPairElements() outside an array")
+        let top = frames.count - 1
+        var count = frames[top].count
+        var position = self.position
+        let end = self.end
+        let closed: Bool = bytes.withUnsafeBufferPointer { buf in
+            @inline(__always) func skipSpace(_ i: inout Int) {
+                while i < end {
+                    let b = buf[i]
+                    guard b == 0x20 || b == 0x0A || b == 0x0D || b == 0x09 else { return }
+                    i += 1
+                }
+            }
+            /// `-? (0 | [1-9][0-9]*) (. [0-9]+)?` with at most 19 significant digits, else nil.
+            @inline(__always) func number(_ i: inout Int) -> Double? {
+                var j = i
+                guard j < end else { return nil }
+                let negative = buf[j] == UInt8(ascii: "-")
+                if negative { j += 1 }
+                guard j < end else { return nil }
+                var significand: UInt64 = 0, digits = 0, exponent = 0
+                let lead = buf[j] &- UInt8(ascii: "0")
+                if lead == 0 {
+                    j += 1
+                } else if lead < 10 {
+                    repeat {
+                        significand = significand &* 10 &+ UInt64(buf[j] &- UInt8(ascii: "0"))
+                        digits += 1
+                        j += 1
+                    } while j < end && buf[j] &- UInt8(ascii: "0") < 10
+                } else {
+                    return nil
+                }
+                if j < end, buf[j] == UInt8(ascii: ".") {
+                    j += 1
+                    guard j < end, buf[j] &- UInt8(ascii: "0") < 10 else { return nil }
+                    repeat {
+                        let digit = buf[j] &- UInt8(ascii: "0")
+                        if significand == 0 && digit == 0 {
+                            exponent -= 1
+                        } else {
+                            significand = significand &* 10 &+ UInt64(digit)
+                            digits += 1
+                            exponent -= 1
+                        }
+                        j += 1
+                    } while j < end && buf[j] &- UInt8(ascii: "0") < 10
+                }
+                // A digit after a leading zero, an exponent, or too many digits: generic path.
+                guard digits <= 19, j >= end || (buf[j] &- UInt8(ascii: "0") >= 10 && buf[j] | 0x20 != UInt8(ascii: "e"))
+                else { return nil }
+                let value: Double
+                if significand == 0 {
+                    value = 0
+                } else {
+                    guard let v = JSONNumber.value(significand: significand, exponent: exponent) else { return nil }
+                    value = v
+                }
+                i = j
+                return negative ? -value : value
+            }
+            while true {
+                var i = position
+                skipSpace(&i)
+                guard i < end else { return false }
+                if buf[i] == UInt8(ascii: "]") {
+                    position = i + 1
+                    return true
+                }
+                if count > 0 {
+                    guard buf[i] == UInt8(ascii: ",") else { return false }
+                    i += 1
+                    skipSpace(&i)
+                }
+                guard i < end, buf[i] == UInt8(ascii: "[") else { return false }
+                i += 1
+                skipSpace(&i)
+                guard let a = number(&i) else { return false }
+                skipSpace(&i)
+                guard i < end, buf[i] == UInt8(ascii: ",") else { return false }
+                i += 1
+                skipSpace(&i)
+                guard let b = number(&i) else { return false }
+                skipSpace(&i)
+                guard i < end, buf[i] == UInt8(ascii: "]") else { return false }
+                guard accept(a, b) else { return false }
+                position = i + 1
+                count += 1
+            }
+        }
+        self.position = position
+        frames[top].count = count
+        if closed { frames.removeLast() }
+        return closed
+    }
+
     private mutating func pairNumber() -> Double? {
         skipWhitespace()
         guard position < end, bytes[position] == UInt8(ascii: "-") || (bytes[position] &- UInt8(ascii: "0")) < 10 else { return nil }

@@ -7,7 +7,7 @@ import Foundation
 /// instead of O(all boxes). Line labels insert one small box per glyph.
 ///
 /// Besides boxes, the index holds the areas of routes drawn above the labels
-/// (`block(stroke:style:)`): a base-map label there would be half hidden under the route
+/// (`block(obstacleLine:style:)`): a base-map label there would be half hidden under the route
 /// ("uuvikatu" for Kluuvikatu), so it collides and goes elsewhere along its line, or is
 /// left out. Those areas are a coarse mask of `obstacleCellSize`-pixel cells, rasterized
 /// with the stroker, so a million-point route costs one stroke, not a box per segment.
@@ -66,17 +66,18 @@ final class LabelCollisionIndex {
         return hitsObstacle(rect)
     }
 
-    /// Marks the area a stroke of `path` covers as taken (dashes ignored: a dashed route
-    /// hides a label as well as a solid one).
-    func block(stroke path: Path, style: StrokeStyle) {
+    /// Image pixels to obstacle-mask cells: lines given to `block` are in these units.
+    static let obstacleScale = 1 / obstacleCellSize
+
+    /// Marks the area a stroke of `line` covers as taken (dashes ignored: a dashed route
+    /// hides a label as well as a solid one). `line` and `style.width` are in mask cells:
+    /// image pixels times `obstacleScale`.
+    func block(obstacleLine line: Path, style: StrokeStyle) {
         let columns = obstacleColumns, rows = obstacleRows
         guard columns > 0, rows > 0, style.width.isFinite, style.width > 0 else { return }
-        let k = 1 / Self.obstacleCellSize
         var coarse = style
-        coarse.width *= k
         coarse.dash = []
-        guard let outline = Canvas.strokeOutline(path.mapPoints { PixelPoint(x: $0.x * k, y: $0.y * k) },
-                                                 style: coarse, width: columns, height: rows) else { return }
+        guard let outline = Canvas.strokeOutline(line, style: coarse, width: columns, height: rows) else { return }
         if obstacles.isEmpty { obstacles = [Bool](repeating: false, count: columns * rows) }
         Rasterizer.withPooled { $0.rasterize(outline, width: columns, height: rows, rule: .nonZero) { y, x0, coverage in
             for (i, c) in coverage.enumerated() where c > 0 { obstacles[y * columns + x0 + i] = true }

@@ -271,6 +271,57 @@ import Testing
         }
     }
 
+    /// Coordinate pairs are read in bulk with a fast number scanner; every number must still
+    /// be the one the standard library's parser gives, whatever its form (forms the fast
+    /// scanner leaves alone take the generic path), and white space anywhere is fine.
+    @Test func bulkCoordinateNumbersMatchTheStandardParser() throws {
+        let numbers = ["0", "-0", "0.5", "-12.345678901234567", "24.946252", "179.99999999999999999",
+                       "1e2", "1.5E-3", "-2e+1", "12345678901234567890", "0.000000000000000000001234",
+                       "89.1234567890123456789", "7", "-180", "60.1"]
+        var pairs: [(String, String)] = []
+        for (i, a) in numbers.enumerated() {
+            for b in numbers.dropFirst(i % 3) where abs(Double(b)!) <= 90 && abs(Double(a)!) <= 540 { pairs.append((a, b)) }
+        }
+        let spaces = ["", " ", "\n", "\t ", "\r\n"]
+        var text = #"{"type": "LineString", "coordinates": ["#
+        for (k, (a, b)) in pairs.enumerated() {
+            let s = spaces[k % spaces.count]
+            text += (k > 0 ? s + "," : "") + s + "[" + s + a + s + "," + s + b + s + "]"
+        }
+        text += "]}"
+        guard case let .path(path) = try parse(text).overlays.first else {
+            Issue.record("expected a path")
+            return
+        }
+        let expected = pairs.map { LatLng(latitude: Double($0.1)!, longitude: Double($0.0)!) }
+        #expect(path.coordinates.count == expected.count)
+        for (got, want) in zip(path.coordinates, expected) {
+            #expect(got.latitude.bitPattern == want.latitude.bitPattern && got.longitude.bitPattern == want.longitude.bitPattern,
+                    "\(got) != \(want)")
+        }
+    }
+
+    /// A bad position after many good ones is reported at its own index, as before.
+    @Test(arguments: [
+        ("[1, 200]", GeoJSONError.coordinateOutOfRange(source: "test.geojson", keyPath: "coordinates[1500]", longitude: 1, latitude: 200)),
+        ("[1, \"2\"]", GeoJSONError.unexpected(source: "test.geojson", keyPath: "coordinates[1500]", expected: "[lon, lat] numbers")),
+    ])
+    func badPositionAfterManyGoodOnesNamesItsIndex(bad: String, expected: GeoJSONError) {
+        let good = Array(repeating: "[24.9,60.1]", count: 1500).joined(separator: ",")
+        let text = #"{"type": "LineString", "coordinates": ["# + good + "," + bad + ",[1,2]]}"
+        #expect(throws: expected) { try parse(text) }
+    }
+
+    @Test func leadingZeroInABulkPairIsAJSONError() {
+        let text = #"{"type": "LineString", "coordinates": [[1, 2], [05, 1]]}"#
+        #expect {
+            try parse(text)
+        } throws: { error in
+            guard case .invalidJSON(let e) = error as? GeoJSONError else { return false }
+            return e.keyPath == "coordinates[1][0]" && e.byteOffset == 48
+        }
+    }
+
     /// The route of the performance issue: a million positions decode straight into one path
     /// (no timing here; the count and the ends show nothing was lost or reordered).
     @Test func millionPointLineStringDecodes() throws {

@@ -25,7 +25,9 @@ import Testing
         line.move(to: PixelPoint(x: 20, y: 50))
         line.line(to: PixelPoint(x: 180, y: 50))
         #expect(!index.collides(PixelRect(x: 100, y: 49, width: 2, height: 2)))
-        index.block(stroke: line, style: StrokeStyle(width: 8, dash: [4, 20]))
+        let k = LabelCollisionIndex.obstacleScale
+        let cells = line.mapPoints { PixelPoint(x: $0.x * k, y: $0.y * k) }
+        index.block(obstacleLine: cells, style: StrokeStyle(width: 8 * k, dash: [4 * k, 20 * k]))
         #expect(index.collides(PixelRect(x: 100, y: 49, width: 2, height: 2)))
         #expect(index.collides(PixelRect(x: 35, y: 45, width: 2, height: 2)))   // a dash gap
         #expect(index.collides(PixelRect(x: 60, y: 30, width: 4, height: 17)))  // reaches the edge
@@ -34,8 +36,8 @@ import Testing
         #expect(!index.collides(PixelRect(x: 1e300, y: -1e300, width: 5, height: 5)))
         // Nothing to draw, nothing blocked.
         let empty = LabelCollisionIndex(width: 200, height: 100)
-        empty.block(stroke: line, style: StrokeStyle(width: 0))
-        empty.block(stroke: line, style: StrokeStyle(width: .nan))
+        empty.block(obstacleLine: cells, style: StrokeStyle(width: 0))
+        empty.block(obstacleLine: cells, style: StrokeStyle(width: .nan))
         #expect(!empty.collides(PixelRect(x: 100, y: 49, width: 2, height: 2)))
     }
 }

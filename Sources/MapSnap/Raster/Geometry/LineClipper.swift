@@ -17,6 +17,9 @@ struct ClippedPath: Sendable {
 enum LineClipper {
     /// The parts of `path` inside `rect` (boundary included).
     static func clip(_ path: Path, to rect: PixelRect) -> ClippedPath {
+        if isWhollyInside(path, rect) {
+            return ClippedPath(path: path, startDistances: [Double](repeating: 0, count: path.contours.count))
+        }
         var out = Path()
         var distances: [Double] = []
         var buffer: [PixelPoint] = []
@@ -87,6 +90,23 @@ enum LineClipper {
             }
         }
         return ClippedPath(path: out, startDistances: distances)
+    }
+
+    /// True when clipping would give `path` back unchanged: every contour open and every
+    /// point inside `rect` (so every segment is), and no point repeating the one before it
+    /// (the rebuilt path would skip it). The usual case for a route inside the image, which
+    /// then costs one read of its points instead of a copy.
+    private static func isWhollyInside(_ path: Path, _ rect: PixelRect) -> Bool {
+        for contour in path.contours where contour.isClosed { return false }
+        return path.points.withUnsafeBufferPointer { pts in
+            guard var prev = pts.first else { return true }
+            guard rect.contains(prev) else { return false }
+            for p in pts.dropFirst() {
+                guard rect.contains(p), p != prev else { return false }
+                prev = p
+            }
+            return true
+        }
     }
 
     /// Liang–Barsky: the parameter range of `a`–`b` inside `r`, or nil when it misses.

@@ -21,6 +21,23 @@ struct Path: Sendable {
 
     init() {}
 
+    /// One open contour through `points`, built in place (the array becomes the path's
+    /// storage, no copy): the same path as `move(to:)` the first point and `line(to:)` each
+    /// of the rest, so non-finite points and exact repeats are left out.
+    init(polyline points: consuming [PixelPoint]) {
+        var pts = points
+        var n = 0
+        for i in pts.indices {
+            let p = pts[i]
+            guard p.x.isFinite, p.y.isFinite, n == 0 || pts[n - 1] != p else { continue }
+            pts[n] = p
+            n += 1
+        }
+        pts.removeLast(pts.count - n)
+        self.points = pts
+        contours = n > 0 ? [Contour(start: 0, count: n, isClosed: false)] : []
+    }
+
     var isEmpty: Bool { points.isEmpty }
 
     mutating func reserveCapacity(_ n: Int) { points.reserveCapacity(n) }

@@ -43,19 +43,48 @@ enum Simplifier {
 
     static func radialPass(_ pts: ArraySlice<PixelPoint>, tolerance: Double, into out: inout [PixelPoint]) {
         out.removeAll(keepingCapacity: true)
-        guard let first = pts.first, let last = pts.last else { return }
-        let t2 = tolerance * tolerance
-        out.append(first)
-        var anchor = first
-        for p in pts.dropFirst().dropLast() {
-            let dx = p.x - anchor.x, dy = p.y - anchor.y
-            if dx * dx + dy * dy > t2 {
+        var thinner = RadialThinner(tolerance: tolerance)
+        for p in pts { thinner.add(p, to: &out) }
+        thinner.finish(&out)
+    }
+
+    /// The radial pass one point at a time, for callers that produce points as they go (a
+    /// path projected while it is thinned never exists at full size): `add` every point in
+    /// order, then `finish`. The output is exactly `radialPass` of the same points.
+    struct RadialThinner {
+        let tolerance: Double
+        private let t2: Double
+        private var anchor = PixelPoint(x: 0, y: 0)
+        private var last = PixelPoint(x: 0, y: 0)
+        private(set) var count = 0
+
+        init(tolerance: Double) {
+            self.tolerance = tolerance
+            t2 = tolerance * tolerance
+        }
+
+        /// Takes the next point; the one before it is now known not to be the last.
+        @inline(__always)
+        mutating func add(_ p: PixelPoint, to out: inout [PixelPoint]) {
+            if count == 0 {
                 out.append(p)
                 anchor = p
+            } else if count >= 2 {
+                // `last` is a middle point: kept when it is farther than the tolerance.
+                let dx = last.x - anchor.x, dy = last.y - anchor.y
+                if dx * dx + dy * dy > t2 {
+                    out.append(last)
+                    anchor = last
+                }
             }
+            last = p
+            count += 1
         }
-        if pts.count > 1 {
-            // The last point is always kept; drop the previous one if it is now redundant.
+
+        /// Ends the line: the last point is always kept, and the kept point before it is
+        /// dropped when it is now redundant.
+        func finish(_ out: inout [PixelPoint]) {
+            guard count > 1 else { return }
             if out.count > 1, let prev = out.last, (last - prev).length <= tolerance { out.removeLast() }
             out.append(last)
         }

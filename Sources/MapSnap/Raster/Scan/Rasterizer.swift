@@ -349,6 +349,9 @@ final class Rasterizer {
         self.edges = []
         defer { self.edges = edges }
         edges.removeAll(keepingCapacity: true)
+        // About one edge per point: sized once instead of regrown (and re-faulted) for a
+        // big outline.
+        edges.reserveCapacity(path.points.count)
         let lim = Rasterizer.coordinateLimit
         path.points.withUnsafeBufferPointer { pts in
             for contour in path.contours where contour.count >= 2 {

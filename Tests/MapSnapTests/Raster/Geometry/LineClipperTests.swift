@@ -29,6 +29,23 @@ import Testing
         #expect(cut.startDistances == [140 + 80 + 50])
     }
 
+    /// Open lines wholly inside (boundary included) come back as they are, each piece at
+    /// distance 0 — the same answer as clipping segment by segment.
+    @Test func linesWhollyInsideComeBackUnchanged() {
+        var p = polygon([(0, 0), (50, 20), (100, 100)], closed: false)
+        p.move(to: PixelPoint(x: 30, y: 30))                    // a single point
+        p.move(to: PixelPoint(x: 30, y: 30))                    // repeats it: a new contour
+        p.line(to: PixelPoint(x: 40, y: 0))
+        let c = LineClipper.clip(p, to: rect)
+        #expect(c.path.points == p.points)
+        #expect(c.path.contours == p.contours)
+        #expect(c.startDistances == [0, 0, 0])
+        // One point outside: cut as before.
+        p.line(to: PixelPoint(x: 40, y: -10))
+        let cut = LineClipper.clip(p, to: rect)
+        #expect(cut.path.points.last == PixelPoint(x: 40, y: 0))
+    }
+
     @Test func offscreenPointsCostNothingDownstream() {
         var p = Path()
         for i in 0..<200_000 { p.line(to: PixelPoint(x: -1000 - Double(i % 7), y: Double(i))) }

@@ -35,6 +35,40 @@ import Testing
         #expect(maxDeviation(pts, s.points) <= tolerance + 1e-9)
     }
 
+    /// The streaming radial pass keeps exactly the points of the whole-array definition:
+    /// the first, every middle point farther than the tolerance from the last kept one, and
+    /// the last (dropping the kept point before it when that is within the tolerance).
+    @Test func radialThinnerMatchesTheWholeArrayDefinition() {
+        func reference(_ pts: [PixelPoint], _ tolerance: Double) -> [PixelPoint] {
+            guard let first = pts.first, let last = pts.last else { return [] }
+            var out = [first]
+            for p in pts.dropFirst().dropLast() where (p - out[out.count - 1]).length > tolerance { out.append(p) }
+            if pts.count > 1 {
+                if out.count > 1, (last - out[out.count - 1]).length <= tolerance { out.removeLast() }
+                out.append(last)
+            }
+            return out
+        }
+        var rng = SeededGenerator(seed: 0x5EED_0002)
+        for n in [0, 1, 2, 3, 4, 10, 500] {
+            var pts: [PixelPoint] = []
+            var pt = PixelPoint(x: 0, y: 0)
+            for i in 0..<n {
+                pts.append(pt)
+                if i % 5 == 4 { continue }   // exact repeats
+                pt = pt + PixelPoint(x: Double.random(in: -0.2...0.3, using: &rng), y: Double.random(in: -0.2...0.2, using: &rng))
+            }
+            var thinner = Simplifier.RadialThinner(tolerance: 0.125)
+            var streamed: [PixelPoint] = []
+            for p in pts { thinner.add(p, to: &streamed) }
+            thinner.finish(&streamed)
+            #expect(streamed == reference(pts, 0.125), "n = \(n)")
+            var whole: [PixelPoint] = [PixelPoint(x: 9, y: 9)]   // replaced, not appended to
+            Simplifier.radialPass(pts[...], tolerance: 0.125, into: &whole)
+            #expect(whole == streamed, "n = \(n)")
+        }
+    }
+
     @Test func collinearPointsCollapse() {
         let pts = (0...1000).map { (Double($0) * 0.1, Double($0) * 0.05) }
         let s = Simplifier.simplify(polygon(pts, closed: false))
