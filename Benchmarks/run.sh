@@ -42,8 +42,7 @@ command -v hyperfine >/dev/null || { echo "run.sh: hyperfine missing (apt-get in
 
 scripts/setup.sh
 echo "building mapsnap (release) …" >&2
-swift build -c release --static-swift-stdlib --product mapsnap 2>&1 | tail -1 >&2
-bin="$(swift build -c release --static-swift-stdlib --show-bin-path)/mapsnap"
+bin="$(scripts/build-release.sh 2> >(tail -1 >&2))"
 
 python3 Benchmarks/gen_fixtures.py "$root" "$tiles"
 cc -O2 -shared -fPIC -o Benchmarks/.fixtures/encode_timer.so Benchmarks/anchors/encode_timer.c -ldl

@@ -1,12 +1,11 @@
 #!/usr/bin/env bash
-# Sets up the machine, builds mapsnap in release mode (static Swift runtime: faster start-up)
-# and renders the demo route: demo.png
+# Sets up the machine, builds mapsnap in release mode (scripts/build-release.sh: static Swift
+# runtime, packed relocations) and renders the demo route: demo.png
 # (normal style), demo-terrain.png and demo-hybrid.png.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
-swift build -c release --static-swift-stdlib --product mapsnap
-bin="$(swift build -c release --static-swift-stdlib --show-bin-path)/mapsnap"
+bin="$(scripts/build-release.sh)"
 "$bin" render --spec examples/helsinki-walk.json -o demo.png
 "$bin" render --spec examples/helsinki-walk.json --style terrain -o demo-terrain.png
 "$bin" render --spec examples/helsinki-walk.json --style hybrid -o demo-hybrid.png
