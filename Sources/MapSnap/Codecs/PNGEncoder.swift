@@ -1,4 +1,5 @@
 internal import CDeflate
+import Dispatch
 
 /// Writes PNG files itself, with libdeflate compressing the scanlines: signature, `IHDR`,
 /// `sRGB`, `PLTE` and `tRNS` for palette images, `IDAT`, `IEND` (PNG spec §5, §11).
@@ -51,9 +52,20 @@ enum PNGEncoder {
         let channels = canvas.isOpaque ? 3 : 4
         var rows = scanlines(canvas, channels: channels)
         let lineLength = canvas.width * channels + 1
-        let filter = try chooseFilter(rows, lineLength: lineLength, bytesPerPixel: channels)
-        if filter == .paeth { paethFilterInPlace(&rows, lineLength: lineLength, bytesPerPixel: channels) }
-        let compressed = try DeflateCompressor(level: filter == .none ? unfilteredLevel : filteredLevel).zlib(rows)
+        let compressed: [UInt8]
+        let filter: RowFilter
+        var unfiltered: [UInt8]? = nil
+        if canvas.maximumThreads > 1 {
+            (filter, unfiltered) = try chooseFilterWhileDeflating(rows, lineLength: lineLength, bytesPerPixel: channels)
+        } else {
+            filter = try chooseFilter(rows, lineLength: lineLength, bytesPerPixel: channels)
+        }
+        if filter == .none, let unfiltered {
+            compressed = unfiltered
+        } else {
+            if filter == .paeth { paethFilterInPlace(&rows, lineLength: lineLength, bytesPerPixel: channels) }
+            compressed = try DeflateCompressor(level: filter == .none ? unfilteredLevel : filteredLevel).zlib(rows)
+        }
         var png = PNGChunkWriter(capacity: compressed.count + 128)
         png.header(width: canvas.width, height: canvas.height, bitDepth: 8, colorType: channels == 3 ? 2 : 6)
         png.imageData(compressed, maximumChunkLength: maximumIDATLength)
@@ -197,6 +209,32 @@ enum PNGEncoder {
         }
         let trial = try DeflateCompressor(level: trialLevel)
         return try trial.zlib(filtered).count * 25 < trial.zlib(plain).count * 24 ? .paeth : .none
+    }
+
+    /// `chooseFilter` on one thread while another deflates the rows unfiltered — the usual
+    /// outcome for drawn maps, whose encode then takes the time of that deflate alone. The
+    /// speculative stream is returned only when the trial picks unfiltered (else nil, and
+    /// the caller filters and deflates as on one thread), so the bytes are the same either way.
+    static func chooseFilterWhileDeflating(_ rows: [UInt8], lineLength: Int,
+                                           bytesPerPixel: Int) throws(PNGError) -> (RowFilter, [UInt8]?) {
+        let choice = Locked<Result<RowFilter, PNGError>?>(nil)
+        let deflated = Locked<Result<[UInt8], PNGError>?>(nil)
+        DispatchQueue.concurrentPerform(iterations: 2) { task in
+            if task == 0 {
+                let r = Result { () throws(PNGError) in try DeflateCompressor(level: unfilteredLevel).zlib(rows) }
+                deflated.withLock { $0 = r }
+            } else {
+                let r = Result { () throws(PNGError) in
+                    try chooseFilter(rows, lineLength: lineLength, bytesPerPixel: bytesPerPixel)
+                }
+                choice.withLock { $0 = r }
+            }
+        }
+        guard let filter = choice.withLock({ $0 }), let stream = deflated.withLock({ $0 }) else {
+            throw .encodingFailed(reason: "the filter trial or the deflate did not run")
+        }
+        let chosen = try filter.get()
+        return (chosen, chosen == .none ? try stream.get() : nil)
     }
 
     /// Paeth-filters every scanline of `rows` (each `lineLength` bytes, unfiltered, filter byte

@@ -71,7 +71,7 @@ public struct MapSnapshotter: Sendable {
         decorations.draw(attribution: attribution, caption: options.caption, scaleBar: options.showsScaleBar)
         warnings.append(contentsOf: text.warnings)
         return MapSnapshot(image: canvas.image, camera: camera, warnings: warnings, attribution: attribution,
-                           baseMapTiles: base.tileStatistics)
+                           baseMapTiles: base.tileStatistics, encoderThreads: canvas.maximumThreads)
     }
 
     /// nil option → the sources' attribution; "" → none; otherwise the text given.
@@ -138,6 +138,8 @@ public struct MapSnapshot: Sendable {
     /// How the base map's tiles fared; `baseMapTiles.nothingLoaded` means the map shows no
     /// base-map data because every tile that exists failed (see `TileLoadStatistics`).
     public let baseMapTiles: TileLoadStatistics
+    /// Threads encoding may use: the render's (`MapSnapshotOptions.maximumThreads`).
+    let encoderThreads: Int
 
     /// Image pixel of a coordinate, like `MKMapSnapshotter.Snapshot.point(for:)`.
     public func point(for coordinate: LatLng) -> PixelPoint { camera.point(for: coordinate) }
@@ -145,12 +147,14 @@ public struct MapSnapshot: Sendable {
     /// The coordinate at an image pixel.
     public func coordinate(for point: PixelPoint) -> LatLng { camera.coordinate(for: point) }
 
-    /// PNG bytes of the image (RGB when opaque, RGBA otherwise); deterministic.
-    public func pngData() throws(PNGError) -> [UInt8] { try image.pngData() }
+    /// PNG bytes of the image (RGB when opaque, RGBA otherwise); deterministic. Encoded with
+    /// as many threads as the render was allowed (the bytes never depend on it).
+    public func pngData() throws(PNGError) -> [UInt8] { try image.pngData(threads: encoderThreads) }
 
-    /// The image in `format` (see `MapImage.data(format:quality:)`); deterministic.
+    /// The image in `format` (see `MapImage.data(format:quality:threads:)`), encoded with as
+    /// many threads as the render was allowed; deterministic.
     public func data(format: ImageFormat, quality: Int? = nil) throws -> [UInt8] {
-        try image.data(format: format, quality: quality)
+        try image.data(format: format, quality: quality, threads: encoderThreads)
     }
 
     /// Writes the PNG atomically (temporary file + rename).

@@ -41,6 +41,21 @@ import Testing
         }
     }
 
+    /// With a second thread the unfiltered deflate runs beside the filter trial; the file must
+    /// be the same bytes as on one thread, whichever filter the trial picks (a drawn map:
+    /// unfiltered; imagery: Paeth, the speculative stream thrown away).
+    @Test func encodingOnTwoThreadsGivesTheSameBytes() throws {
+        for (style, center, zoom) in [("normal", LatLng(60.1699, 24.9450), 16.0), ("hybrid", LatLng(50, 10), 4.5)] {
+            let o = MapSnapshotOptions(width: 384, height: 256, scale: 1, center: center, zoom: zoom, style: style)
+            let image = try MapSnapshotter(options: o).render().image
+            let one = try image.pngData(threads: 1)
+            let two = try image.pngData(threads: 2)
+            let same = one == two
+            #expect(same, "\(style): \(one.count) bytes on one thread, \(two.count) on two")
+            #expect(try image.data(format: .png32, threads: 4) == one)
+        }
+    }
+
     /// A translucent canvas with noise (so Paeth is chosen) and every alpha value: RGBA rows
     /// filtered with a 4-byte pixel distance.
     @Test func translucentNoiseRoundTripsThroughPaeth() throws {
