@@ -1,3 +1,4 @@
+internal import CDeflate
 internal import CZlib
 
 /// Why a gzip or zlib stream could not be inflated or deflated.
@@ -34,7 +35,8 @@ public enum GzipError: Error, Equatable, Sendable, CustomStringConvertible {
     }
 }
 
-/// gzip/zlib compression through the system zlib. The only file that imports `CZlib`.
+/// gzip/zlib compression through the system zlib, with libdeflate inflating whole gzip
+/// members when it can (about twice zlib's speed). The only file that imports `CZlib`.
 enum Gzip {
     /// Default cap on inflated output: far above any real tile, far below a bomb.
     static let defaultMaxOutputBytes = 64 << 20
@@ -66,6 +68,7 @@ enum Gzip {
             throw .notCompressed(firstBytes: Array(bytes.prefix(4)))
         }
         guard bytes.count <= Int(UInt32.max) else { throw .inputTooLarge(length: bytes.count) }
+        if let whole = inflateGzipMember(bytes, maxOutputBytes: maxOutputBytes) { return whole }
         // 32 + 15: accept both zlib and gzip headers with the largest window.
         let stream = try ZStream(inflateWindowBits: 32 + 15)
         var output = [UInt8]()
@@ -114,6 +117,31 @@ enum Gzip {
             let message = stream.pointer.pointee.msg.map { String(cString: $0) } ?? "zlib error"
             throw .corruptStream(zlibCode: result, message: message, inputOffset: consumed)
         }
+    }
+
+    /// The fast path of `decompress` for gzip: libdeflate inflates the first member into a
+    /// buffer of the size its trailer states (the last 4 bytes, ISIZE, when the file is one
+    /// member), checking the member's CRC-32 and size as zlib does. Nil whenever that does
+    /// not simply succeed — not gzip, a size over the cap, trailing data, a damaged stream —
+    /// and zlib then inflates (or reports) exactly as before; so the output is zlib's.
+    private static func inflateGzipMember(_ bytes: [UInt8], maxOutputBytes: Int) -> [UInt8]? {
+        guard isGzip(bytes), bytes.count >= 18 else { return nil }
+        let n = bytes.count
+        let stated = Int(bytes[n - 4]) | Int(bytes[n - 3]) << 8 | Int(bytes[n - 2]) << 16 | Int(bytes[n - 1]) << 24
+        guard stated <= maxOutputBytes, let decompressor = libdeflate_alloc_decompressor() else { return nil }
+        defer { libdeflate_free_decompressor(decompressor) }
+        var ok = false
+        let out = [UInt8](unsafeUninitializedCapacity: max(stated, 1)) { buffer, initialized in
+            var consumed = 0, produced = 0
+            let code = bytes.withUnsafeBytes { input in
+                libdeflate_gzip_decompress_ex(decompressor, input.baseAddress, input.count, buffer.baseAddress, stated,
+                                              &consumed, &produced)
+            }
+            // All the input in one member, exactly the stated size: anything else is zlib's to judge.
+            ok = code == LIBDEFLATE_SUCCESS && consumed == n && produced == stated
+            initialized = ok ? produced : 0
+        }
+        return ok ? out : nil
     }
 
     /// Inflates when `bytes` starts with a gzip or zlib header; returns them unchanged otherwise.

@@ -37,6 +37,26 @@ import Testing
         #expect(try Gzip.decompress(bomb, maxOutputBytes: 1 << 20).count == 1 << 20)
     }
 
+    /// gzip files inflate through libdeflate when they are one member of the size their
+    /// trailer states, else through zlib: the output must not depend on which. Sizes
+    /// around zlib's 64 KiB chunk, a member followed by another (zlib reads the first),
+    /// trailing bytes, and a trailer that lies about the size.
+    @Test func gzipOutputIsZlibsWhicheverInflaterRuns() throws {
+        var rng = SeededGenerator(seed: 0x6219)
+        for size in [1, 1000, 65_535, 65_536, 65_537, 300_000] {
+            let data = (0..<size).map { i in i % 97 < 60 ? UInt8(i % 7) : UInt8.random(in: 0...255, using: &rng) }
+            let packed = try Gzip.compress(data)
+            #expect(try Gzip.decompress(packed) == data, "size \(size)")
+            let other = try Gzip.compress(Array(data.reversed().prefix(500)))
+            #expect(try Gzip.decompress(packed + other) == data, "two members, size \(size)")
+            #expect(try Gzip.decompress(packed + [0, 0, 0, 0, 0]) == data, "trailing bytes, size \(size)")
+            var lying = packed
+            lying[lying.count - 4] ^= 0x01
+            #expect(throws: GzipError.self) { try Gzip.decompress(lying) }
+            #expect(throws: GzipError.outputTooLarge(limit: size - 1)) { try Gzip.decompress(packed, maxOutputBytes: size - 1) }
+        }
+    }
+
     @Test func truncatedStream() throws {
         let packed = try Gzip.compress(Self.sample)
         let cut = Array(packed.prefix(packed.count / 2))
