@@ -55,7 +55,7 @@ extension PathOverlay {
     /// (a dash's phase depends on every point) of unfilled lines (fills are not simplified).
     /// A point outside the image ends the thinning and the line is converted in full.
     func pixelPath(_ projected: ProjectedOverlay, _ ctx: OverlayContext, thinning: Bool,
-                           scale k: Double = 1) -> Path? {
+                   scale k: Double = 1) -> Path? {
         let world = geodesic ? worldLine(maxStepDegrees: Self.drawStepDegrees) : projected.lines[0]
         guard !world.isEmpty else { return nil }
         var lo = Double.infinity, hi = -Double.infinity
