@@ -235,6 +235,8 @@ for i, (name, path) in enumerate(paths.items()):
     write("stroke", name, style + path)
 write("stroke", "wide", bytes([20, 20]) + raw(1e12) + bytes([1, 1]) + grid(4) + bytes([0]) + grid(0) + paths["triangle"])
 write("stroke", "fine-dash", bytes([64, 64]) + grid(2) + bytes([1, 0]) + grid(4) + bytes([2]) + raw(0.01) + raw(0.02) + grid(0) + paths["random"])
+# 180,000 round-capped dashes of a 9,000-px line (the raw building blocks once made 1.6 GB of caps).
+write("stroke", "wide-round-dashes", bytes([64, 64]) + raw(9000.0) + bytes([1, 1]) + grid(4) + bytes([2]) + raw(0.00025) + raw(0.00025) + grid(0) + paths["triangle"])
 
 texts = ["Helsinki", "Helsingfors\nHelsinki", "Café au lait", "e\u0301 a\u0308 o\u0323\u0302 Z\u0335\u0321\u0327",
          "القاهرة", "עברית ו-English", "東京都 北京市 서울", "こんにちは世界、長い日本語のラベルが折り返される",

@@ -85,10 +85,8 @@ extension Canvas {
                              maxX: Double(width) + reach, maxY: Double(height) + reach)
         let clipped = LineClipper.clip(path, to: rect)
         guard !clipped.path.isEmpty else { return nil }
-        // A dash costs what its caps cost: a round cap of a wide line has hundreds of points,
-        // so such dashes draw from the budget at that weight (fuzzing found a 156-byte input
-        // whose 20,000 round-capped dots on a 64-px canvas took seconds).
-        let cost = style.cap == .round && !style.dash.isEmpty ? max(1, Path.segmentCount(radius: radius, sweep: .pi) / 4) : 1
+        // A dash costs what its caps cost (`StrokeStyle.dashCost`).
+        let cost = style.dashCost
         let available = max(0, dashBudget) / cost
         var left = available
         let dashed = Dasher.dash(clipped.path, pattern: style.dash, phase: style.dashPhase,

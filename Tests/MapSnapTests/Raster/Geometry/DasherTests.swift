@@ -116,6 +116,24 @@ import Testing
         #expect(thin.remainingDashes == Dasher.maxDashesPerCanvas - 25)
     }
 
+    /// The weight itself: round caps of a dashed line cost a quarter of a half-circle's
+    /// segments each, anything else one; the raw building blocks drawing from a budget of
+    /// that weight stay small (180,000 round-capped dashes of a 9,000-px line once made
+    /// 1.6 GB of cap points in the fuzz harness).
+    @Test func dashCostIsTheRoundCapsWeight() {
+        let wide = StrokeStyle(width: 9_000, cap: .round, dash: [0.00025, 0.00025])
+        #expect(wide.dashCost == Path.segmentCount(radius: 4_500, sweep: .pi) / 4)
+        #expect(wide.dashCost > 10)
+        #expect(StrokeStyle(width: 9_000, cap: .butt, dash: [1, 1]).dashCost == 1)
+        #expect(StrokeStyle(width: 9_000, cap: .round).dashCost == 1)
+        #expect(StrokeStyle(width: 1, cap: .round, dash: [1, 1]).dashCost == 1)
+        var budget = Dasher.maxDashCount / wide.dashCost
+        let triangle = polygon([(2, 2), (40, 8), (12, 30)])
+        let dashed = Dasher.dash(triangle, pattern: wide.dash, phase: 0, budget: &budget)
+        let outline = Stroker.outline(Simplifier.simplify(dashed), style: wide)
+        #expect(outline.points.count < 100_000)
+    }
+
     /// The canvas draws a dashed stroke solid once its budget is spent.
     @Test func canvasBudgetFallsBackToSolid() {
         let style = StrokeStyle(width: 2, dash: [4, 4])
