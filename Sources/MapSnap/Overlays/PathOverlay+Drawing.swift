@@ -63,7 +63,6 @@ extension PathOverlay {
         // Draw the copy of the world nearest the camera's centre.
         let shift = -((lo + hi) / 2 - ctx.camera.centerWorld.x).rounded()
         let toPixel = ctx.camera.worldToPixel
-        var path = Path()
         if thinning && world.count > 1024 {
             let w = Double(ctx.canvas.width), h = Double(ctx.canvas.height)
             var thinner = Simplifier.RadialThinner(tolerance: Simplifier.defaultTolerance / 2)
@@ -80,6 +79,7 @@ extension PathOverlay {
                 return Path(polyline: kept)
             }
         }
+        var path = Path()
         path.reserveCapacity(world.count)
         for (i, p) in world.enumerated() {
             var q = toPixel(p, shiftX: shift)

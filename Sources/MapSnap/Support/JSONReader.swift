@@ -361,33 +361,25 @@ struct JSONReader {
         return (depth, false)
     }
 
-    /// Reads `[a, b]` — exactly two numbers — when that is what comes next, as a fast path for
-    /// coordinate lists (no frames pushed, no per-element calls). For anything else, including
-    /// malformed text, it leaves the reader where it was and returns nil: the caller then
-    /// reads the value generically, which reports any error with its path.
+    /// Reads `[a, b]` — exactly two plain numbers — when that is what comes next, as a fast
+    /// path for coordinates (no frames pushed, no per-element calls). For anything else,
+    /// including malformed text and numbers with an exponent, it leaves the reader where it
+    /// was and returns nil: the caller then reads the value generically, which reports any
+    /// error with its path.
     mutating func readNumberPair() -> (Double, Double)? {
-        let start = position
-        skipWhitespace()
-        guard position < end, bytes[position] == UInt8(ascii: "[") else {
-            position = start
-            return nil
-        }
-        position += 1
-        guard let first = pairNumber(), consumeSeparator(UInt8(ascii: ",")),
-              let second = pairNumber(), consumeSeparator(UInt8(ascii: "]")) else {
-            position = start
-            return nil
-        }
-        return (first, second)
+        let end = self.end
+        guard let (a, b, next) = bytes.withUnsafeBufferPointer({ PairScanner(bytes: $0, end: end).pair(at: position) })
+        else { return nil }
+        position = next
+        return (a, b)
     }
 
     /// The bulk form of `nextElement()` + `readNumberPair()` for the array being read (after
     /// `beginArray()`): reads elements for as long as each is exactly `[a, b]` with two plain
     /// numbers and `accept(a, b)` returns true. Returns true after consuming the array's
     /// closing `]`; false when it stopped before an element it leaves to the generic calls
-    /// (anything else, malformed text, an exponent, more than 19 digits, or one `accept`
-    /// refused), which then read it and report any error with its path. The numbers are the
-    /// ones `scanNumber` gives, from the same conversion.
+    /// (anything `readNumberPair` refuses, or one `accept` refused), which then read it and
+    /// report any error with its path.
     mutating func readNumberPairElements(_ accept: (Double, Double) -> Bool) -> Bool {
         precondition(frames.last?.isObject == false, "readNumberPairElements() outside an array")
         let top = frames.count - 1
@@ -395,64 +387,9 @@ struct JSONReader {
         var position = self.position
         let end = self.end
         let closed: Bool = bytes.withUnsafeBufferPointer { buf in
-            @inline(__always) func skipSpace(_ i: inout Int) {
-                while i < end {
-                    let b = buf[i]
-                    guard b == 0x20 || b == 0x0A || b == 0x0D || b == 0x09 else { return }
-                    i += 1
-                }
-            }
-            /// `-? (0 | [1-9][0-9]*) (. [0-9]+)?` with at most 19 significant digits, else nil.
-            @inline(__always) func number(_ i: inout Int) -> Double? {
-                var j = i
-                guard j < end else { return nil }
-                let negative = buf[j] == UInt8(ascii: "-")
-                if negative { j += 1 }
-                guard j < end else { return nil }
-                var significand: UInt64 = 0, digits = 0, exponent = 0
-                let lead = buf[j] &- UInt8(ascii: "0")
-                if lead == 0 {
-                    j += 1
-                } else if lead < 10 {
-                    repeat {
-                        significand = significand &* 10 &+ UInt64(buf[j] &- UInt8(ascii: "0"))
-                        digits += 1
-                        j += 1
-                    } while j < end && buf[j] &- UInt8(ascii: "0") < 10
-                } else {
-                    return nil
-                }
-                if j < end, buf[j] == UInt8(ascii: ".") {
-                    j += 1
-                    guard j < end, buf[j] &- UInt8(ascii: "0") < 10 else { return nil }
-                    repeat {
-                        let digit = buf[j] &- UInt8(ascii: "0")
-                        if significand == 0 && digit == 0 {
-                            exponent -= 1
-                        } else {
-                            significand = significand &* 10 &+ UInt64(digit)
-                            digits += 1
-                            exponent -= 1
-                        }
-                        j += 1
-                    } while j < end && buf[j] &- UInt8(ascii: "0") < 10
-                }
-                // A digit after a leading zero, an exponent, or too many digits: generic path.
-                guard digits <= 19, j >= end || (buf[j] &- UInt8(ascii: "0") >= 10 && buf[j] | 0x20 != UInt8(ascii: "e"))
-                else { return nil }
-                let value: Double
-                if significand == 0 {
-                    value = 0
-                } else {
-                    guard let v = JSONNumber.value(significand: significand, exponent: exponent) else { return nil }
-                    value = v
-                }
-                i = j
-                return negative ? -value : value
-            }
+            let scan = PairScanner(bytes: buf, end: end)
             while true {
-                var i = position
-                skipSpace(&i)
+                var i = scan.skipSpace(from: position)
                 guard i < end else { return false }
                 if buf[i] == UInt8(ascii: "]") {
                     position = i + 1
@@ -461,21 +398,9 @@ struct JSONReader {
                 if count > 0 {
                     guard buf[i] == UInt8(ascii: ",") else { return false }
                     i += 1
-                    skipSpace(&i)
                 }
-                guard i < end, buf[i] == UInt8(ascii: "[") else { return false }
-                i += 1
-                skipSpace(&i)
-                guard let a = number(&i) else { return false }
-                skipSpace(&i)
-                guard i < end, buf[i] == UInt8(ascii: ",") else { return false }
-                i += 1
-                skipSpace(&i)
-                guard let b = number(&i) else { return false }
-                skipSpace(&i)
-                guard i < end, buf[i] == UInt8(ascii: "]") else { return false }
-                guard accept(a, b) else { return false }
-                position = i + 1
+                guard let (a, b, next) = scan.pair(at: i), accept(a, b) else { return false }
+                position = next
                 count += 1
             }
         }
@@ -483,19 +408,6 @@ struct JSONReader {
         frames[top].count = count
         if closed { frames.removeLast() }
         return closed
-    }
-
-    private mutating func pairNumber() -> Double? {
-        skipWhitespace()
-        guard position < end, bytes[position] == UInt8(ascii: "-") || (bytes[position] &- UInt8(ascii: "0")) < 10 else { return nil }
-        return try? scanNumber()
-    }
-
-    private mutating func consumeSeparator(_ byte: UInt8) -> Bool {
-        skipWhitespace()
-        guard position < end, bytes[position] == byte else { return false }
-        position += 1
-        return true
     }
 
     /// Reads `true` or `false`.
@@ -840,5 +752,90 @@ extension JSONReader {
         guard let value = Double(text) else { throw error(.unexpected(found: text, expected: "a number"), at: first) }
         guard value.isFinite else { throw error(.numberOutOfRange(text), at: first) }
         return value
+    }
+}
+
+/// The coordinate-pair fast path of `JSONReader` over the document's bytes: `[a, b]` with
+/// white space anywhere and two plain numbers (`-? (0 | [1-9][0-9]*) (. [0-9]+)?`, at most 19
+/// significant digits), converted exactly as `scanNumber` converts them (`JSONNumber.value`).
+/// Anything else gives nil and is left to the reader's generic (error-reporting) path.
+private struct PairScanner {
+    let bytes: UnsafeBufferPointer<UInt8>
+    /// The document ends here (a JSON Lines document ends before its buffer does).
+    let end: Int
+
+    /// The first offset from `i` that is not JSON white space.
+    @inline(__always)
+    func skipSpace(from i: Int) -> Int {
+        var i = i
+        while i < end {
+            let b = bytes[i]
+            guard b == 0x20 || b == 0x0A || b == 0x0D || b == 0x09 else { break }
+            i += 1
+        }
+        return i
+    }
+
+    /// `[a, b]` starting at `i` (after white space): the numbers and the offset after `]`.
+    @inline(__always)
+    func pair(at i: Int) -> (Double, Double, Int)? {
+        var i = skipSpace(from: i)
+        guard i < end, bytes[i] == UInt8(ascii: "[") else { return nil }
+        i = skipSpace(from: i + 1)
+        guard let a = number(at: &i) else { return nil }
+        i = skipSpace(from: i)
+        guard i < end, bytes[i] == UInt8(ascii: ",") else { return nil }
+        i = skipSpace(from: i + 1)
+        guard let b = number(at: &i) else { return nil }
+        i = skipSpace(from: i)
+        guard i < end, bytes[i] == UInt8(ascii: "]") else { return nil }
+        return (a, b, i + 1)
+    }
+
+    /// A plain number at `i`, moving `i` past it; nil (and `i` unchanged) otherwise.
+    @inline(__always)
+    func number(at i: inout Int) -> Double? {
+        var j = i
+        guard j < end else { return nil }
+        let negative = bytes[j] == UInt8(ascii: "-")
+        if negative { j += 1 }
+        guard j < end else { return nil }
+        var significand: UInt64 = 0, digits = 0, exponent = 0
+        let lead = bytes[j] &- UInt8(ascii: "0")
+        if lead == 0 {
+            j += 1
+        } else if lead < 10 {
+            repeat {
+                significand = significand &* 10 &+ UInt64(bytes[j] &- UInt8(ascii: "0"))
+                digits += 1
+                j += 1
+            } while j < end && bytes[j] &- UInt8(ascii: "0") < 10
+        } else {
+            return nil
+        }
+        if j < end, bytes[j] == UInt8(ascii: ".") {
+            j += 1
+            guard j < end, bytes[j] &- UInt8(ascii: "0") < 10 else { return nil }
+            repeat {
+                let digit = bytes[j] &- UInt8(ascii: "0")
+                // A leading zero of the fraction is not significant.
+                if significand != 0 || digit != 0 {
+                    significand = significand &* 10 &+ UInt64(digit)
+                    digits += 1
+                }
+                exponent -= 1
+                j += 1
+            } while j < end && bytes[j] &- UInt8(ascii: "0") < 10
+        }
+        // A digit after a leading zero, an exponent, or too many digits: the generic path.
+        guard digits <= 19, j >= end || (bytes[j] &- UInt8(ascii: "0") >= 10 && bytes[j] | 0x20 != UInt8(ascii: "e"))
+        else { return nil }
+        var value = 0.0
+        if significand != 0 {
+            guard let v = JSONNumber.value(significand: significand, exponent: exponent) else { return nil }
+            value = v
+        }
+        i = j
+        return negative ? -value : value
     }
 }
