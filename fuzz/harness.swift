@@ -104,8 +104,16 @@ func fuzzMVT(_ body: [UInt8]) {
 }
 
 func fuzzPNG(_ body: [UInt8]) {
+    // The fast path (libdeflate) and libpng agree on every input: same pixels or same error.
+    let fast = Result { () throws(PNGError) in try PNGCodec.decode(body, origin: "fuzz", maxPixelCount: 1 << 20, fastPath: true) }
+    let slow = Result { () throws(PNGError) in try PNGCodec.decode(body, origin: "fuzz", maxPixelCount: 1 << 20, fastPath: false) }
+    switch (fast, slow) {
+    case let (.success(a), .success(b)) where a.width == b.width && a.height == b.height && a.pixels == b.pixels: break
+    case let (.failure(a), .failure(b)) where a == b: break
+    default: fatalError("PNG fast path and libpng disagree")
+    }
     // Whatever decodes must survive our encoder: encode → decode gives the same pixels.
-    guard let canvas = try? PNGCodec.decode(body, origin: "fuzz", maxPixelCount: 1 << 20) else { return }
+    guard let canvas = try? fast.get() else { return }
     guard let png = try? PNGCodec.encode(canvas), let back = try? PNGCodec.decode(png, origin: "re-encoded"),
           back.pixels == canvas.pixels else { fatalError("PNG encode → decode changed the pixels") }
 }

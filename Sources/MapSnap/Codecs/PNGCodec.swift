@@ -1,8 +1,9 @@
 internal import CPNG
 
 /// Encodes canvases to PNG (`PNGEncoder`: libdeflate, no libpng) and decodes any PNG into a
-/// premultiplied canvas through libpng's simplified `png_image` API (its `setjmp` stays inside
-/// libpng; no jump crosses a Swift frame).
+/// premultiplied canvas: the common layouts through `PNGFastDecoder` (libdeflate), everything
+/// else through libpng's simplified `png_image` API (its `setjmp` stays inside libpng; no jump
+/// crosses a Swift frame), with the same pixels either way.
 ///
 /// Determinism: the encoder's choices (colour type, row filter, compression level) depend only
 /// on the pixels, and it writes no time, text or gamma chunks, so the same canvas gives the
@@ -28,9 +29,15 @@ package enum PNGCodec {
     /// - Parameter origin: names the input in error messages, usually the file name.
     package static func decode(_ bytes: [UInt8], origin: String,
                               maxPixelCount: Int = defaultMaxPixelCount) throws(PNGError) -> Canvas {
+        try decode(bytes, origin: origin, maxPixelCount: maxPixelCount, fastPath: true)
+    }
+
+    /// `decode`, with `fastPath: false` sending every file through libpng (tests compare the two).
+    static func decode(_ bytes: [UInt8], origin: String, maxPixelCount: Int = defaultMaxPixelCount,
+                       fastPath: Bool) throws(PNGError) -> Canvas {
         let result: Result<Canvas, PNGError> = bytes.withUnsafeBufferPointer { buf in
             do throws(PNGError) {
-                return .success(try decode(buf, origin: origin, maxPixelCount: maxPixelCount))
+                return .success(try decode(buf, origin: origin, maxPixelCount: maxPixelCount, fastPath: fastPath))
             } catch {
                 return .failure(error)
             }
@@ -39,12 +46,13 @@ package enum PNGCodec {
     }
 
     private static func decode(_ buf: UnsafeBufferPointer<UInt8>, origin: String,
-                               maxPixelCount: Int) throws(PNGError) -> Canvas {
+                               maxPixelCount: Int, fastPath: Bool) throws(PNGError) -> Canvas {
         let header = try PNGChunkScanner.scan(buf, origin: origin)
         let pixelCount = Int(header.width) * Int(header.height)  // each ≤ 2³¹−1: no overflow on 64-bit
         guard pixelCount <= maxPixelCount else {
             throw .imageTooLarge(origin: origin, width: header.width, height: header.height, maxPixelCount: maxPixelCount)
         }
+        if fastPath, let canvas = PNGFastDecoder.decode(buf, header: header) { return canvas }
         let image = PNGImageHandle()
         guard png_image_begin_read_from_memory(image.pointer, buf.baseAddress, buf.count) != 0 else {
             throw .decodingFailed(origin: origin, reason: image.message)

@@ -403,7 +403,7 @@ private struct PNGChunkWriter {
 }
 
 /// Owns one libdeflate compressor (not thread-safe, so one per encode).
-private final class DeflateCompressor {
+final class DeflateCompressor {
     private let handle: OpaquePointer
 
     init(level: Int32) throws(PNGError) {
