@@ -28,17 +28,18 @@ package final class Canvas: @unchecked Sendable {
         self.width = width
         self.height = height
         let p = Canvas.premultiply(fill)
-        var px = [UInt8](repeating: 0, count: width * height * 4)
-        if p != (0, 0, 0, 0) {
-            px.withUnsafeMutableBufferPointer { buf in
-                var i = 0
-                while i < buf.count {
-                    buf[i] = p.0; buf[i + 1] = p.1; buf[i + 2] = p.2; buf[i + 3] = p.3
-                    i += 4
-                }
+        let count = width * height * 4
+        // One pass: a byte fill when the four bytes agree (clear, white), else the pixel repeated.
+        self.pixels = [UInt8](unsafeUninitializedCapacity: count) { buf, initialized in
+            let raw = UnsafeMutableRawPointer(buf.baseAddress!)
+            if p.0 == p.1 && p.1 == p.2 && p.2 == p.3 {
+                raw.initializeMemory(as: UInt8.self, repeating: p.0, count: count)
+            } else {
+                let pixel = (UInt32(p.0) | UInt32(p.1) << 8 | UInt32(p.2) << 16 | UInt32(p.3) << 24).littleEndian
+                raw.initializeMemory(as: UInt32.self, repeating: pixel, count: count / 4)
             }
+            initialized = count
         }
-        self.pixels = px
     }
 
     /// Wraps existing premultiplied RGBA bytes (count must be `width * height * 4`).
