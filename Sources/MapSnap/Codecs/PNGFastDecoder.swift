@@ -27,9 +27,10 @@ enum PNGFastDecoder {
         let width = Int(header.width), height = Int(header.height)
         let rowBytes = (width * layout.channels * layout.bitDepth + 7) / 8
         let stride = rowBytes + 1
-        var rows = [UInt8](repeating: 0, count: stride * height)
-        let inflated = rows.withUnsafeMutableBytes { out in
-            chunks.withImageData(bytes) { data in inflate(data, into: out) }
+        var inflated = false
+        var rows = [UInt8](unsafeUninitializedCapacity: stride * height) { out, initialized in
+            inflated = chunks.withImageData(bytes) { data in inflate(data, into: UnsafeMutableRawBufferPointer(out)) }
+            initialized = inflated ? out.count : 0
         }
         guard inflated else { return nil }
         var table: [UInt32]? = nil
