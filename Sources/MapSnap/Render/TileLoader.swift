@@ -211,16 +211,6 @@ final class LoadedSource {
     }
 }
 
-/// Lets concurrent workers write disjoint slots of one buffer.
-struct UnsafeMutableSendableBuffer<T>: @unchecked Sendable {
-    let base: UnsafeMutableBufferPointer<T>
-    init(_ b: UnsafeMutableBufferPointer<T>) { base = b }
-    subscript(i: Int) -> T {
-        get { base[i] }
-        nonmutating set { base[i] = newValue }
-    }
-}
-
 /// Raster tile bytes (PNG or JPEG, sniffed) → canvas, refusing absurd tile sizes.
 enum RasterTileDecoder {
     static let maximumSide = 4096

@@ -56,6 +56,62 @@ import Testing
         }
     }
 
+    /// A drawn map with 2 MiB of rows or more deflates in two parts (zlib, then libdeflate)
+    /// joined into one zlib stream: the same bytes on 1, 2 and 4 threads, exactly the
+    /// stream `joinParts` builds from the two parts, and the same pixels back through libpng
+    /// and through the fast decoder.
+    @Test func largeDrawnMapsDeflateInTwoPartsIntoOneStream() throws {
+        let o = MapSnapshotOptions(width: 1024, height: 720, scale: 1, center: LatLng(60.1699, 24.9450), zoom: 16, style: "normal")
+        let image = try MapSnapshotter(options: o).render().image
+        let canvas = Canvas(image)
+        let lineLength = canvas.width * 3 + 1
+        #expect(lineLength * canvas.height >= PNGEncoder.partedMinimumBytes)
+        let one = try image.pngData(threads: 1)
+        let same2 = try image.pngData(threads: 2) == one, same4 = try image.pngData(threads: 4) == one
+        #expect(same2 && same4)
+
+        let rows = PNGEncoder.scanlines(canvas, channels: 3)
+        let split = canvas.height / 2
+        let parts = [0..<split, split..<canvas.height]
+        let streams = try rows.withUnsafeBufferPointer { r in
+            try parts.indices.map { try PNGEncoder.deflatePart($0, of: parts, rows: r, lineLength: lineLength) }
+        }
+        let joined = PNGEncoder.joinParts(streams, rows: rows)
+        let idat = Self.imageData(one)
+        #expect(idat == joined, "the file's IDAT data is not the two joined parts")
+        #expect(try Gzip.decompress(joined, maxOutputBytes: rows.count) == rows)
+        let slow = try PNGCodec.decode(one, origin: "parted", fastPath: false).pixels == canvas.pixels
+        let fast = try PNGCodec.decode(one, origin: "parted", fastPath: true).pixels == canvas.pixels
+        #expect(slow && fast)
+    }
+
+    /// zlib's sync-flushed raw deflate followed by libdeflate's raw deflate inflates as one
+    /// stream, for data that compresses and data that does not, and for a one-byte part.
+    @Test func syncFlushedPartsJoinIntoOneZlibStream() throws {
+        var rng = SeededGenerator(seed: 3)
+        let noise = (0..<70_000).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
+        let runs = (0..<90_000).map { UInt8(($0 / 700) % 5) }
+        for (a, b) in [(noise, runs), (runs, noise), ([UInt8(9)], runs), (runs, [UInt8(1)])] {
+            let head = try a.withUnsafeBytes { try Gzip.deflateSyncFlushed($0, level: 1) }
+            #expect(Array(head.suffix(4)) == [0, 0, 0xFF, 0xFF])  // the flush's empty stored block
+            let tail = try b.withUnsafeBytes { try DeflateCompressor(level: 1).deflate($0) }
+            let joined = PNGEncoder.joinParts([head, tail], rows: a + b)
+            #expect(try Gzip.decompress(joined, maxOutputBytes: a.count + b.count) == a + b)
+        }
+    }
+
+    /// The concatenated payload of a PNG's IDAT chunks.
+    static func imageData(_ png: [UInt8]) -> [UInt8] {
+        var out: [UInt8] = []
+        var i = 8
+        while i + 12 <= png.count {
+            let n = Int(png[i]) << 24 | Int(png[i + 1]) << 16 | Int(png[i + 2]) << 8 | Int(png[i + 3])
+            if Array(png[(i + 4)..<(i + 8)]) == Array("IDAT".utf8) { out += png[(i + 8)..<(i + 8 + n)] }
+            i += 12 + n
+        }
+        return out
+    }
+
     /// A translucent canvas with noise (so Paeth is chosen) and every alpha value: RGBA rows
     /// filtered with a 4-byte pixel distance.
     @Test func translucentNoiseRoundTripsThroughPaeth() throws {
