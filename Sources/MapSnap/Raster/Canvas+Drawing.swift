@@ -4,9 +4,9 @@ import Foundation
 extension Canvas {
     /// Fills `path` (every contour implicitly closed) with anti-aliased exact-area coverage.
     ///
-    /// Big fills are split into bands of rows rasterised on separate threads. Each row's
-    /// coverage does not depend on the banding (see `Rasterizer`), and bands write disjoint
-    /// rows, so the result is byte-identical whatever the number of threads.
+    /// Big fills are split into bands of rows rasterised on separate threads from one edge
+    /// table. Each row's coverage does not depend on the banding (see `Rasterizer`), and
+    /// bands write disjoint rows, so the result is byte-identical whatever the number of threads.
     func fill(_ path: Path, color: Color, rule: FillRule = .nonZero) {
         guard color.alpha > 0, !path.isEmpty else { return }
         let bands = Canvas.bands(for: path, width: width, height: height, threads: maximumThreads)
@@ -14,17 +14,23 @@ extension Canvas {
         let w = width, h = height
         pixels.withUnsafeMutableBufferPointer { px in
             let target = PixelRows(base: px.baseAddress, width: w)
-            let band = { @Sendable (rows: Range<Int>) in
-                Rasterizer.withPooled { $0.rasterizeRuns(path, width: w, height: h, rows: rows, rule: rule, span: { y, x0, coverage in
-                    target.blend(y: y, x0: x0, coverage: coverage, src: src)
-                }, run: { y, x0, x1, coverage in
-                    target.blendRun(y: y, x0: x0, x1: x1, coverage: coverage, src: src)
-                }) }
-            }
-            if bands.count == 1 {
-                band(bands[0])
-            } else {
-                DispatchQueue.concurrentPerform(iterations: bands.count) { b in band(bands[b]) }
+            Rasterizer.withPooled { builder in
+                // The edges are built once; every band sweeps the same table.
+                let table = builder.prepare(path, width: w, height: h)
+                let sweep = { @Sendable (rasterizer: Rasterizer, rows: Range<Int>) in
+                    rasterizer.rasterizeRuns(table, width: w, height: h, rows: rows, rule: rule, span: { y, x0, coverage in
+                        target.blend(y: y, x0: x0, coverage: coverage, src: src)
+                    }, run: { y, x0, x1, coverage in
+                        target.blendRun(y: y, x0: x0, x1: x1, coverage: coverage, src: src)
+                    })
+                }
+                if bands.count == 1 {
+                    sweep(builder, bands[0])
+                } else {
+                    DispatchQueue.concurrentPerform(iterations: bands.count) { b in
+                        Rasterizer.withPooled { sweep($0, bands[b]) }
+                    }
+                }
             }
         }
     }

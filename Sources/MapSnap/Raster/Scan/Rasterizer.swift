@@ -55,9 +55,19 @@ final class Rasterizer {
         var direction: Double
     }
 
-    private var edges: [Edge] = []
-    private var rowStart: [Int] = []
-    private var order: [Int] = []
+    /// A path's edges clipped to the canvas and sorted by first row: built once per fill
+    /// and read (never changed) by every band that sweeps it, on any thread.
+    struct EdgeTable: Sendable {
+        fileprivate(set) var edges: [Edge] = []
+        /// `order[rowStart[r]..<rowStart[r + 1]]` lists the edges starting in row r.
+        fileprivate(set) var rowStart: [Int] = []
+        fileprivate(set) var order: [Int] = []
+
+        var isEmpty: Bool { edges.isEmpty }
+    }
+
+    /// The table of the last path prepared here (its buffers reused from fill to fill).
+    private var table = EdgeTable()
     private var active: [Int] = []
     private var accumulation: [Double] = []
     /// Cell runs written in the current row.
@@ -84,7 +94,7 @@ final class Rasterizer {
     static func withPooled<R>(_ body: (Rasterizer) throws -> R) rethrows -> R {
         let rasterizer = idle.withLock { $0.popLast() } ?? Rasterizer()
         defer {
-            if rasterizer.edges.capacity <= idleEdgeCapacityLimit {
+            if rasterizer.table.edges.capacity <= idleEdgeCapacityLimit {
                 idle.withLock { if $0.count < idleLimit { $0.append(rasterizer) } }
             }
         }
@@ -130,12 +140,33 @@ final class Rasterizer {
                        span: (_ y: Int, _ x0: Int, _ coverage: UnsafeBufferPointer<UInt8>) -> Void,
                        run: (_ y: Int, _ x0: Int, _ x1: Int, _ coverage: UInt8) -> Void) {
         guard width > 0, height > 0 else { return }
+        let rows = rows.clamped(to: 0..<height)
+        guard !rows.isEmpty else { return }
+        let table = prepare(path, width: width, height: height)
+        rasterizeRuns(table, width: width, height: height, rows: rows, rule: rule, span: span, run: run)
+    }
+
+    /// The edge table of `path` on a `width` × `height` canvas, for `rasterizeRuns(_:…)` on
+    /// several threads at once: each band of rows then sweeps the same table instead of
+    /// building its own (the same edges in the same order, so the same bytes).
+    func prepare(_ path: Path, width: Int, height: Int) -> EdgeTable {
+        guard width > 0, height > 0 else { return EdgeTable() }
+        buildEdges(path, width: Double(width), height: Double(height))
+        if !table.edges.isEmpty { bucketEdges(height: height) }
+        return table
+    }
+
+    /// `rasterizeRuns` for the rows in `rows` of a table `prepare` made for this canvas size.
+    func rasterizeRuns(_ table: EdgeTable, width: Int, height: Int, rows: Range<Int>, rule: FillRule,
+                       span: (_ y: Int, _ x0: Int, _ coverage: UnsafeBufferPointer<UInt8>) -> Void,
+                       run: (_ y: Int, _ x0: Int, _ x1: Int, _ coverage: UInt8) -> Void) {
+        guard width > 0, height > 0, !table.isEmpty, table.rowStart.count == height + 2 else { return }
         if bytes.count < width + 2 { bytes = [UInt8](repeating: 0, count: width + 2) }
         var out = bytes
         bytes = []
         defer { bytes = out }
         out.withUnsafeMutableBufferPointer { b in
-            scan(path, width: width, height: height, rows: rows, rule: rule) { y, lo, end, constant, cov in
+            sweep(table, width: width, height: height, rows: rows, rule: rule) { y, lo, end, constant, cov in
                 if let constant {
                     let byte = UInt8(constant * 255 + 0.5)
                     if byte > 0 { run(y, lo, end, byte) }
@@ -151,7 +182,8 @@ final class Rasterizer {
     func rasterizeExact(_ path: Path, width: Int, height: Int, rule: FillRule,
                         span: (_ y: Int, _ x0: Int, _ coverage: UnsafeBufferPointer<Double>) -> Void) {
         guard width > 0, height > 0 else { return }
-        scan(path, width: width, height: height, rows: 0..<height, rule: rule) { y, lo, end, constant, cov in
+        let table = prepare(path, width: width, height: height)
+        sweep(table, width: width, height: height, rows: 0..<height, rule: rule) { y, lo, end, constant, cov in
             if let constant {
                 for c in lo..<end { cov[c] = constant }
                 span(y, lo, UnsafeBufferPointer(rebasing: cov[lo..<end]))
@@ -164,16 +196,13 @@ final class Rasterizer {
 
     // MARK: - Core
 
-    /// Builds edges, then sweeps rows. `row(y, lo, end, constant, cov)` sees either one
+    /// Sweeps the rows of a prepared table. `row(y, lo, end, constant, cov)` sees either one
     /// coverage for all of `lo..<end` (`constant`, `cov` untouched), or coverage in
     /// `cov[lo..<end]`.
-    private func scan(_ path: Path, width: Int, height: Int, rows: Range<Int>, rule: FillRule,
-                      row: (Int, Int, Int, Double?, UnsafeMutableBufferPointer<Double>) -> Void) {
+    private func sweep(_ table: EdgeTable, width: Int, height: Int, rows: Range<Int>, rule: FillRule,
+                       row: (Int, Int, Int, Double?, UnsafeMutableBufferPointer<Double>) -> Void) {
         let rows = rows.clamped(to: 0..<height)
-        guard !rows.isEmpty else { return }
-        buildEdges(path, width: Double(width), height: Double(height))
-        guard !edges.isEmpty else { return }
-        bucketEdges(height: height)
+        guard !rows.isEmpty, !table.isEmpty else { return }
         if accumulation.count < width + 2 {
             accumulation = [Double](repeating: 0, count: width + 2)
         }
@@ -181,7 +210,7 @@ final class Rasterizer {
         // The buffers are taken out of the object for the sweep: locals need no exclusivity
         // checks in the loops.
         var acc = accumulation, active = self.active, touched = self.touched
-        let rowStart = self.rowStart, order = self.order
+        let rowStart = table.rowStart, order = table.order
         accumulation = []
         self.active = []
         self.touched = []
@@ -192,7 +221,7 @@ final class Rasterizer {
             self.touched = touched
         }
         active.removeAll(keepingCapacity: true)
-        edges.withUnsafeBufferPointer { edges in
+        table.edges.withUnsafeBufferPointer { edges in
             acc.withUnsafeMutableBufferPointer { acc in
                 // Edges that started above the first row and reach into it, in the order a
                 // sweep from row 0 would hold them (bucket order, removals keep order).
@@ -345,9 +374,9 @@ final class Rasterizer {
     private func buildEdges(_ path: Path, width: Double, height: Double) {
         // Built in a local array: appending to a stored property would check exclusivity
         // on every edge.
-        var edges = self.edges
-        self.edges = []
-        defer { self.edges = edges }
+        var edges = table.edges
+        table.edges = []
+        defer { table.edges = edges }
         edges.removeAll(keepingCapacity: true)
         // About one edge per point: sized once instead of regrown (and re-faulted) for a
         // big outline.
@@ -419,13 +448,14 @@ final class Rasterizer {
 
     /// Counting sort of edges by their first row: O(edges + rows), deterministic.
     private func bucketEdges(height: Int) {
-        var rowStart = self.rowStart, order = self.order
-        self.rowStart = []
-        self.order = []
+        var rowStart = table.rowStart, order = table.order
+        table.rowStart = []
+        table.order = []
         defer {
-            self.rowStart = rowStart
-            self.order = order
+            table.rowStart = rowStart
+            table.order = order
         }
+        let edges = table.edges
         rowStart.removeAll(keepingCapacity: true)
         rowStart.append(contentsOf: repeatElement(0, count: height + 2))
         for e in edges {
