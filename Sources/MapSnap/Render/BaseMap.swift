@@ -76,7 +76,14 @@ struct BaseMapSetup: Sendable {
                 }
             }
             do {
-                loaded = try Style.load(path: path, customization: key.customization)
+                // A bundled style given raster tiles usually only lends them its background
+                // (below): its background layer is read first, the rest only if needed.
+                let rasterOverride = builtin.contains(styleName) && override.map { !$0.source.metadata.format.isVector } == true
+                loaded = try Style.load(path: path, customization: key.customization,
+                                        layerTypes: rasterOverride ? ["background"] : nil)
+                if rasterOverride, !BaseMap.takesRasterBase(loaded) {
+                    loaded = try Style.load(path: path, customization: key.customization)
+                }
             } catch {
                 throw RenderError.style(error)
             }
@@ -84,8 +91,7 @@ struct BaseMapSetup: Sendable {
         }
         // Raster tiles given to a style without raster layers become the whole base map:
         // the background, then the tiles (a vector street style on top would only hide them).
-        if let o = override?.source, !o.metadata.format.isVector,
-           !loaded.sources.values.contains(where: { $0.kind == .raster && $0.url != "mapsnap:relief" }) {
+        if let o = override?.source, !o.metadata.format.isVector, BaseMap.takesRasterBase(loaded) {
             loaded = BaseMap.rasterBaseStyle(background: loaded, tileSize: o.metadata.tileSize)
         }
         style = loaded
@@ -207,6 +213,12 @@ final class BaseMap {
         sprites = setup.sprites
         warnings = setup.warnings
         self.tileCache = tileCache
+    }
+
+    /// Whether raster tiles given to `style` replace its layers (it has no raster source of
+    /// its own; the hillshade relief does not count).
+    static func takesRasterBase(_ style: Style) -> Bool {
+        !style.sources.values.contains(where: { $0.kind == .raster && $0.url != "mapsnap:relief" })
     }
 
     /// A style of the given style's background colour plus one raster layer.

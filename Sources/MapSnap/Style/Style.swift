@@ -55,7 +55,12 @@ struct Style: Sendable {
 
     /// Reads the style file at `path` and parses it with `customization` (Google styling
     /// rules, a label language) applied to its JSON first.
-    static func load(path: String, customization: StyleCustomization) throws(StyleError) -> Style {
+    ///
+    /// - Parameter layerTypes: when given, only layers of these types are parsed (after the
+    ///   customization, so they come out as in the whole style): what a caller that needs one
+    ///   kind of layer reads of a trusted style, without compiling the others.
+    static func load(path: String, customization: StyleCustomization,
+                     layerTypes: Set<String>? = nil) throws(StyleError) -> Style {
         let origin = (path as NSString).lastPathComponent
         let bytes: [UInt8]
         do {
@@ -65,7 +70,7 @@ struct Style: Sendable {
         } catch {
             throw .unreadable(origin: origin, reason: error.description)
         }
-        return try parse(bytes: bytes, origin: origin, customization: customization)
+        return try parse(bytes: bytes, origin: origin, customization: customization, layerTypes: layerTypes)
     }
 
     /// Parses style JSON. `origin` names the style in errors and warnings.
@@ -76,7 +81,8 @@ struct Style: Sendable {
         return try parse(bytes: [UInt8](data), origin: origin)
     }
 
-    static func parse(bytes: [UInt8], origin: String, customization: StyleCustomization = StyleCustomization()) throws(StyleError) -> Style {
+    static func parse(bytes: [UInt8], origin: String, customization: StyleCustomization = StyleCustomization(),
+                      layerTypes: Set<String>? = nil) throws(StyleError) -> Style {
         var json: JSONValue
         do {
             json = try JSONValue.parse(bytes, origin: origin, maximumDepth: maximumNestingDepth)
@@ -87,6 +93,13 @@ struct Style: Sendable {
             throw .invalidJSON(error)
         }
         customization.apply(to: &json)
+        if let layerTypes, case .object(var root) = json, case .array(let items)? = root["layers"] {
+            root["layers"] = .array(items.filter { item in
+                guard case .object(let layer) = item, case .string(let type)? = layer["type"] else { return false }
+                return layerTypes.contains(type)
+            })
+            json = .object(root)
+        }
         do {
             var parser = StyleParser(origin: origin)
             return try parser.parseStyle(json)
