@@ -1,5 +1,4 @@
 internal import CDeflate
-import Dispatch
 
 /// Writes PNG files itself, with libdeflate compressing the scanlines: signature, `IHDR`,
 /// `sRGB`, `PLTE` and `tRNS` for palette images, `IDAT`, `IEND` (PNG spec §5, §11).
@@ -518,23 +517,17 @@ final class DeflateCompressor {
 
     /// `input` as a zlib stream (header, deflate data, Adler-32), as `IDAT` carries it.
     func zlib(_ input: [UInt8]) throws(PNGError) -> [UInt8] {
-        let output = input.withUnsafeBytes { compress($0, zlib: true) }
-        guard !output.isEmpty else { throw .encodingFailed(reason: "libdeflate could not compress \(input.count) bytes") }
-        return output
+        try checked(input.withUnsafeBytes { compress($0, zlib: true) }, inputCount: input.count)
     }
 
     /// `input` as a zlib stream.
     func zlib(_ input: UnsafeRawBufferPointer) throws(PNGError) -> [UInt8] {
-        let output = compress(input, zlib: true)
-        guard !output.isEmpty else { throw .encodingFailed(reason: "libdeflate could not compress \(input.count) bytes") }
-        return output
+        try checked(compress(input, zlib: true), inputCount: input.count)
     }
 
     /// `input` as raw deflate data (RFC 1951), its last block final.
     func deflate(_ input: UnsafeRawBufferPointer) throws(PNGError) -> [UInt8] {
-        let output = compress(input, zlib: false)
-        guard !output.isEmpty else { throw .encodingFailed(reason: "libdeflate could not compress \(input.count) bytes") }
-        return output
+        try checked(compress(input, zlib: false), inputCount: input.count)
     }
 
     /// Empty when libdeflate reports that the output did not fit (impossible with its bound).
@@ -545,6 +538,11 @@ final class DeflateCompressor {
             initialized = zlib ? libdeflate_zlib_compress(handle, input.baseAddress, input.count, out.baseAddress, bound)
                                : libdeflate_deflate_compress(handle, input.baseAddress, input.count, out.baseAddress, bound)
         }
+    }
+
+    private func checked(_ output: [UInt8], inputCount: Int) throws(PNGError) -> [UInt8] {
+        guard !output.isEmpty else { throw .encodingFailed(reason: "libdeflate could not compress \(inputCount) bytes") }
+        return output
     }
 
     /// Adler-32 (RFC 1950) of `bytes`, computed by libdeflate.

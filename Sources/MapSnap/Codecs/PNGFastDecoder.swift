@@ -1,5 +1,3 @@
-internal import CDeflate
-
 /// The common PNG layouts decoded without libpng's row machinery: libdeflate inflates all
 /// the image data in one call, then the rows are unfiltered and expanded to premultiplied
 /// RGBA here. On the 256-px palette tiles of a raster tile directory this is about ten
@@ -29,7 +27,9 @@ enum PNGFastDecoder {
         let stride = rowBytes + 1
         var inflated = false
         var rows = [UInt8](unsafeUninitializedCapacity: stride * height) { out, initialized in
-            inflated = chunks.withImageData(bytes) { data in inflate(data, into: UnsafeMutableRawBufferPointer(out)) }
+            inflated = chunks.withImageData(bytes) { data in
+                Gzip.inflateExactly(data, into: UnsafeMutableRawBufferPointer(out), container: .zlib)
+            }
             initialized = inflated ? out.count : 0
         }
         guard inflated else { return nil }
@@ -198,16 +198,6 @@ enum PNGFastDecoder {
         let a32 = UInt32(a)
         let pr = Canvas.div255(UInt32(r) * a32), pg = Canvas.div255(UInt32(g) * a32), pb = Canvas.div255(UInt32(b) * a32)
         return (pr | pg << 8 | pb << 16 | a32 << 24).littleEndian
-    }
-
-    /// Inflates the zlib stream into exactly `out.count` bytes, all of the input consumed.
-    static func inflate(_ input: UnsafeRawBufferPointer, into out: UnsafeMutableRawBufferPointer) -> Bool {
-        guard let d = libdeflate_alloc_decompressor() else { return false }
-        defer { libdeflate_free_decompressor(d) }
-        var consumed = 0, produced = 0
-        let code = libdeflate_zlib_decompress_ex(d, input.baseAddress, input.count, out.baseAddress, out.count,
-                                                 &consumed, &produced)
-        return code == LIBDEFLATE_SUCCESS && consumed == input.count && produced == out.count
     }
 
     /// Undoes the per-row filters in place (PNG spec §9); false on a filter type above 4.

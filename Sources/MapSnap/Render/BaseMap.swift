@@ -301,7 +301,6 @@ final class BaseMap {
         warnings + loaded.keys.sorted().flatMap { loaded[$0]?.warnings ?? [] }
     }
 
-    /// Draws one pass of the style's layers (problems go to `allWarnings`).
     /// Whether the `.labels` pass places anything at `zoom` (a raster-only map places
     /// nothing, so nothing needs to keep clear for it).
     func placesLabels(atZoom zoom: Double) -> Bool {
@@ -312,6 +311,7 @@ final class BaseMap {
         layer.type == .symbol && layer.isVisible(atZoom: zoom)
     }
 
+    /// Draws one pass of the style's layers (problems go to `allWarnings`).
     func drawLayers(camera: Camera, canvas: Canvas, labels: LabelCollisionIndex, pass: Pass,
                     text: TextEngine) {
         let zoom = camera.zoom

@@ -36,7 +36,8 @@ public enum GzipError: Error, Equatable, Sendable, CustomStringConvertible {
 }
 
 /// gzip/zlib compression through the system zlib, with libdeflate inflating whole gzip
-/// members when it can (about twice zlib's speed). The only file that imports `CZlib`.
+/// members when it can (about twice zlib's speed) and whole zlib streams for
+/// `PNGFastDecoder` (`inflateExactly`). The only file that imports `CZlib`.
 enum Gzip {
     /// Default cap on inflated output: far above any real tile, far below a bomb.
     static let defaultMaxOutputBytes = 64 << 20
@@ -128,20 +129,31 @@ enum Gzip {
         guard isGzip(bytes), bytes.count >= 18 else { return nil }
         let n = bytes.count
         let stated = Int(bytes[n - 4]) | Int(bytes[n - 3]) << 8 | Int(bytes[n - 2]) << 16 | Int(bytes[n - 1]) << 24
-        guard stated <= maxOutputBytes, let decompressor = libdeflate_alloc_decompressor() else { return nil }
-        defer { libdeflate_free_decompressor(decompressor) }
+        guard stated <= maxOutputBytes else { return nil }
         var ok = false
         let out = [UInt8](unsafeUninitializedCapacity: max(stated, 1)) { buffer, initialized in
-            var consumed = 0, produced = 0
-            let code = bytes.withUnsafeBytes { input in
-                libdeflate_gzip_decompress_ex(decompressor, input.baseAddress, input.count, buffer.baseAddress, stated,
-                                              &consumed, &produced)
-            }
             // All the input in one member, exactly the stated size: anything else is zlib's to judge.
-            ok = code == LIBDEFLATE_SUCCESS && consumed == n && produced == stated
-            initialized = ok ? produced : 0
+            ok = bytes.withUnsafeBytes { input in
+                inflateExactly(input, into: UnsafeMutableRawBufferPointer(UnsafeMutableBufferPointer(rebasing: buffer[0..<stated])), container: .gzip)
+            }
+            initialized = ok ? stated : 0
         }
         return ok ? out : nil
+    }
+
+    /// libdeflate inflates `input` — one gzip member or one zlib stream, checksum checked — into
+    /// `out`; true only when the stream takes all of `input` and fills `out` exactly.
+    static func inflateExactly(_ input: UnsafeRawBufferPointer, into out: UnsafeMutableRawBufferPointer,
+                               container: Container) -> Bool {
+        guard let decompressor = libdeflate_alloc_decompressor() else { return false }
+        defer { libdeflate_free_decompressor(decompressor) }
+        var consumed = 0, produced = 0
+        let code = container == .gzip
+            ? libdeflate_gzip_decompress_ex(decompressor, input.baseAddress, input.count, out.baseAddress, out.count,
+                                            &consumed, &produced)
+            : libdeflate_zlib_decompress_ex(decompressor, input.baseAddress, input.count, out.baseAddress, out.count,
+                                            &consumed, &produced)
+        return code == LIBDEFLATE_SUCCESS && consumed == input.count && produced == out.count
     }
 
     /// Inflates when `bytes` starts with a gzip or zlib header; returns them unchanged otherwise.
