@@ -31,7 +31,7 @@ struct OverlayContext {
 /// antimeridian (and densified along great circles for geodesic paths), computed once per
 /// render because projecting is the costly part of big inputs, and both camera fitting and
 /// drawing need it.
-struct ProjectedOverlay {
+struct ProjectedOverlay: Sendable {
     let overlay: Overlay
     /// A path: its line. A polygon: its rings, holes shifted to the outer ring's world copy.
     /// A circle: its ring at fitting resolution. A marker: its point.

@@ -23,25 +23,62 @@ extension PathOverlay {
     /// undashed on a grid `scale` times the image's size); nil when it has none. Thinned as
     /// the stroker would thin it (see `pixelPath`).
     func obstacleLine(_ projected: ProjectedOverlay, in ctx: OverlayContext, scale: Double) -> Path? {
-        pixelPath(projected, ctx, thinning: fillColor == nil, scale: scale)
+        pixelPath(projected, camera: ctx.camera, width: ctx.canvas.width, height: ctx.canvas.height,
+                  thinning: fillColor == nil, scale: scale)
     }
 
-    /// Fill (Google's `fillcolor:`), casing, then the line.
-    func draw(_ projected: ProjectedOverlay, in ctx: OverlayContext) {
-        guard var path = pixelPath(projected, ctx, thinning: dash.isEmpty && fillColor == nil) else { return }
+    /// Fill (Google's `fillcolor:`), casing, then the line; `prepared` (from
+    /// `preparedStrokes`, for this canvas) saves making the casing and line fills here.
+    func draw(_ projected: ProjectedOverlay, in ctx: OverlayContext, prepared: PreparedStrokes? = nil) {
+        if let prepared {
+            if let casing = casingColor, let fill = prepared.casing { ctx.canvas.fill(fill, color: casing) }
+            if let fill = prepared.line { ctx.canvas.fill(fill, color: color) }
+            return
+        }
+        let canvas = ctx.canvas
+        guard var path = pixelPath(projected, camera: ctx.camera, width: canvas.width, height: canvas.height,
+                                   thinning: dash.isEmpty && fillColor == nil) else { return }
         if let fill = fillColor {
             // A filled path is a polygon: filled and outlined closed.
             path.close()
-            ctx.canvas.fill(path, color: fill, rule: .nonZero)
+            canvas.fill(path, color: fill, rule: .nonZero)
         }
-        let scale = ctx.scale
-        let width = self.width * scale
-        let dash = self.dash.map { $0 * scale }
         if let casing = casingColor, casingWidth > 0 {
-            ctx.canvas.stroke(path, style: StrokeStyle(width: width + 2 * casingWidth * scale, cap: cap, join: join,
-                                                       dash: dash), color: casing)
+            canvas.stroke(path, style: casingStyle(scale: ctx.scale), color: casing)
         }
-        ctx.canvas.stroke(path, style: StrokeStyle(width: width, cap: cap, join: join, dash: dash), color: color)
+        canvas.stroke(path, style: lineStyle(scale: ctx.scale), color: color)
+    }
+
+    /// What `draw` fills for an unfilled, undashed path — its casing and line outlines with
+    /// their edge tables — made for a `width` × `height` canvas drawn with `threads` threads
+    /// without touching it, so a render can make them on another thread while it draws the
+    /// base map. nil for paths `draw` must stroke itself: filled ones, and dashed ones (a
+    /// dash draws from the canvas's budget, in drawing order).
+    func preparedStrokes(_ projected: ProjectedOverlay, camera: Camera, width: Int, height: Int,
+                         threads: Int) -> PreparedStrokes? {
+        guard fillColor == nil, dash.isEmpty else { return nil }
+        guard let path = pixelPath(projected, camera: camera, width: width, height: height, thinning: true) else {
+            return PreparedStrokes(casing: nil, line: nil)
+        }
+        let scale = camera.scale
+        var casing: PreparedFill?
+        if let c = casingColor, c.alpha > 0, casingWidth > 0 {
+            casing = Canvas.prepareStroke(path, style: casingStyle(scale: scale), width: width, height: height, threads: threads)
+        }
+        let line = color.alpha > 0
+            ? Canvas.prepareStroke(path, style: lineStyle(scale: scale), width: width, height: height, threads: threads)
+            : nil
+        return PreparedStrokes(casing: casing, line: line)
+    }
+
+    /// The line's stroke in pixels at `scale`.
+    private func lineStyle(scale: Double) -> StrokeStyle {
+        StrokeStyle(width: width * scale, cap: cap, join: join, dash: dash.map { $0 * scale })
+    }
+
+    /// The casing's stroke: the line widened by the casing on each side.
+    private func casingStyle(scale: Double) -> StrokeStyle {
+        StrokeStyle(width: width * scale + 2 * casingWidth * scale, cap: cap, join: join, dash: dash.map { $0 * scale })
     }
 
     /// The line in image pixels (times `scale`), thinned when `thinning` allows and it is safe.
@@ -54,17 +91,17 @@ extension PathOverlay {
     /// same as without this shortcut. Callers allow thinning only for undashed strokes
     /// (a dash's phase depends on every point) of unfilled lines (fills are not simplified).
     /// A point outside the image ends the thinning and the line is converted in full.
-    func pixelPath(_ projected: ProjectedOverlay, _ ctx: OverlayContext, thinning: Bool,
+    func pixelPath(_ projected: ProjectedOverlay, camera: Camera, width: Int, height: Int, thinning: Bool,
                    scale k: Double = 1) -> Path? {
         let world = geodesic ? worldLine(maxStepDegrees: Self.drawStepDegrees) : projected.lines[0]
         guard !world.isEmpty else { return nil }
         var lo = Double.infinity, hi = -Double.infinity
         for p in world { lo = min(lo, p.x); hi = max(hi, p.x) }
         // Draw the copy of the world nearest the camera's centre.
-        let shift = -((lo + hi) / 2 - ctx.camera.centerWorld.x).rounded()
-        let toPixel = ctx.camera.worldToPixel
+        let shift = -((lo + hi) / 2 - camera.centerWorld.x).rounded()
+        let toPixel = camera.worldToPixel
         if thinning && world.count > 1024 {
-            let w = Double(ctx.canvas.width), h = Double(ctx.canvas.height)
+            let w = Double(width), h = Double(height)
             var thinner = Simplifier.RadialThinner(tolerance: Simplifier.defaultTolerance / 2)
             var kept: [PixelPoint] = []
             kept.reserveCapacity(min(world.count, 1 << 16))
@@ -88,4 +125,11 @@ extension PathOverlay {
         }
         return path
     }
+}
+
+/// A path's casing and line fills made ahead of drawing (`PathOverlay.preparedStrokes`);
+/// nil where that part draws nothing.
+struct PreparedStrokes: Sendable {
+    let casing: PreparedFill?
+    let line: PreparedFill?
 }

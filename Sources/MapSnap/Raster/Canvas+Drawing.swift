@@ -9,28 +9,43 @@ extension Canvas {
     /// bands write disjoint rows, so the result is byte-identical whatever the number of threads.
     func fill(_ path: Path, color: Color, rule: FillRule = .nonZero) {
         guard color.alpha > 0, !path.isEmpty else { return }
-        let bands = Canvas.bands(for: path, width: width, height: height, threads: maximumThreads)
+        fill(Canvas.prepareFill(path, rule: rule, width: width, height: height, threads: maximumThreads), color: color)
+    }
+
+    /// The edge table and bands `fill(_:color:rule:)` sweeps for `path` on a `width` ×
+    /// `height` canvas drawn with `threads` threads: a pure function of its arguments, so it
+    /// can be made on another thread, ahead of drawing (see `PreparedFill`).
+    static func prepareFill(_ path: Path, rule: FillRule, width: Int, height: Int, threads: Int) -> PreparedFill {
+        let table = Rasterizer.withPooled { $0.prepare(path, width: width, height: height) }
+        return PreparedFill(table: table, bands: bands(for: path, width: width, height: height, threads: threads),
+                            rule: rule, width: width, height: height)
+    }
+
+    /// Fills what `prepareFill` made for this canvas's size with `color`: exactly the bytes
+    /// `fill(_:color:rule:)` gives the path.
+    func fill(_ prepared: PreparedFill, color: Color) {
+        guard color.alpha > 0, !prepared.table.isEmpty else { return }
+        precondition(prepared.width == width && prepared.height == height, "fill prepared for another canvas size")
         let src = Canvas.premultiply(color)
         let w = width, h = height
         pixels.withUnsafeMutableBufferPointer { px in
             let target = PixelRows(base: px.baseAddress, width: w)
-            Rasterizer.withPooled { builder in
-                // The edges are built once; every band sweeps the same table.
-                let table = builder.prepare(path, width: w, height: h)
-                let sweep = { @Sendable (rasterizer: Rasterizer, rows: Range<Int>) in
-                    rasterizer.rasterizeRuns(table, width: w, height: h, rows: rows, rule: rule, span: { y, x0, coverage in
+            // Every band sweeps the same table.
+            let sweep = { @Sendable (rows: Range<Int>) in
+                Rasterizer.withPooled { rasterizer in
+                    rasterizer.rasterizeRuns(prepared.table, width: w, height: h, rows: rows, rule: prepared.rule,
+                                             span: { y, x0, coverage in
                         target.blend(y: y, x0: x0, coverage: coverage, src: src)
                     }, run: { y, x0, x1, coverage in
                         target.blendRun(y: y, x0: x0, x1: x1, coverage: coverage, src: src)
                     })
                 }
-                if bands.count == 1 {
-                    sweep(builder, bands[0])
-                } else {
-                    DispatchQueue.concurrentPerform(iterations: bands.count) { b in
-                        Rasterizer.withPooled { sweep($0, bands[b]) }
-                    }
-                }
+            }
+            let bands = prepared.bands
+            if bands.count == 1 {
+                sweep(bands[0])
+            } else {
+                DispatchQueue.concurrentPerform(iterations: bands.count) { sweep(bands[$0]) }
             }
         }
     }
@@ -80,6 +95,16 @@ extension Canvas {
         return strokeOutline(path, style: style, width: width, height: height, dashBudget: &budget)
     }
 
+    /// The fill `stroke` makes of an undashed `style` on a `width` × `height` canvas drawn
+    /// with `threads` threads, for `fill(_:color:)`; nil when nothing shows. Undashed only:
+    /// dashes draw from the canvas's budget, so a dashed stroke is made when it is drawn.
+    static func prepareStroke(_ path: Path, style: StrokeStyle, width: Int, height: Int, threads: Int) -> PreparedFill? {
+        precondition(style.dash.isEmpty, "dashed strokes take dashes from the canvas's budget when drawn")
+        guard style.width.isFinite, style.width > 0,
+              let outline = strokeOutline(path, style: style, width: width, height: height) else { return nil }
+        return prepareFill(outline, rule: .nonZero, width: width, height: height, threads: threads)
+    }
+
     /// `strokeOutline`, taking its dashes from `dashBudget`.
     static func strokeOutline(_ path: Path, style: StrokeStyle, width: Int, height: Int, dashBudget: inout Int) -> Path? {
         let radius = style.width / 2
@@ -102,4 +127,17 @@ extension Canvas {
         let outline = Stroker.outline(simple, style: style)
         return outline.isEmpty ? nil : outline
     }
+}
+
+/// A fill made ahead of drawing: the path's edge table for one canvas size and the bands of
+/// rows its sweep is split into. Making it is the costly half of a big fill (a long route's
+/// outline and edges), and it needs no pixels, so a render makes it on another thread while
+/// the base map is drawn; `Canvas.fill(_:color:)` then sweeps it — the bytes are those of
+/// `Canvas.fill(_:color:rule:)`.
+struct PreparedFill: Sendable {
+    fileprivate let table: Rasterizer.EdgeTable
+    fileprivate let bands: [Range<Int>]
+    fileprivate let rule: FillRule
+    fileprivate let width: Int
+    fileprivate let height: Int
 }

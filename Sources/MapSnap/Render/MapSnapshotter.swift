@@ -36,14 +36,23 @@ public struct MapSnapshotter: Sendable {
         let icons = IconStore(fetcher: HTTPResourceFetcher(options: http, deadline: deadline))
         let projected = options.overlays.map(ProjectedOverlay.init)
         let camera = makeCamera(projected, text: text, icons: icons)
+        let threads = max(1, options.maximumThreads ?? ProcessInfo.processInfo.activeProcessorCount)
+        // A long route's outline and edges need no pixels: made on another thread while the
+        // base map is drawn (the same fills either way, so the same bytes).
+        let routes = threads > 1 && OverlayPainter.routesWorthPreparing(projected)
+            ? Pending { OverlayPainter.prepareRoutes(projected, camera: camera, threads: threads) } : nil
+        // A big canvas's first touch (the kernel zeroing its pages) is made on another thread
+        // while the style is prepared and the tiles are found.
+        let blank = threads > 1 && camera.pixelWidth * camera.pixelHeight >= 1 << 20
+            ? Pending { Canvas(width: camera.pixelWidth, height: camera.pixelHeight, fill: .white) } : nil
         let base = BaseMap(setup: try renderer.preparedStyle(for: options, deadline: deadline), tileCache: renderer.tiles)
-        let canvas = Canvas(width: camera.pixelWidth, height: camera.pixelHeight, fill: .white)
-        canvas.maximumThreads = max(1, options.maximumThreads ?? ProcessInfo.processInfo.activeProcessorCount)
         var warnings: [String] = []
         base.maxThreads = options.maximumThreads
         base.loadOrder = options.tileLoadOrder
         base.deadline = deadline
         base.prepare(camera: camera)
+        let canvas = blank?.value ?? Canvas(width: camera.pixelWidth, height: camera.pixelHeight, fill: .white)
+        canvas.maximumThreads = threads
         let labels = LabelCollisionIndex(width: canvas.width, height: canvas.height)
         var painter = OverlayPainter(camera: camera, canvas: canvas, text: text, icons: icons, overlays: projected)
         let decorations = Decorations(camera: camera, canvas: canvas, text: text)
@@ -59,6 +68,7 @@ public struct MapSnapshotter: Sendable {
                 painter.reserveRoutes(level: .aboveLabels, labels: labels)
             }
             base.drawLayers(camera: camera, canvas: canvas, labels: labels, pass: .belowLabels, text: text)
+            if let routes { painter.preparedStrokes = routes.value }
             try painter.draw(level: .aboveRoads)
             base.drawLayers(camera: camera, canvas: canvas, labels: labels, pass: .labels, text: text)
             try painter.draw(level: .aboveLabels)

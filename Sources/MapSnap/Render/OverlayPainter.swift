@@ -13,6 +13,31 @@ struct OverlayPainter {
 
     /// Where each marker's title goes, by overlay index (planned before any label is drawn).
     private var titleRects: [Int: PixelRect] = [:]
+    /// Fills made ahead of drawing (`prepareRoutes`), by overlay index.
+    var preparedStrokes: [Int: PreparedStrokes] = [:]
+
+    /// Whether `prepareRoutes` is worth a thread: some unfilled, undashed path long enough
+    /// that outlining it costs more than handing it over (a few hundred microseconds).
+    static func routesWorthPreparing(_ overlays: [ProjectedOverlay]) -> Bool {
+        overlays.contains { o in
+            guard case .path(let p) = o.overlay, p.fillColor == nil, p.dash.isEmpty else { return false }
+            return (o.lines.first?.count ?? 0) >= 1_000
+        }
+    }
+
+    /// The casing and line fills of every unfilled, undashed path, by overlay index, for a
+    /// canvas of `camera`'s pixel size drawn with `threads` threads. They need nothing the
+    /// base map draws, so a render makes them on another thread meanwhile; drawing them
+    /// gives the bytes `draw(level:)` gives without them.
+    static func prepareRoutes(_ overlays: [ProjectedOverlay], camera: Camera, threads: Int) -> [Int: PreparedStrokes] {
+        var out: [Int: PreparedStrokes] = [:]
+        for (i, o) in overlays.enumerated() {
+            guard case .path(let p) = o.overlay else { continue }
+            out[i] = p.preparedStrokes(o, camera: camera, width: camera.pixelWidth, height: camera.pixelHeight,
+                                       threads: threads)
+        }
+        return out
+    }
 
     /// Reserves every marker and places every title in the collision index *before* the
     /// base map places its labels, so the map's own labels give way to the user's: overlay
@@ -49,9 +74,9 @@ struct OverlayPainter {
 
     /// Draws every overlay of `level`: shapes in the order given, then markers, then titles.
     func draw(level: Overlay.Level) throws(OverlayError) {
-        for projected in overlays {
+        for (i, projected) in overlays.enumerated() {
             switch projected.overlay {
-            case .path(let p) where p.level == level: p.draw(projected, in: context)
+            case .path(let p) where p.level == level: p.draw(projected, in: context, prepared: preparedStrokes[i])
             case .polygon(let p) where p.level == level: p.draw(projected, in: context)
             case .circle(let c) where c.level == level: c.draw(in: context)
             default: break

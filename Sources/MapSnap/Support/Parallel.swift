@@ -25,3 +25,30 @@ package enum Parallel {
         }
     }
 }
+
+/// Work started on another thread now and waited for when its result is needed: a render
+/// makes a long route's fills while it draws the base map.
+///
+/// The work runs on a queue of its own (one that gets a thread even when every worker of the
+/// shared pool is busy or waiting), so waiting for it from a pool thread cannot deadlock.
+package final class Pending<Value: Sendable>: Sendable {
+    private let done = DispatchSemaphore(value: 0)
+    private let result = Locked<Value?>(nil)
+
+    package init(_ work: @escaping @Sendable () -> Value) {
+        let done = self.done, result = self.result
+        DispatchQueue(label: "mapsnap.pending").async {
+            let value = work()
+            result.withLock { $0 = value }
+            done.signal()
+        }
+    }
+
+    /// The result, waiting for the work to finish. Call from one thread.
+    package var value: Value {
+        if let ready = result.withLock({ $0 }) { return ready }
+        done.wait()
+        done.signal()  // a later read finds the result without waiting
+        return result.withLock { $0 }!
+    }
+}

@@ -19,6 +19,9 @@ import Testing
         case helsinkiVectorRetina
         /// Overlays only, on a plain background: CJK title (fallback face), dashes, polygon.
         case overlaysOnly
+        /// `normal` style, two 3,000-point routes (cased above roads, translucent above
+        /// labels): their fills are made on another thread while the base map is drawn.
+        case longRoutes
 
         var testDescription: String { rawValue }
 
@@ -55,6 +58,17 @@ import Testing
                                             .marker(MarkerOverlay(coordinate: route[2], style: .pin(.mid), title: "ヘルシンキ 中央駅")),
                                           ],
                                           style: TestPaths.plainStyle, attribution: "test", showsScaleBar: true)
+            case .longRoutes:
+                let wiggle = (0..<3_000).map { i -> LatLng in
+                    let t = Double(i) / 2_999
+                    return LatLng(60.1675 + 0.002 * sin(t * 11) + 0.00004 * sin(t * 900), 24.938 + 0.02 * t)
+                }
+                let cased = PathOverlay(coordinates: wiggle, color: Color(rgb: 0x1A73E8), width: 4,
+                                        casingColor: Color(rgb: 0xFFFFFF), casingWidth: 1.5, level: .aboveRoads)
+                let above = PathOverlay(coordinates: wiggle.map { LatLng($0.latitude - 0.0015, $0.longitude) },
+                                        color: Color(rgba: 0xD9302590), width: 6, join: .miter)
+                return MapSnapshotOptions(width: 400, height: 300, center: LatLng(60.1675, 24.9480), zoom: 14.6,
+                                          overlays: [.path(cased), .path(above), markers[0]])
             }
         }
     }
@@ -105,7 +119,7 @@ import Testing
         #expect(colors.count > 40, "only \(colors.count) colours: the base map did not draw")
     }
 
-    @Test(arguments: [Scene.helsinkiVector, .helsinkiRaster])
+    @Test(arguments: [Scene.helsinkiVector, .helsinkiRaster, .longRoutes])
     func threadCountDoesNotChangeBytes(_ scene: Scene) throws {
         let reference = try png(scene, threads: 1)
         for threads in [2, 8, nil] as [Int?] {

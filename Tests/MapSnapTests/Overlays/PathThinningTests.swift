@@ -30,8 +30,8 @@ import Testing
         let overlay = PathOverlay(coordinates: denseLine(points: 20_000), width: 3)
         let projected = ProjectedOverlay(.path(overlay))
         let ctx = context()
-        let full = try #require(overlay.pixelPath(projected, ctx, thinning: false, scale: scale))
-        let thin = try #require(overlay.pixelPath(projected, ctx, thinning: true, scale: scale))
+        let full = try #require(overlay.pixelPath(projected, camera: ctx.camera, width: ctx.canvas.width, height: ctx.canvas.height, thinning: false, scale: scale))
+        let thin = try #require(overlay.pixelPath(projected, camera: ctx.camera, width: ctx.canvas.width, height: ctx.canvas.height, thinning: true, scale: scale))
         #expect(thin.points.count < full.points.count / 2, "the line was not thinned")
         let w = Int((Double(ctx.canvas.width) * scale).rounded(.up))
         let h = Int((Double(ctx.canvas.height) * scale).rounded(.up))
@@ -47,8 +47,8 @@ import Testing
         let overlay = PathOverlay(coordinates: denseLine(points: 5_000, spanDegrees: 0.2))
         let projected = ProjectedOverlay(.path(overlay))
         let ctx = context()
-        let full = try #require(overlay.pixelPath(projected, ctx, thinning: false))
-        let thin = try #require(overlay.pixelPath(projected, ctx, thinning: true))
+        let full = try #require(overlay.pixelPath(projected, camera: ctx.camera, width: ctx.canvas.width, height: ctx.canvas.height, thinning: false))
+        let thin = try #require(overlay.pixelPath(projected, camera: ctx.camera, width: ctx.canvas.width, height: ctx.canvas.height, thinning: true))
         #expect(thin.points == full.points)
     }
 }
