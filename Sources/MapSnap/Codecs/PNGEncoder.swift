@@ -18,7 +18,7 @@ internal import CDeflate
 /// - RGB(A) rows are unfiltered, or all Paeth-filtered when a sample of rows deflates clearly
 ///   smaller that way (photographic content: satellite imagery, hillshading);
 /// - unfiltered rows of 2 MiB or more deflate in two independent parts (see
-///   `partedMinimumBytes`), split at half the rows whatever the thread count.
+///   `partedMinimumBytes`), split at `firstPartShare` of the rows whatever the thread count.
 enum PNGEncoder {
     /// The PNG filter types this encoder uses (PNG spec §9.2).
     enum RowFilter: UInt8, Sendable {
@@ -38,13 +38,18 @@ enum PNGEncoder {
     /// Level for the trial deflates that pick the filter: only their relative size matters.
     static let trialLevel: Int32 = 1
     /// Unfiltered rows of at least this many bytes deflate as two independent parts — the
-    /// first half of the rows by zlib ending in a sync flush (libdeflate has no flush), the
-    /// second by libdeflate — joined into one zlib stream, so two threads deflate at once.
-    /// Measured on the S1 route image (1600×1200, 5.8 MB of rows, level 1): one libdeflate
-    /// stream 22.4 ms; zlib 15.7 ms for the first half, libdeflate 12.1 ms for the second;
-    /// bytes +0.5 % (neither part refers back into the other, and zlib's matcher is a little
-    /// weaker). The split depends only on the image, so the bytes do not depend on threads.
+    /// first `firstPartShare` of the rows by igzip ending in a sync flush (libdeflate has no
+    /// flush), the rest by libdeflate — joined into one zlib stream, so two threads deflate
+    /// at once. The split depends only on the image, so the bytes do not depend on threads.
     static let partedMinimumBytes = 1 << 21
+    /// The share of the rows (numerator, denominator) igzip deflates. igzip is ~2.7× faster
+    /// than libdeflate here, and the thread that finishes first also runs the filter trial
+    /// (~3 ms on the S1 image), so 3/5 finishes both threads together. Measured on the S1
+    /// route image (1600×1200, 5.8 MB of rows): one libdeflate stream 20–26 ms; zlib's level 1
+    /// for half and libdeflate for half (before igzip) 21 / 12 ms, 935,398 bytes; igzip for
+    /// 3/5 and libdeflate for 2/5 ~5 / ~9 ms, 952,764 bytes (+1.9 %). The S2 z16 @2x image
+    /// (2048², 12.6 MB): 1,857,107 → 1,869,808 bytes (+0.7 %), still 1.4 % under libpng's.
+    static let firstPartShare = (3, 5)
     /// Largest `IDAT` payload written in one chunk. Any size up to 2³¹−1 is valid; splitting
     /// keeps a streaming reader's chunk buffer bounded.
     static let defaultMaximumIDATLength = 1 << 20
@@ -61,8 +66,9 @@ enum PNGEncoder {
         let channels = canvas.isOpaque ? 3 : 4
         let lineLength = canvas.width * channels + 1
         let height = canvas.height
+        let cut = height * firstPartShare.0 / firstPartShare.1
         let parts = height >= 2 && lineLength * height >= partedMinimumBytes
-            ? [0..<(height / 2), (height / 2)..<height] : [0..<height]
+            ? [0..<cut, cut..<height] : [0..<height]
         // Every byte is written by the conversion (on the threads that deflate the parts).
         var outcome: Result<[[UInt8]]?, PNGError> = .success(nil)
         var rows = [UInt8](unsafeUninitializedCapacity: lineLength * height) { dst, initialized in
@@ -214,20 +220,14 @@ enum PNGEncoder {
     }
 
     /// Part `k` of the unfiltered rows compressed: with one part, the whole zlib stream;
-    /// else raw deflate data for `joinParts` — a part before the last from zlib, ended by
+    /// else raw deflate data for `joinParts` — a part before the last from igzip, ended by
     /// a sync flush (no final block, byte-aligned), the last from libdeflate.
     static func deflatePart(_ k: Int, of parts: [Range<Int>], rows: UnsafeBufferPointer<UInt8>,
                             lineLength: Int) throws(PNGError) -> [UInt8] {
         let r = parts[k]
         let bytes = UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: rows[(r.lowerBound * lineLength)..<(r.upperBound * lineLength)]))
         if parts.count == 1 { return try DeflateCompressor(level: unfilteredLevel).zlib(bytes) }
-        if k < parts.count - 1 {
-            do {
-                return try Gzip.deflateSyncFlushed(bytes, level: unfilteredLevel)
-            } catch {
-                throw .encodingFailed(reason: "zlib could not deflate rows \(r.lowerBound)..<\(r.upperBound): \(error)")
-            }
-        }
+        if k < parts.count - 1 { return try IgzipDeflate.syncFlushed(bytes) }
         return try DeflateCompressor(level: unfilteredLevel).deflate(bytes)
     }
 

@@ -200,35 +200,6 @@ enum Gzip {
     }
 }
 
-extension Gzip {
-    /// Raw deflate data (RFC 1951: no header, no checksum) for `bytes`, ended by a sync flush:
-    /// no block is final and the data ends on a byte boundary, so another raw deflate stream
-    /// may follow and the two inflate as one. `PNGEncoder` deflates an image in such parts on
-    /// several threads at once (libdeflate, faster on one stream, cannot flush).
-    static func deflateSyncFlushed(_ bytes: UnsafeRawBufferPointer, level: Int32) throws(GzipError) -> [UInt8] {
-        guard bytes.count <= Int(UInt32.max) - 64 else { throw .inputTooLarge(length: bytes.count) }
-        let stream = try ZStream(deflateLevel: max(0, min(9, level)), windowBits: -15)
-        // The flush adds an empty stored block (at most 5 bytes) to what deflateBound allows.
-        let bound = Int(deflateBound(stream.pointer, UInt(bytes.count))) + 16
-        var code: Int32 = Z_OK
-        var remainingInput: UInt32 = 0
-        let output = [UInt8](unsafeUninitializedCapacity: bound) { out, initialized in
-            stream.pointer.pointee.next_in = UnsafeMutablePointer(mutating: bytes.baseAddress?.assumingMemoryBound(to: UInt8.self))
-            stream.pointer.pointee.avail_in = UInt32(bytes.count)
-            stream.pointer.pointee.next_out = out.baseAddress
-            stream.pointer.pointee.avail_out = UInt32(out.count)
-            code = deflate(stream.pointer, Z_SYNC_FLUSH)
-            remainingInput = stream.pointer.pointee.avail_in
-            initialized = out.count - Int(stream.pointer.pointee.avail_out)
-        }
-        // All input taken and room left over: the flush is complete (zlib's deflate contract).
-        guard code == Z_OK, remainingInput == 0, output.count < bound else {
-            throw .corruptStream(zlibCode: code, message: "deflate did not flush", inputOffset: bytes.count - Int(remainingInput))
-        }
-        return output
-    }
-}
-
 /// Owns a heap-allocated `z_stream`: zlib keeps a back-pointer to the stream, so it must not
 /// move after init, and it must be ended exactly once.
 private final class ZStream {
