@@ -6,7 +6,7 @@ import Foundation
 /// Numbers are `Double`s parsed exactly as `Double(String)` would; objects keep their keys
 /// in document order (`JSONObject`), so whatever is built from them is the same on every run.
 /// Big inputs whose shape is known (GeoJSON coordinates) skip the tree: see `JSONReader`.
-indirect enum JSONValue: Equatable, Sendable {
+enum JSONValue: Equatable, Sendable {
     case null
     case bool(Bool)
     case number(Double)
