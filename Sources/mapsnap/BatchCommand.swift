@@ -74,11 +74,16 @@ enum BatchCommand {
         let results = Locked([(code: Int32, message: String?)](repeating: (0, nil), count: selected.count))
         let progress = Progress(total: selected.count, enabled: !quiet && isatty(STDERR_FILENO) == 1)
         // Workers pull jobs in order; each job's bytes do not depend on which worker ran it.
+        // The cores are shared out between the jobs running at once: a job that would split
+        // its fills, tile decoding and encoding over every core only adds thread hand-offs
+        // when every core already runs a job (bytes never depend on thread counts).
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        let threadsPerJob = max(1, cores / max(1, min(parallelism, selected.count)))
         Parallel.forEach(selected.count, maxThreads: parallelism) { k in
             let i = selected[k]
             let source = "\(jobsPath):\(jobs.lineNumber(of: i))"
             let outcome = runJob(i, jobs: jobs, name: names[i], source: source, outDir: outDir,
-                                 renderTimeout: renderTimeout, quiet: quiet,
+                                 renderTimeout: renderTimeout, threads: threadsPerJob, quiet: quiet,
                                  allowMissingTiles: allowMissingTiles, format: format, progress: progress)
             results.withLock { $0[k] = outcome }
             progress.jobFinished()
@@ -140,7 +145,7 @@ enum BatchCommand {
 
     /// Parses and renders one job; its outcome as an exit code and a message naming its line.
     static func runJob(_ i: Int, jobs: RenderJobs, name: Name, source: String, outDir: String,
-                       renderTimeout: Double?, quiet: Bool, allowMissingTiles: Bool, format: Format,
+                       renderTimeout: Double?, threads: Int, quiet: Bool, allowMissingTiles: Bool, format: Format,
                        progress: Progress) -> (Int32, String?) {
         if let problem = problem(withOutputName: name.file) {
             return (2, "\(source): output \"\(printable(name.file))\": \(problem)")
@@ -160,6 +165,7 @@ enum BatchCommand {
         let warn = { (message: String) in progress.print { Output.warning("\(source): \(message)") } }
         if !quiet { spec.warnings.forEach(warn) }
         spec.options.renderTimeout = renderTimeout
+        spec.options.maximumThreads = spec.options.maximumThreads ?? threads
         spec.format = spec.format ?? format.format
         spec.quality = spec.quality ?? format.quality
         let path = (outDir as NSString).appendingPathComponent(name.file)
