@@ -68,7 +68,7 @@ final class Rasterizer {
 
     /// The table of the last path prepared here (its buffers reused from fill to fill).
     private var table = EdgeTable()
-    /// The buffer `bucketEdges` moves the edges into, kept from fill to fill.
+    /// The buffer `bucketEdges` copies the edges into, kept from fill to fill.
     private var spareEdges: [Edge] = []
     private var active: [Int] = []
     private var accumulation: [Double] = []
@@ -91,6 +91,9 @@ final class Rasterizer {
     /// A rasterizer that grew more edges than this (2.5 MB) after a huge path is dropped
     /// rather than kept idle, so the pool holds little memory between renders.
     private static let idleEdgeCapacityLimit = 65_536
+    /// Largest edge table `bucketEdges` puts in row order (a 10,000-point route has ~50,000
+    /// edges); at most this many edges are kept in a pooled rasterizer's spare buffer.
+    static let reorderLimit = 65_536
 
     /// Runs `body` with an idle rasterizer (or a new one), then keeps it for the next fill.
     static func withPooled<R>(_ body: (Rasterizer) throws -> R) rethrows -> R {
@@ -450,14 +453,15 @@ final class Rasterizer {
 
     /// Counting sort of edges by their first row: O(edges + rows), deterministic.
     private func bucketEdges(height: Int) {
-        var rowStart = table.rowStart, order = table.order
+        var rowStart = table.rowStart, order = table.order, edges = table.edges
         table.rowStart = []
         table.order = []
+        table.edges = []
         defer {
             table.rowStart = rowStart
             table.order = order
+            table.edges = edges
         }
-        let edges = table.edges
         rowStart.removeAll(keepingCapacity: true)
         rowStart.append(contentsOf: repeatElement(0, count: height + 2))
         for e in edges {
@@ -472,10 +476,13 @@ final class Rasterizer {
             rowStart[r] += 1
         }
         // rowStart[r]..<rowStart[r + 1] now lists the edges starting in row r. The edges are
-        // moved into that order and `order` becomes the identity, so a sweep finds the edges
+        // copied into that order and `order` becomes the identity, so a sweep finds the edges
         // of neighbouring rows in neighbouring memory: read through `order` in path order,
         // every active edge of a long route missed the cache (a third of its sweep). The
-        // edges meet the sweep in the same sequence as before, so no byte changes.
+        // edges meet the sweep in the same sequence as before, so no byte changes. Tables
+        // past `reorderLimit` (a million-point track's) stay as they are: a second copy of
+        // them would cost more memory than the sweep saves time.
+        guard edges.count <= Self.reorderLimit else { return }
         var sorted = spareEdges
         spareEdges = []
         sorted.removeAll(keepingCapacity: true)
@@ -484,7 +491,7 @@ final class Rasterizer {
             sorted.append(edges[order[k]])
             order[k] = k
         }
-        spareEdges = table.edges
-        table.edges = sorted
+        spareEdges = edges
+        edges = sorted
     }
 }
