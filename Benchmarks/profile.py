@@ -23,9 +23,9 @@ from bench import FX, OUT, REPO   # the suite's fixture and output folders (same
 # First match wins: (component, regular expression over "dso symbol").
 COMPONENTS = [
     # libdeflate's and zlib's internal functions have no symbols: their time counts as
-    # encoding (zlib deflates the first part of a big image; libdeflate also inflates PNG
+    # encoding (igzip deflates the first part of a big image; libdeflate also inflates PNG
     # tiles and gzip members, a few per cent of its time in S1).
-    ("PNG encode (libdeflate, zlib, filters)", r"libdeflate|libz\.so|PNGEncoder|PNG8Encoder|crc32"),
+    ("PNG encode (libdeflate, igzip, filters)", r"libdeflate|libisal|libz\.so|PNGEncoder|PNG8Encoder|IgzipDeflate|crc32"),
     ("tile decode (PNGFastDecoder, libpng, JPEG)", r"PNGFastDecoder|libpng|inflate|adler32|"
                                                    r"libturbojpeg|PNGCodec|JPEGCodec|RasterImageDecoder|Gzip"),
     ("JSON reading", r"JSONReader|JSONValue|JSONNumber|JSONObject|GeoJSON|RenderSpec|JSONLines"),
