@@ -28,6 +28,32 @@ import Testing
         #expect(c.pixels == src.pixels)
     }
 
+    /// Opaque runs of every length from 1 to 11 (the exact-tap copy checks alphas four
+    /// pixels at a time) between translucent and transparent pixels, on odd widths and
+    /// offsets: the same bytes as the reference composite.
+    @Test func opaqueRunsOfEveryLengthMatchIntegerComposite() {
+        var rng = SeededGenerator(seed: 11)
+        let width = 61, height = 7
+        var px = [UInt8]()
+        var run = 1
+        while px.count < width * height * 4 {
+            for _ in 0..<run { px += [UInt8.random(in: 0...255, using: &rng), 9, 200, 255] }
+            let a = UInt8.random(in: 0...254, using: &rng)
+            px += [a / 2, a, 0, a]
+            run = run % 11 + 1
+        }
+        let src = Canvas(width: width, height: height, premultipliedPixels: Array(px.prefix(width * height * 4)))
+        let background = randomCanvas(width: 70, height: 12, seed: 12)
+        for x in [0, 3, 6] {
+            let a = Canvas(width: 70, height: 12, premultipliedPixels: background.pixels)
+            let b = Canvas(width: 70, height: 12, premultipliedPixels: background.pixels)
+            a.draw(src, in: PixelRect(x: Double(x), y: 2, width: Double(width), height: Double(height)))
+            b.composite(src, x: x, y: 2)
+            let same = a.pixels == b.pixels  // a Bool: no pixel-array diff on failure
+            #expect(same, "offset \(x)")
+        }
+    }
+
     @Test func twoTimesUpscaleOfACheckerIsBilinear() {
         // Opaque black / white 2×2 checker: along each axis the 4 output samples sit at source
         // positions −¼ (clamped to 0), ¼, ¾, 1¼ (clamped to 1): weights 0, ¼, ¾, 1.
