@@ -3,13 +3,13 @@
 /// distinct values its features carry with it.
 ///
 /// Cheap to create; the distinct values of a key are found on first use (one pass over the
-/// layer's tags, integer work only) and remembered, so one index shared by every style
-/// layer drawn from a tile layer reads the tags once per key. Copies share that memory;
-/// it is safe to use from several threads.
+/// layer's tags, integer work only) and remembered by the decoded layer itself
+/// (`VectorTileLayerStorage.distinctValueIndices`), so every style layer drawn from a tile
+/// layer — in this render and in later ones that find the tile cached — reads the tags once
+/// per key. Safe to use from several threads.
 struct TileLayerIndex: Sendable {
     /// The layer's storage: bound expressions recognise their features by it.
     let storage: VectorTileLayerStorage
-    private let distinctValues = Locked<[UInt32: [UInt32]]>([:])
 
     /// Indexes `layer`.
     init(_ layer: VectorTileLayer) {
@@ -26,24 +26,7 @@ struct TileLayerIndex: Sendable {
     }
 
     /// The distinct value indices tagged with `key`, in first-seen order.
-    func values(forKey key: UInt32) -> [UInt32] {
-        if let known = distinctValues.withLock({ $0[key] }) { return known }
-        var seen = Array(repeating: false, count: storage.values.count)
-        var found: [UInt32] = []
-        let tags = storage.tags
-        var i = 0
-        // Tag indices were validated against the key and value tables when the layer was decoded.
-        while i + 1 < tags.count {
-            let v = Int(tags[i + 1])
-            if tags[i] == key, v < seen.count, !seen[v] {
-                seen[v] = true
-                found.append(tags[i + 1])
-            }
-            i += 2
-        }
-        distinctValues.withLock { $0[key] = found }
-        return found
-    }
+    func values(forKey key: UInt32) -> [UInt32] { storage.distinctValueIndices(forKey: key) }
 
     /// `verdict` of each distinct value that features carry with `key`, by value index;
     /// entries of values never seen with the key are `filler` and never read.

@@ -62,6 +62,29 @@ final class VectorTileLayerStorage: Sendable {
     let tags: [UInt32]
     let records: [FeatureRecord]
     let skippedFeatureCount: Int
+    /// `distinctValueIndices` results by key index, found on first use.
+    private let distinctValues = Locked<[UInt32: [UInt32]]>([:])
+
+    /// The distinct value indices the layer's features carry with key index `key`, in
+    /// first-seen order: one pass over the tags (integer work only) the first time a key is
+    /// asked for, remembered for every later caller (style filters bind to them per layer).
+    func distinctValueIndices(forKey key: UInt32) -> [UInt32] {
+        if let known = distinctValues.withLock({ $0[key] }) { return known }
+        var seen = Array(repeating: false, count: values.count)
+        var found: [UInt32] = []
+        var i = 0
+        // Tag indices were validated against the key and value tables when the layer was decoded.
+        while i + 1 < tags.count {
+            let v = Int(tags[i + 1])
+            if tags[i] == key, v < seen.count, !seen[v] {
+                seen[v] = true
+                found.append(tags[i + 1])
+            }
+            i += 2
+        }
+        distinctValues.withLock { $0[key] = found }
+        return found
+    }
 
     init(bytes: [UInt8], header: VectorTile.LayerHeader) throws(MVTDecodingError) {
         self.bytes = bytes
