@@ -133,22 +133,6 @@ enum PNGEncoder {
         return png.finish()
     }
 
-    /// Scanlines in PNG layout, all unfiltered: per row a filter-type byte 0, then `channels`
-    /// (3 or 4) straight-alpha bytes per pixel.
-    static func scanlines(_ canvas: Canvas, channels: Int) -> [UInt8] {
-        let width = canvas.width, height = canvas.height
-        let lineLength = width * channels + 1
-        return [UInt8](unsafeUninitializedCapacity: lineLength * height) { out, initialized in
-            canvas.pixels.withUnsafeBufferPointer { src in
-                for y in 0..<height {
-                    writeScanline(src, row: y, width: width, channels: channels,
-                                  into: UnsafeMutableBufferPointer(rebasing: out[(y * lineLength)..<((y + 1) * lineLength)]))
-                }
-            }
-            initialized = lineLength * height
-        }
-    }
-
     /// Canvas row `y` as an unfiltered scanline into `out` (`width · channels + 1` bytes):
     /// filter-type byte 0, then straight-alpha bytes.
     @inline(__always)
@@ -291,18 +275,8 @@ enum PNGEncoder {
     /// Paeth costs a filter pass and a slower deflate level, so it must win by more than 4 %.
     /// Sample ratios (Paeth / unfiltered) measured on renders: drawn maps 1.03–1.32, flat
     /// backgrounds with a scale bar 0.99, hillshaded relief 0.93, satellite imagery 0.74.
-    static func chooseFilter(_ rows: [UInt8], lineLength: Int, bytesPerPixel: Int) throws(PNGError) -> RowFilter {
-        let result = rows.withUnsafeBufferPointer { all in
-            Result { () throws(PNGError) in
-                try chooseFilter(height: rows.count / lineLength, lineLength: lineLength, bytesPerPixel: bytesPerPixel) { y, out in
-                    _ = out.update(fromContentsOf: all[(y * lineLength)..<((y + 1) * lineLength)])
-                }
-            }
-        }
-        return try result.get()
-    }
-
-    /// `chooseFilter` with the unfiltered scanline `y` (filter byte first) written by `row`.
+    ///
+    /// `row(y, out)` writes the unfiltered scanline `y` (filter byte first) into `out`.
     static func chooseFilter(height: Int, lineLength: Int, bytesPerPixel: Int,
                              row: (Int, UnsafeMutableBufferPointer<UInt8>) -> Void) throws(PNGError) -> RowFilter {
         var sample: [Int] = []

@@ -56,7 +56,7 @@ extension PathOverlay {
     /// dash draws from the canvas's budget, in drawing order).
     func preparedStrokes(_ projected: ProjectedOverlay, camera: Camera, width: Int, height: Int,
                          threads: Int) -> PreparedStrokes? {
-        guard fillColor == nil, dash.isEmpty else { return nil }
+        guard strokesCanBePrepared else { return nil }
         guard let path = pixelPath(projected, camera: camera, width: width, height: height, thinning: true) else {
             return PreparedStrokes(casing: nil, line: nil)
         }
@@ -70,6 +70,9 @@ extension PathOverlay {
             : nil
         return PreparedStrokes(casing: casing, line: line)
     }
+
+    /// Whether `preparedStrokes` makes this path's fills: unfilled and undashed.
+    var strokesCanBePrepared: Bool { fillColor == nil && dash.isEmpty }
 
     /// The line's stroke in pixels at `scale`.
     private func lineStyle(scale: Double) -> StrokeStyle {

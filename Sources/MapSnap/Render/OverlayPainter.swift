@@ -20,7 +20,7 @@ struct OverlayPainter {
     /// that outlining it costs more than handing it over (a few hundred microseconds).
     static func routesWorthPreparing(_ overlays: [ProjectedOverlay]) -> Bool {
         overlays.contains { o in
-            guard case .path(let p) = o.overlay, p.fillColor == nil, p.dash.isEmpty else { return false }
+            guard case .path(let p) = o.overlay, p.strokesCanBePrepared else { return false }
             return (o.lines.first?.count ?? 0) >= 1_000
         }
     }

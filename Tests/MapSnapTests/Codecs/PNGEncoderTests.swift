@@ -238,3 +238,34 @@ import Testing
         #expect(split == check)
     }
 }
+
+/// Whole-image helpers for the tests (the encoder itself converts and samples rows in place).
+extension PNGEncoder {
+    /// Scanlines in PNG layout, all unfiltered: per row a filter-type byte 0, then `channels`
+    /// (3 or 4) straight-alpha bytes per pixel.
+    static func scanlines(_ canvas: Canvas, channels: Int) -> [UInt8] {
+        let width = canvas.width, height = canvas.height
+        let lineLength = width * channels + 1
+        return [UInt8](unsafeUninitializedCapacity: lineLength * height) { out, initialized in
+            canvas.pixels.withUnsafeBufferPointer { src in
+                for y in 0..<height {
+                    writeScanline(src, row: y, width: width, channels: channels,
+                                  into: UnsafeMutableBufferPointer(rebasing: out[(y * lineLength)..<((y + 1) * lineLength)]))
+                }
+            }
+            initialized = lineLength * height
+        }
+    }
+
+    /// `chooseFilter` over unfiltered scanlines already in memory.
+    static func chooseFilter(_ rows: [UInt8], lineLength: Int, bytesPerPixel: Int) throws(PNGError) -> RowFilter {
+        let result = rows.withUnsafeBufferPointer { all in
+            Result { () throws(PNGError) in
+                try chooseFilter(height: rows.count / lineLength, lineLength: lineLength, bytesPerPixel: bytesPerPixel) { y, out in
+                    _ = out.update(fromContentsOf: all[(y * lineLength)..<((y + 1) * lineLength)])
+                }
+            }
+        }
+        return try result.get()
+    }
+}
