@@ -107,26 +107,40 @@ package enum AtomicFile {
 
     /// True for names this type gives its temporaries: `.NAME.tmp-XXXXXX`.
     package static func isTemporaryName(_ name: String) -> Bool {
-        let chars = Array(name.utf8)
-        let marker = Array(".tmp-".utf8)
+        var name = name
+        return name.withUTF8 { isTemporaryName($0) }
+    }
+
+    /// `isTemporaryName` on a name's UTF-8 bytes.
+    private static func isTemporaryName(_ chars: UnsafeBufferPointer<UInt8>) -> Bool {
+        let marker = ".tmp-".utf8
         guard chars.count > 1 + marker.count + 6, chars[0] == UInt8(ascii: "."),
-              Array(chars[(chars.count - 6 - marker.count)..<(chars.count - 6)]) == marker else { return false }
+              chars[(chars.count - 6 - marker.count)..<(chars.count - 6)].elementsEqual(marker) else { return false }
         return chars.suffix(6).allSatisfy { temporaryAlphabet.contains($0) }
     }
 
     /// Deletes temporaries left in `directory` by writers that died (older than `age`
     /// seconds); with `name`, only those of that file. Returns how many were removed.
     /// Errors are ignored: this is housekeeping before a write, not the write itself.
+    ///
+    /// Every write runs this over its directory, which may hold many thousands of finished
+    /// maps: names are read as bytes (`readdir`) and only a temporary's becomes a string.
     @discardableResult
     package static func removeStaleTemporaries(in directory: String, of name: String? = nil,
                                               olderThan age: Double = staleTemporaryAge) -> Int {
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return 0 }
-        let prefix = name.map { "." + $0 + ".tmp-" }
+        guard let stream = opendir(directory) else { return 0 }
+        defer { closedir(stream) }
+        let prefix = name.map { Array(("." + $0 + ".tmp-").utf8) }
+        let nameOffset = MemoryLayout<dirent>.offset(of: \dirent.d_name) ?? 0
         let now = Date().timeIntervalSince1970
         var removed = 0
-        for entry in names where isTemporaryName(entry) {
-            if let prefix, !(entry.hasPrefix(prefix) && entry.utf8.count == prefix.utf8.count + 6) { continue }
-            let full = (directory as NSString).appendingPathComponent(entry)
+        while let entry = readdir(stream) {
+            let raw = UnsafeRawPointer(entry).advanced(by: nameOffset)
+            let bytes = UnsafeBufferPointer(start: raw.assumingMemoryBound(to: UInt8.self),
+                                            count: strlen(raw.assumingMemoryBound(to: CChar.self)))
+            if let prefix, !(bytes.count == prefix.count + 6 && bytes.prefix(prefix.count).elementsEqual(prefix)) { continue }
+            guard isTemporaryName(bytes) else { continue }
+            let full = (directory as NSString).appendingPathComponent(String(decoding: bytes, as: UTF8.self))
             var info = stat()
             guard lstat(full, &info) == 0, fileType(info) == S_IFREG,
                   now - Double(info.st_mtim.tv_sec) >= age else { continue }

@@ -192,6 +192,26 @@ func makeTemporaryDirectory(_ tag: String) throws -> String {
         #expect(AtomicFile.removeStaleTemporaries(in: dir) == 1)
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir).sorted() == [".map.png.tmp-NEW123", "notes.txt"])
     }
+
+    /// Names that only look like a temporary (wrong length, wrong marker, a name that merely
+    /// starts like this file's) are never removed, however old.
+    @Test func nearMissNamesAreKept() throws {
+        let dir = try makeTemporaryDirectory("atomic-near")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let names = [".map.png.tmp-OLD12", ".map.png.tmp-OLD1234", ".map.png.tmpXOLD123", ".map.png2.tmp-OLD123",
+                     "map.png.tmp-OLD123", ".map.png.tmp-OLD12!", ".map.pn.tmp-OLD123", ".map.png.tmp-ÄLD123"]
+        let hourAgo = Date(timeIntervalSinceNow: -3600)
+        for name in names + [".map.png.tmp-OLD123"] {
+            #expect(FileManager.default.createFile(atPath: dir + "/" + name, contents: Data([1])))
+            try FileManager.default.setAttributes([.modificationDate: hourAgo], ofItemAtPath: dir + "/" + name)
+        }
+        #expect(AtomicFile.removeStaleTemporaries(for: dir + "/map.png") == 1)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir).sorted() == names.sorted())
+        // Without a name, the well-formed temporaries of other files go too.
+        #expect(AtomicFile.removeStaleTemporaries(in: dir) == 2)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir).sorted()
+                == names.filter { $0 != ".map.png2.tmp-OLD123" && $0 != ".map.pn.tmp-OLD123" }.sorted())
+    }
 }
 
 /// Bytes handed from a reader thread to the test.
