@@ -107,11 +107,7 @@ extension Canvas {
 
     /// `strokeOutline`, taking its dashes from `dashBudget`.
     static func strokeOutline(_ path: Path, style: StrokeStyle, width: Int, height: Int, dashBudget: inout Int) -> Path? {
-        let radius = style.width / 2
-        // Farthest an outline point can be from its vertex: a miter tip (r · limit), a square
-        // cap corner (r · √2), or a round join/cap (r). One extra pixel keeps anti-aliasing.
-        let limit = style.miterLimit.isFinite ? max(style.miterLimit, 1) : 4
-        let reach = radius * max(limit, 1.5) + 2
+        let reach = style.reach
         let rect = PixelRect(minX: -reach, minY: -reach,
                              maxX: Double(width) + reach, maxY: Double(height) + reach)
         let clipped = LineClipper.clip(path, to: rect)

@@ -7,8 +7,14 @@
 /// 16). Then `emit` is called per covering tile, in tile order and then feature order —
 /// exactly the order a tile-by-tile walk would give, so output does not depend on this
 /// sharing — for the features whose pixel bounds touch the tile's clips.
+///
+/// `drawsWithin` is where the painter's drawing of a feature can leave marks at all (the
+/// canvas grown by a stroke's reach): features whose bounds miss it are skipped before
+/// they are filtered or decoded. A covering tile is often much larger than the image (a
+/// 64-px image shows a corner of one 256-px tile), so this is most of a small render's walk.
 enum FeatureWalker {
     static func walk<Value>(_ layer: StyleLayer, _ source: LoadedSource, zoom: Double, types: Set<GeometryType>,
+                            drawsWithin: PixelRect? = nil,
                             evaluate: (VectorTileFeature, GeometryType) -> Value?,
                             emit: (ProjectedFeature, Value, DrawTile) -> Void) {
         guard let sourceLayer = layer.sourceLayer else { return }
@@ -17,8 +23,16 @@ enum FeatureWalker {
         for (i, tile) in source.drawTiles.enumerated() {
             let g = source.sourceTileGroupIndex[i]
             if prepared[g] == nil {
-                prepared[g] = project(layer, sourceLayer, source, tile, within: source.sourceTileGroupBounds[g],
-                                      zoom: zoom, types: types, geometry: &geometry, evaluate: evaluate)
+                var visible = source.sourceTileGroupBounds[g]
+                if let limit = drawsWithin {
+                    visible = PixelRect(minX: max(visible.minX, limit.minX), minY: max(visible.minY, limit.minY),
+                                        maxX: min(visible.maxX, limit.maxX), maxY: min(visible.maxY, limit.maxY))
+                }
+                // Overlap is inclusive, as in the feature tests (a hairline on the edge counts).
+                prepared[g] = visible.minX <= visible.maxX && visible.minY <= visible.maxY
+                    ? project(layer, sourceLayer, source, tile, within: visible, zoom: zoom, types: types,
+                              geometry: &geometry, evaluate: evaluate)
+                    : ProjectedTileLayer()
             }
             guard let features = prepared[g], !features.items.isEmpty else { continue }
             for item in features.items {
@@ -55,8 +69,12 @@ enum FeatureWalker {
         let cull = t.scale > 0 && t.scale.isFinite
         let vx0 = (visible.minX - t.originX) / t.scale - 1, vx1 = (visible.maxX - t.originX) / t.scale + 1
         let vy0 = (visible.minY - t.originY) / t.scale - 1, vy1 = (visible.maxY - t.originY) / t.scale + 1
-        for feature in l.features {
-            if cull, !feature.bounds.intersects(minX: vx0, minY: vy0, maxX: vx1, maxY: vy1) { continue }
+        // Boxes are read from the layer's records: most features of a big tile fail this test,
+        // and they should cost no more than the test.
+        let records = l.storage.records
+        for index in records.indices {
+            if cull, !records[index].bounds.intersects(minX: vx0, minY: vy0, maxX: vx1, maxY: vy1) { continue }
+            let feature = l.features[index]
             guard filter.matches(feature) else { continue }
             geometry.removeAll()
             do {
@@ -196,6 +214,14 @@ struct ResolvedProperty {
     /// is not one; 0 for the properties without a default (`symbol-sort-key`).
     func number(_ zoom: Double, _ f: VectorTileFeature) -> Double {
         number(zoom, f, default: 0)
+    }
+
+    /// The number every feature gets (the default when the value is not one), or nil when it
+    /// varies by feature.
+    func constantNumber(_ zoom: Double, default d: Double) -> Double? {
+        guard !value.dependsOnFeature else { return nil }
+        guard let v = value.number(atZoom: zoom), v.isFinite else { return d }
+        return v
     }
 
     func number(_ zoom: Double, _ f: VectorTileFeature, default d: Double) -> Double {

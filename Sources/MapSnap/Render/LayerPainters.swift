@@ -58,7 +58,14 @@ enum FillPainter {
         var outlines: [Path] = []
         var clipped: [PixelPoint] = []
         var scratch: [PixelPoint] = []
-        FeatureWalker.walk(layer, src, zoom: zoom, types: [.polygon], evaluate: { f, _ -> Key? in
+        // Where a fill can show: the canvas grown by its outline's reach — and everything to
+        // its left, which the rasterizer folds into edges on x = 0 whose sums are kept
+        // exactly as they were (skipping them could move a rounding).
+        let outlineStyle = StrokeStyle(width: ctx.pixelRatio, cap: .butt, join: .round)
+        let outlineReach = outlineStyle.reach, canvas = ctx.canvasRect
+        let drawsWithin = PixelRect(minX: -.infinity, minY: canvas.minY - outlineReach,
+                                    maxX: canvas.maxX + outlineReach, maxY: canvas.maxY + outlineReach)
+        FeatureWalker.walk(layer, src, zoom: zoom, types: [.polygon], drawsWithin: drawsWithin, evaluate: { f, _ -> Key? in
             let o = opacity.number(zoom, f, default: 1)
             if let patternValue {
                 let name = patternValue.dependsOnFeature ? patternValue.string(atZoom: zoom, feature: f) : patternValue.string(atZoom: zoom)
@@ -102,7 +109,7 @@ enum FillPainter {
             }
             if key.fill.alpha > 0 { ctx.canvas.fill(groups.paths[i], color: key.fill, rule: .nonZero) }
             if let oc = key.outline, oc.alpha > 0, !outlines[i].isEmpty {
-                ctx.canvas.stroke(outlines[i], style: StrokeStyle(width: ctx.pixelRatio, cap: .butt, join: .round), color: oc)
+                ctx.canvas.stroke(outlines[i], style: outlineStyle, color: oc)
             }
         }
     }
@@ -138,7 +145,17 @@ enum LinePainter {
         let patternValue: PropertyValue? = layer.paint[.linePattern] != nil ? layer.property(.linePattern).resolved(atZoom: zoom) : nil
         var book = PatternBook(ctx)
         var groups = PaintGroups<Key>()
-        FeatureWalker.walk(layer, src, zoom: zoom, types: [.lineString, .polygon], evaluate: { f, _ -> (key: Key, gap: Double)? in
+        // Where a line can show: the canvas grown by the stroke's reach and, with a gap, by
+        // the sideways offset of its two edges (`offset` moves a vertex up to 4 × d). Widths
+        // that vary by feature leave it to the tiles' squares.
+        var drawsWithin: PixelRect?
+        if let lw = width.constantNumber(zoom, default: 1), let lg = gap.constantNumber(zoom, default: 0) {
+            let w = lw * ratio, gw = max(lg * ratio, 0)
+            let reach = (gw > 0 ? 2 * (gw + w) : 0) + StrokeStyle(width: w, cap: cap, join: join, miterLimit: miter).reach
+            if reach.isFinite { drawsWithin = ctx.canvasRect.insetBy(-reach) }
+        }
+        FeatureWalker.walk(layer, src, zoom: zoom, types: [.lineString, .polygon], drawsWithin: drawsWithin,
+                           evaluate: { f, _ -> (key: Key, gap: Double)? in
             let w = width.number(zoom, f, default: 1) * ratio
             var pattern: String?
             var c: Color

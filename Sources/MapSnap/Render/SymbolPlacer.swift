@@ -150,7 +150,18 @@ struct SymbolPlacer {
         let sprites = self.sprites
         var faceCache: [[String]: FreeTypeFace] = [:]
 
-        FeatureWalker.walk(layer, src, zoom: zoom, types: [.point, .lineString, .polygon], evaluate: { f, _ -> (text: String, paint: Paint, icon: IconPaint?, sortKey: Double)? in
+        // Text that follows its line is placed only where every glyph's ink is inside the
+        // image, and ink lies within a few ems of the line point it sits on (half an advance,
+        // the baseline drop, the glyph's own size): a line farther than that from the image
+        // gives no label, so it need not be walked. Point symbols and icons have offsets and
+        // are walked over the tiles' squares.
+        var drawsWithin: PixelRect?
+        if textFollowsLine, !icons.isSet, let textSize = size.constantNumber(zoom, default: 16) {
+            let reach = 6 * textSize * ratio + 4
+            if reach.isFinite { drawsWithin = context.canvasRect.insetBy(-reach) }
+        }
+        FeatureWalker.walk(layer, src, zoom: zoom, types: [.point, .lineString, .polygon], drawsWithin: drawsWithin,
+                           evaluate: { f, _ -> (text: String, paint: Paint, icon: IconPaint?, sortKey: Double)? in
             var label = fieldProp.textField(atZoom: zoom, feature: f)
             label = transform.keyword(TextTransform.self, atZoom: zoom, feature: f).apply(label)
             label = label.trimmingWhitespace

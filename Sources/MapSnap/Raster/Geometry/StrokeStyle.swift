@@ -14,6 +14,14 @@ struct StrokeStyle: Sendable, Hashable {
     /// Distance into the dash pattern at which the path starts.
     var dashPhase: Double = 0
 
+    /// Farthest the stroke's outline reaches from its path, plus two pixels of anti-aliasing:
+    /// a miter tip (half width × limit), a square cap corner (× √2), or a round join or cap.
+    /// Nothing of a path farther than this from the canvas can show on it.
+    var reach: Double {
+        let limit = miterLimit.isFinite ? max(miterLimit, 1) : 4
+        return width / 2 * max(limit, 1.5) + 2
+    }
+
     /// What one dash costs against a dash budget (`Dasher.maxDashCount`): a round cap of a
     /// wide line has hundreds of points, so such dashes count that many times over (fuzzing
     /// found a 156-byte input whose 20,000 round-capped dots on a 64-px canvas took seconds).
