@@ -304,10 +304,9 @@ struct SymbolPlacer {
             let c = candidates[i]
             let p = c.paint
             if c.isLine {
-                let layout = TextLayout(c.text, face: p.face, fonts: fonts,
-                                        options: TextLayoutOptions(sizePixels: p.sizePixels, lineHeight: p.lineHeight,
-                                                                   letterSpacing: p.letterSpacing))
-                text.record(layout)
+                let layout = text.layout(c.text, face: p.face, fonts: fonts,
+                                         options: TextLayoutOptions(sizePixels: p.sizePixels, lineHeight: p.lineHeight,
+                                                                    letterSpacing: p.letterSpacing))
                 guard layout.lines.count == 1, let placed = placeAlongLine(c, layout, bounds: bounds,
                                                                          previous: placedLineAnchors[c.text] ?? []) else { continue }
                 placedLineAnchors[c.text, default: []].append(placed.anchor)
@@ -360,11 +359,10 @@ struct SymbolPlacer {
 
         var textPart: (layout: TextLayout, at: PixelPoint, anchor: TextAnchor, frame: PixelRect, hit: PixelRect, fits: Bool)?
         if !c.text.isEmpty {
-            let layout = TextLayout(c.text, face: p.face, fonts: fonts,
-                                    options: TextLayoutOptions(sizePixels: p.sizePixels, maxWidth: p.maxWidth,
-                                                               lineHeight: p.lineHeight, alignment: .center,
-                                                               letterSpacing: p.letterSpacing))
-            text.record(layout)
+            let layout = text.layout(c.text, face: p.face, fonts: fonts,
+                                     options: TextLayoutOptions(sizePixels: p.sizePixels, maxWidth: p.maxWidth,
+                                                                lineHeight: p.lineHeight, alignment: .center,
+                                                                letterSpacing: p.letterSpacing))
             // The first position that fits, else the first (which then does not place).
             for position in p.positions {
                 let at = anchor + position.offset

@@ -12,6 +12,10 @@ final class TextEngine: Sendable {
     let renderer: TextRenderer
     /// Characters no bundled face could draw, in the order met (this engine's renders only).
     private let missing = Locked<[Character]>([])
+    /// Layouts made so far, shared by every engine made from this one (`forRender`): a map
+    /// lays out the same street name in every tile and at every anchor it tries, and renders
+    /// of one area (a batch, a server) lay out the same names again.
+    private let layouts: TextLayoutCache
 
     /// The bundled fonts and glyph renderer for the process: FreeType faces load once.
     static let shared: TextEngine = {
@@ -21,17 +25,35 @@ final class TextEngine: Sendable {
         }
     }()
 
-    init(fonts: FontLibrary?, fontError: FontError?, renderer: TextRenderer = TextRenderer()) {
+    convenience init(fonts: FontLibrary?, fontError: FontError?, renderer: TextRenderer = TextRenderer()) {
+        self.init(fonts: fonts, fontError: fontError, renderer: renderer, layouts: TextLayoutCache())
+    }
+
+    private init(fonts: FontLibrary?, fontError: FontError?, renderer: TextRenderer, layouts: TextLayoutCache) {
         self.fonts = fonts
         self.fontError = fontError
         self.renderer = renderer
+        self.layouts = layouts
     }
 
-    /// An engine for one render: the same fonts and glyph cache, its own record of what
-    /// could not be drawn.
+    /// An engine for one render: the same fonts, glyph and layout caches, its own record of
+    /// what could not be drawn.
     func forRender() -> TextEngine {
-        TextEngine(fonts: fonts, fontError: fontError, renderer: renderer)
+        TextEngine(fonts: fonts, fontError: fontError, renderer: renderer, layouts: layouts)
     }
+
+    /// `text` laid out in `face` (falling back through the bundled fonts), from the cache
+    /// when it was laid out before; its missing characters are recorded for this render.
+    func layout(_ text: String, face: FreeTypeFace, fonts: FontLibrary, options: TextLayoutOptions) -> TextLayout {
+        let layout = layouts.layout(text, face: face, options: options) {
+            TextLayout(text, face: face, fonts: fonts, options: options)
+        }
+        record(layout)
+        return layout
+    }
+
+    /// How many layouts the shared cache holds (tests).
+    var layoutCacheCount: Int { layouts.count }
 
     /// Notes the characters `layout` had to draw as missing-glyph boxes.
     func record(_ layout: TextLayout) {
@@ -63,9 +85,7 @@ final class TextEngine: Sendable {
                 alignment: TextAlignment = .left) -> TextLayout? {
         guard let fonts else { return nil }
         let options = TextLayoutOptions(sizePixels: sizePoints * scale, maxWidth: maxWidthPixels, alignment: alignment)
-        let layout = TextLayout(text, face: bold ? fonts.bold : fonts.regular, fonts: fonts, options: options)
-        record(layout)
-        return layout
+        return layout(text, face: bold ? fonts.bold : fonts.regular, fonts: fonts, options: options)
     }
 
     /// Size of the text box in pixels, halo included.
@@ -95,4 +115,34 @@ final class TextEngine: Sendable {
         let p = PixelPoint(x: point.x, y: point.y + l.descent / 2)
         renderer.draw(l, on: canvas, at: p, anchor: .center, paint: TextPaint(color: color))
     }
+}
+
+/// Text layouts by text, face and options. A layout depends on nothing else (the faces and
+/// their fallbacks are fixed for the engines sharing the cache), so a cached one is exactly
+/// the one that would be made: what was rendered before changes no byte.
+final class TextLayoutCache: Sendable {
+    private struct Key: Hashable {
+        let text: String
+        let face: ObjectIdentifier
+        let options: TextLayoutOptions
+    }
+
+    /// At most this many layouts are kept (about 1 KB each for a street name); a full cache
+    /// starts again empty.
+    static let capacity = 4_096
+    private let entries = Locked<[Key: TextLayout]>([:])
+
+    func layout(_ text: String, face: FreeTypeFace, options: TextLayoutOptions, make: () -> TextLayout) -> TextLayout {
+        let key = Key(text: text, face: ObjectIdentifier(face), options: options)
+        if let hit = entries.withLock({ $0[key] }) { return hit }
+        let made = make()
+        entries.withLock { cache in
+            if cache.count >= Self.capacity { cache.removeAll(keepingCapacity: true) }
+            cache[key] = made
+        }
+        return made
+    }
+
+    /// How many layouts are kept (tests).
+    var count: Int { entries.withLock { $0.count } }
 }

@@ -122,3 +122,39 @@ import Testing
         #expect(big.options.sizePixels == GlyphRasterSpec.maxSizePixels)
     }
 }
+
+/// The engine's layout cache hands back exactly what a fresh layout gives, per text, face
+/// and options, and is shared by the engines of every render.
+@Suite struct TextLayoutCacheTests {
+    @Test func cachedLayoutsAreFreshLayouts() throws {
+        let fonts = try #require(TextFixtures.fonts)
+        let engine = TextEngine(fonts: fonts, fontError: nil)
+        let perRender = engine.forRender()
+        for (text, size, face) in [("Mannerheimintie", 14.0, fonts.regular), ("Mannerheimintie", 15.0, fonts.regular),
+                                   ("Mannerheimintie", 14.0, fonts.bold), ("Kauppatori – 東京", 14.0, fonts.regular)] {
+            let options = TextLayoutOptions(sizePixels: size, letterSpacing: 0.05)
+            let fresh = TextLayout(text, face: face, fonts: fonts, options: options)
+            let first = engine.layout(text, face: face, fonts: fonts, options: options)
+            let again = perRender.layout(text, face: face, fonts: fonts, options: options)
+            for l in [first, again] {
+                #expect(l.width == fresh.width && l.height == fresh.height && l.text == fresh.text)
+                #expect(l.glyphs.map(\.glyph) == fresh.glyphs.map(\.glyph))
+                #expect(l.glyphs.map(\.origin) == fresh.glyphs.map(\.origin))
+                #expect(zip(l.glyphs, fresh.glyphs).allSatisfy { $0.face === $1.face })
+            }
+        }
+        // Four distinct keys (text, size, face), each laid out once for both engines.
+        #expect(engine.layoutCacheCount == 4)
+    }
+
+    @Test func aFullCacheStartsAgain() {
+        let cache = TextLayoutCache()
+        guard let fonts = TextFixtures.fonts else { return }
+        for i in 0..<(TextLayoutCache.capacity + 3) {
+            _ = cache.layout("\(i)", face: fonts.regular, options: TextLayoutOptions()) {
+                TextLayout("\(i)", face: fonts.regular, fonts: fonts)
+            }
+        }
+        #expect(cache.count == 3)
+    }
+}

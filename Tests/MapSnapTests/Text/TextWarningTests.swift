@@ -40,6 +40,16 @@ import Testing
         #expect(clean.warnings.isEmpty, "a missing glyph of an earlier render leaked: \(clean.warnings)")
     }
 
+    /// Layouts are cached across renders; a render whose layout comes from the cache still
+    /// reports its missing characters.
+    @Test func aCachedLayoutStillReportsItsMissingCharacters() throws {
+        let renderer = MapRenderer()
+        for _ in 0..<2 {
+            let snapshot = try renderer.render(Self.options(title: "Ankh 𓋹"))
+            #expect(snapshot.warnings.contains { $0.contains("'𓋹' (U+132F9)") }, "\(snapshot.warnings)")
+        }
+    }
+
     @Test func theCJKFaceLoadsOnlyWhenNeeded() throws {
         let dir = try FontLibrary.locateFontsDirectory().get()
         let library = try FontLibrary(fontsDirectory: dir)
