@@ -42,8 +42,9 @@ final class TextEngine: Sendable {
         TextEngine(fonts: fonts, fontError: fontError, renderer: renderer, layouts: layouts)
     }
 
-    /// `text` laid out in `face` (falling back through the bundled fonts), from the cache
-    /// when it was laid out before; its missing characters are recorded for this render.
+    /// `text` laid out in `face` (one of `fonts`, this engine's fonts, falling back through
+    /// them), from the cache when it was laid out before; its missing characters are
+    /// recorded for this render.
     func layout(_ text: String, face: FreeTypeFace, fonts: FontLibrary, options: TextLayoutOptions) -> TextLayout {
         let layout = layouts.layout(text, face: face, options: options) {
             TextLayout(text, face: face, fonts: fonts, options: options)
@@ -121,10 +122,20 @@ final class TextEngine: Sendable {
 /// their fallbacks are fixed for the engines sharing the cache), so a cached one is exactly
 /// the one that would be made: what was rendered before changes no byte.
 final class TextLayoutCache: Sendable {
+    /// Holds its face, so a face's identity cannot be reused by another while its layouts
+    /// are kept.
     private struct Key: Hashable {
         let text: String
-        let face: ObjectIdentifier
+        let face: FreeTypeFace
         let options: TextLayoutOptions
+
+        static func == (a: Key, b: Key) -> Bool { a.face === b.face && a.text == b.text && a.options == b.options }
+
+        func hash(into h: inout Hasher) {
+            h.combine(text)
+            h.combine(ObjectIdentifier(face))
+            h.combine(options)
+        }
     }
 
     /// At most this many layouts are kept (about 1 KB each for a street name); a full cache
@@ -133,7 +144,7 @@ final class TextLayoutCache: Sendable {
     private let entries = Locked<[Key: TextLayout]>([:])
 
     func layout(_ text: String, face: FreeTypeFace, options: TextLayoutOptions, make: () -> TextLayout) -> TextLayout {
-        let key = Key(text: text, face: ObjectIdentifier(face), options: options)
+        let key = Key(text: text, face: face, options: options)
         if let hit = entries.withLock({ $0[key] }) { return hit }
         let made = make()
         entries.withLock { cache in
