@@ -183,3 +183,50 @@ import Darwin
         }
     }
 }
+
+/// `Rasterizer.orderRuns` gives exactly what sorting runs by their start and merging those
+/// that overlap or abut gives, and leaves its bit buffer clear.
+@Suite struct RunOrderTests {
+    static func reference(_ runs: [ClosedRange<Int>]) -> [ClosedRange<Int>] {
+        var out: [ClosedRange<Int>] = []
+        for r in runs.sorted(by: { $0.lowerBound < $1.lowerBound }) {
+            if let last = out.last, r.lowerBound <= last.upperBound + 1 {
+                out[out.count - 1] = last.lowerBound...max(last.upperBound, r.upperBound)
+            } else {
+                out.append(r)
+            }
+        }
+        return out
+    }
+
+    static func ordered(_ runs: [ClosedRange<Int>], cells: Int) -> (runs: [ClosedRange<Int>], clear: Bool) {
+        var bits = [UInt64](repeating: 0, count: (cells + 63) / 64)
+        var out = runs
+        bits.withUnsafeMutableBufferPointer { Rasterizer.orderRuns(&out, bits: $0) }
+        return (out, bits.allSatisfy { $0 == 0 })
+    }
+
+    @Test(arguments: [
+        [0...1], [62...63], [63...64], [64...65], [0...127], [0...191], [126...129, 0...63],
+        [130...131, 127...128, 10...12, 13...14, 200...255], [5...9, 6...7, 1...2, 3...4],
+    ])
+    func wordEdgesAndMerges(runs: [ClosedRange<Int>]) {
+        let (got, clear) = Self.ordered(runs, cells: 256)
+        #expect(got == Self.reference(runs))
+        #expect(clear)
+    }
+
+    @Test func randomRowsMatchSortAndMerge() {
+        var rng = SeededGenerator(seed: 0x5EED)
+        for _ in 0..<500 {
+            let cells = Int.random(in: 2...700, using: &rng)
+            let runs = (0..<Int.random(in: 0...150, using: &rng)).map { _ -> ClosedRange<Int> in
+                let lo = Int.random(in: 0..<(cells - 1), using: &rng)
+                let hi = min(cells - 1, lo + Int.random(in: 1...(Bool.random(using: &rng) ? 3 : 90), using: &rng))
+                return lo...hi
+            }
+            let (got, clear) = Self.ordered(runs, cells: cells)
+            #expect(got == Self.reference(runs) && clear, "cells \(cells), runs \(runs)")
+        }
+    }
+}
