@@ -172,6 +172,7 @@ public struct RenderSpec: Sendable {
         var json: JSONReader
         var root = JSONObject()
         var inlineGeoJSON: JSONReader.Mark?
+        var coordinates: [Int: [LatLng]] = [:]
         do {
             json = try JSONReader(bytes: bytes, range: range, source: file, firstLine: line ?? 1)
             let kind = try json.peek()
@@ -187,6 +188,8 @@ public struct RenderSpec: Sendable {
                     inlineGeoJSON = json.mark
                     try json.skipValue()
                     root[key] = .object(JSONObject())
+                } else if key == "paths", try json.peek() == .array {
+                    (root[key], coordinates) = try readPaths(&json)
                 } else {
                     if key == "geojson" { inlineGeoJSON = nil }
                     root[key] = try json.readValue()
@@ -196,9 +199,53 @@ public struct RenderSpec: Sendable {
         } catch let error as JSONError {
             throw RenderSpecError.invalidJSON(error)
         }
-        var reader = SpecReader(source: source, builder: builder, json: json, inlineGeoJSON: inlineGeoJSON)
+        var reader = SpecReader(source: source, builder: builder, json: json, inlineGeoJSON: inlineGeoJSON,
+                                coordinates: coordinates)
         try reader.read(root)
         return try reader.builder.build()
+    }
+
+    /// The `paths` array as a tree, except that a path object's `coordinates` array whose
+    /// every element is a `[lat, lon]` pair of plain numbers in range (at most
+    /// `EncodedPolyline.maximumPointCount`) is read straight into coordinates, by path index:
+    /// a route's ten thousand pairs then make no tree of ten thousand arrays. Its placeholder
+    /// in the tree is an empty array. Any other array is read again as a tree, whose reading
+    /// then reports every error as it would have.
+    private static func readPaths(_ json: inout JSONReader) throws(JSONError) -> (JSONValue, [Int: [LatLng]]) {
+        var items: [JSONValue] = []
+        var direct: [Int: [LatLng]] = [:]
+        try json.beginArray()
+        while try json.nextElement() {
+            guard try json.peek() == .object else {
+                items.append(try json.readValue())
+                continue
+            }
+            try json.beginObject()
+            var object = JSONObject()
+            while let key = try json.nextKey() {
+                // A later duplicate key replaces what an earlier one gave.
+                if key == "coordinates" { direct[items.count] = nil }
+                if key == "coordinates", try json.peek() == .array {
+                    let mark = json.mark
+                    var points: [LatLng] = []
+                    try json.beginArray()
+                    let complete = json.readNumberPairElements { lat, lon in
+                        guard abs(lat) <= 90, abs(lon) <= 180, points.count < EncodedPolyline.maximumPointCount else { return false }
+                        points.append(LatLng(latitude: lat, longitude: lon))
+                        return true
+                    }
+                    if complete {
+                        direct[items.count] = points
+                        object[key] = .array([])
+                        continue
+                    }
+                    json.seek(to: mark)
+                }
+                object[key] = try json.readValue()
+            }
+            items.append(.object(object))
+        }
+        return (.array(items), direct)
     }
 }
 
@@ -250,12 +297,17 @@ private struct SpecReader {
     /// The spec's reader, for an inline GeoJSON object marked at `inlineGeoJSON`.
     let json: JSONReader
     let inlineGeoJSON: JSONReader.Mark?
+    /// Path objects' coordinates read straight from the document, by index in `paths`; the
+    /// tree holds an empty array in their place (see `RenderSpec.readPaths`).
+    let coordinates: [Int: [LatLng]]
 
-    init(source: String, builder: RenderSpecBuilder, json: JSONReader, inlineGeoJSON: JSONReader.Mark?) {
+    init(source: String, builder: RenderSpecBuilder, json: JSONReader, inlineGeoJSON: JSONReader.Mark?,
+         coordinates: [Int: [LatLng]]) {
         self.source = source
         self.builder = builder
         self.json = json
         self.inlineGeoJSON = inlineGeoJSON
+        self.coordinates = coordinates
     }
 
     private func origin(_ keyPath: String) -> String { "\(source): \(keyPath)" }
@@ -310,7 +362,7 @@ private struct SpecReader {
             if case .string(let text) = item {
                 try builder.addPath(text, origin: origin(keyPath))
             } else {
-                builder.addOverlay(.path(try path(item, keyPath)))
+                builder.addOverlay(.path(try path(item, keyPath, coordinates: coordinates[i])))
             }
         }
         let markers = try array(object["markers"], "markers")
@@ -352,10 +404,14 @@ private struct SpecReader {
     static let pathKeys = ["coordinates", "polyline", "precision", "color", "width", "casingColor", "casingWidth",
                            "dash", "cap", "join", "geodesic", "fillColor", "level"]
 
-    func path(_ value: JSONValue, _ keyPath: String) throws -> PathOverlay {
+    /// A path object; `coordinates` are its coordinates when they were read straight from the
+    /// document (the tree then holds a placeholder).
+    func path(_ value: JSONValue, _ keyPath: String, coordinates direct: [LatLng]? = nil) throws -> PathOverlay {
         let o = try dictionary(value, keyPath, allowed: Self.pathKeys)
         var path = PathOverlay(coordinates: [])
         switch (o["coordinates"], o["polyline"]) {
+        case (_?, nil) where direct != nil:
+            path.coordinates = direct ?? []
         case let (coordinates?, nil):
             let items = try array(coordinates, "\(keyPath).coordinates")
             guard items.count <= EncodedPolyline.maximumPointCount else {

@@ -128,6 +128,47 @@ import Testing
         #expect(throws: expected) { try parse(json) }
     }
 
+    /// Path coordinates are read straight from the document when every element is a
+    /// `[lat, lon]` pair of plain numbers in range, else as a tree: both give the same
+    /// coordinates (numbers parsed as `Double(String)` does) and the same errors.
+    @Test func pathCoordinatesReadDirectlyMatchTheTree() throws {
+        let texts = ["60.17058712345678901234", "-0.0", "0", "24.9", "1e1", "-33.8688197", "151.20929550000001",
+                     "89.99999999999999", "-179.99999999999997", "1.5E-3", "0.1", "12345678901234567890e-18"]
+        let pairs = (0..<texts.count).map { i in (texts[(i + 1) % 6], texts[i]) }   // (lat, lon)
+        let plain = pairs.filter { !"\($0)".contains("e") && !"\($0)".contains("E") }
+        // Plain numbers only (read directly); all of them with a string element (read as a tree).
+        for (list, extra) in [(plain, [String]()), (pairs, ["\"1,2\""])] {
+            let elements = list.map { "[\($0.0), \($0.1)]" } + extra
+            let json = #"{"paths": [{"coordinates": [[1, 2]]}, "1,1|2,2", {"coordinates": ["# + elements.joined(separator: ", ") + "]}]}"
+            let spec = try parse(json)
+            guard spec.options.overlays.count == 3, case .path(let first) = spec.options.overlays[0],
+                  case .path(let p) = spec.options.overlays[2] else { Issue.record("expected three paths"); return }
+            #expect(first.coordinates == [LatLng(1, 2)])
+            let want = list.map { LatLng(Double($0.0)!, Double($0.1)!) } + (extra.isEmpty ? [] : [LatLng(1, 2)])
+            #expect(p.coordinates == want)
+        }
+    }
+
+    @Test(arguments: [
+        (#"{"paths": [{"coordinates": [[1, 1], [95, 1]]}]}"#,
+         RenderSpecError.badValue(origin: "spec.json: paths[0].coordinates[1]", reason: "latitude 95.0 out of range -90…90")),
+        (#"{"paths": [{"coordinates": [[1, 1], [1, 1, 1]]}]}"#,
+         RenderSpecError.wrongType(source: "spec.json", keyPath: "paths[0].coordinates[1]", expected: "[lat, lon] numbers", found: "an array")),
+        (#"{"paths": [{"coordinates": [[1, 1], true]}]}"#,
+         RenderSpecError.wrongType(source: "spec.json", keyPath: "paths[0].coordinates[1]",
+                                   expected: "\"lat,lon\", [lat, lon] or {\"lat\", \"lon\"}", found: "a boolean")),
+        (#"{"paths": [{"coordinates": [[1, 1]], "coordinates": 3}]}"#,
+         RenderSpecError.wrongType(source: "spec.json", keyPath: "paths[0].coordinates", expected: "an array", found: "a number")),
+        (#"{"paths": [{"coordinates": []}]}"#, nil),
+    ])
+    func pathCoordinateErrors(json: String, expected: RenderSpecError?) {
+        if let expected {
+            #expect(throws: expected) { try parse(json) }
+        } else {
+            #expect(throws: StaticMapsSyntaxError.noLocations(origin: "spec.json: paths[0]")) { try parse(json) }
+        }
+    }
+
     @Test func staticMapsErrorsInsideASpecNameTheKeyPath() {
         #expect(throws: StaticMapsSyntaxError.badLocation(origin: "spec.json: paths[1]", number: 3, text: "95,10", problem: .latitudeOutOfRange(95))) {
             try parse(#"{"paths": ["1,1|2,2", "1,1|2,2|95,10"]}"#)
