@@ -245,8 +245,26 @@ enum PNGEncoder {
     static func writeStraightPixels(_ src: UnsafeBufferPointer<UInt8>, into dst: UnsafeMutableBufferPointer<UInt8>,
                                     count: Int, channels: Int) {
         if channels == 3 {
-            for i in 0..<count {
+            var i = 0
+            #if _endian(little)
+            // Four pixels at a time: three 32-bit stores of what four 32-bit loads hold,
+            // alpha bytes dropped (RGBA RGBA RGBA RGBA → RGBR GBRG BRGB).
+            if let s = UnsafeRawPointer(src.baseAddress), let d = UnsafeMutableRawPointer(dst.baseAddress) {
+                while i + 4 <= count {
+                    let p0 = s.loadUnaligned(fromByteOffset: i * 4, as: UInt32.self)
+                    let p1 = s.loadUnaligned(fromByteOffset: i * 4 + 4, as: UInt32.self)
+                    let p2 = s.loadUnaligned(fromByteOffset: i * 4 + 8, as: UInt32.self)
+                    let p3 = s.loadUnaligned(fromByteOffset: i * 4 + 12, as: UInt32.self)
+                    d.storeBytes(of: p0 & 0xFF_FFFF | p1 << 24, toByteOffset: i * 3, as: UInt32.self)
+                    d.storeBytes(of: (p1 >> 8) & 0xFFFF | p2 << 16, toByteOffset: i * 3 + 4, as: UInt32.self)
+                    d.storeBytes(of: (p2 >> 16) & 0xFF | p3 << 8, toByteOffset: i * 3 + 8, as: UInt32.self)
+                    i += 4
+                }
+            }
+            #endif
+            while i < count {
                 dst[i * 3] = src[i * 4]; dst[i * 3 + 1] = src[i * 4 + 1]; dst[i * 3 + 2] = src[i * 4 + 2]
+                i += 1
             }
             return
         }

@@ -237,6 +237,23 @@ import Testing
         }
         #expect(split == check)
     }
+
+    /// Opaque pixels lose their alpha four at a time, the rest one by one: every count and
+    /// every position in a row gives the bytes of the plain per-byte copy.
+    @Test func opaquePixelsDropAlphaForEveryCount() {
+        var rng = SeededGenerator(seed: 7)
+        let src = (0..<(4 * 23)).map { _ in UInt8.random(in: 0...255, using: &rng) }
+        for count in 0...23 {
+            var out = [UInt8](repeating: 0xAA, count: count * 3 + 5)
+            src.withUnsafeBufferPointer { s in
+                out.withUnsafeMutableBufferPointer { d in PNGEncoder.writeStraightPixels(s, into: d, count: count, channels: 3) }
+            }
+            var want: [UInt8] = []
+            for i in 0..<count { want += src[(i * 4)..<(i * 4 + 3)] }
+            #expect(Array(out[0..<(count * 3)]) == want, "count \(count)")
+            #expect(out[(count * 3)...].allSatisfy { $0 == 0xAA }, "count \(count): wrote past the pixels")
+        }
+    }
 }
 
 /// Whole-image helpers for the tests (the encoder itself converts and samples rows in place).
