@@ -157,12 +157,26 @@ package final class Canvas: @unchecked Sendable {
     }
 
     /// True when every pixel is fully opaque (the PNG encoder then writes RGB).
+    ///
+    /// Eight pixels per step: the alpha bytes of four 64-bit words and-ed together are all
+    /// 255 only when each is (a whole-canvas scan before every PNG encode).
     package var isOpaque: Bool {
-        pixels.withUnsafeBufferPointer { p in
-            var i = 3
-            while i < p.count {
-                if p[i] != 255 { return false }
-                i += 4
+        pixels.withUnsafeBytes { p in
+            let count = p.count / 4
+            var i = 0
+            #if _endian(little)
+            let alphas: UInt64 = 0xFF00_0000_FF00_0000
+            while i + 8 <= count {
+                let o = i * 4
+                let all = p.loadUnaligned(fromByteOffset: o, as: UInt64.self) & p.loadUnaligned(fromByteOffset: o + 8, as: UInt64.self)
+                    & p.loadUnaligned(fromByteOffset: o + 16, as: UInt64.self) & p.loadUnaligned(fromByteOffset: o + 24, as: UInt64.self)
+                if all & alphas != alphas { return false }
+                i += 8
+            }
+            #endif
+            while i < count {
+                if p[i * 4 + 3] != 255 { return false }
+                i += 1
             }
             return true
         }
