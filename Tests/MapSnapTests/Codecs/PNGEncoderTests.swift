@@ -226,7 +226,7 @@ import Testing
         #expect(try PNGCodec.decode(png, origin: "split").pixels == c.pixels)
     }
 
-    /// The scanner's CRC (zlib's `crc32`) against the standard check value and a known chunk.
+    /// The chunks' CRC (libdeflate's `crc32`) against the standard check value and a known chunk.
     @Test func crc32MatchesTheStandardCheckValues() {
         let check = Array("123456789".utf8).withUnsafeBytes { Gzip.crc32($0) }
         #expect(check == 0xCBF4_3926)
