@@ -235,40 +235,40 @@ final class Rasterizer {
         active.removeAll(keepingCapacity: true)
         table.edges.withUnsafeBufferPointer { edges in
             acc.withUnsafeMutableBufferPointer { acc in
-              bits.withUnsafeMutableBufferPointer { allBits in
-                let bits = UnsafeMutableBufferPointer(rebasing: allBits[0..<((width + 2 + 63) / 64)])
-                // Edges that started above the first row and reach into it, in the order a
-                // sweep from row 0 would hold them (bucket order, removals keep order).
-                let first = rows.lowerBound
-                for k in 0..<rowStart[first] where edges[order[k]].yBottom > Double(first) {
-                    active.append(order[k])
-                }
-                for y in rows {
-                    for k in rowStart[y]..<rowStart[y + 1] { active.append(order[k]) }
-                    if active.isEmpty { continue }
-                    let top = Double(y), bottom = top + 1
-                    touched.removeAll(keepingCapacity: true)
-                    var keep = 0
-                    for i in 0..<active.count {
-                        let e = edges[active[i]]
-                        let y0 = max(e.yTop, top), y1 = min(e.yBottom, bottom)
-                        if y1 > y0 {
-                            let xa = min(max(e.xTop + (y0 - e.yTop) * e.slope, 0), w)
-                            let xb = min(max(e.xTop + (y1 - e.yTop) * e.slope, 0), w)
-                            touched.append(Rasterizer.accumulate(acc, xa, xb, e.direction * (y1 - y0)))
+                bits.withUnsafeMutableBufferPointer { allBits in
+                    let bits = UnsafeMutableBufferPointer(rebasing: allBits[0..<((width + 2 + 63) / 64)])
+                    // Edges that started above the first row and reach into it, in the order a
+                    // sweep from row 0 would hold them (bucket order, removals keep order).
+                    let first = rows.lowerBound
+                    for k in 0..<rowStart[first] where edges[order[k]].yBottom > Double(first) {
+                        active.append(order[k])
+                    }
+                    for y in rows {
+                        for k in rowStart[y]..<rowStart[y + 1] { active.append(order[k]) }
+                        if active.isEmpty { continue }
+                        let top = Double(y), bottom = top + 1
+                        touched.removeAll(keepingCapacity: true)
+                        var keep = 0
+                        for i in 0..<active.count {
+                            let e = edges[active[i]]
+                            let y0 = max(e.yTop, top), y1 = min(e.yBottom, bottom)
+                            if y1 > y0 {
+                                let xa = min(max(e.xTop + (y0 - e.yTop) * e.slope, 0), w)
+                                let xb = min(max(e.xTop + (y1 - e.yTop) * e.slope, 0), w)
+                                touched.append(Rasterizer.accumulate(acc, xa, xb, e.direction * (y1 - y0)))
+                            }
+                            if e.yBottom > bottom {
+                                active[keep] = active[i]
+                                keep += 1
+                            }
                         }
-                        if e.yBottom > bottom {
-                            active[keep] = active[i]
-                            keep += 1
+                        active.removeLast(active.count - keep)
+                        if touched.isEmpty { continue }
+                        Rasterizer.sweep(acc, runs: &touched, bits: bits, width: width, rule: rule) { lo, end, constant in
+                            row(y, lo, end, constant, acc)
                         }
                     }
-                    active.removeLast(active.count - keep)
-                    if touched.isEmpty { continue }
-                    Rasterizer.sweep(acc, runs: &touched, bits: bits, width: width, rule: rule) { lo, end, constant in
-                        row(y, lo, end, constant, acc)
-                    }
                 }
-              }
             }
         }
     }
