@@ -45,55 +45,109 @@ struct CompiledFilter: Sendable {
 
     /// `all`, `any` and `!` of decided tests, with the expression semantics: `all` stops at
     /// the first `false`, `any` at the first `true`, and a failure fails the whole.
-    private indirect enum Condition: Sendable {
-        case test(IndexedNode)
-        case not(Condition)
-        case all([Condition])
-        case any([Condition])
+    ///
+    /// Kept as a flat program (prefix order, each node with the size of its subtree, the
+    /// tests' verdict tables back to back) and run over buffer pointers: filters run for
+    /// every feature of every style layer, and a tree of enum cases and node objects cost a
+    /// retain and a release per node visited.
+    private struct Condition: Sendable {
+        private struct Node: Sendable {
+            enum Kind: UInt8, Sendable { case test, not, all, any }
+            var kind: Kind
+            /// `.test`: the key index, the verdict for a feature without it, and its verdict per
+            /// value index in `verdicts[first..<(first + count)]`.
+            var key: UInt32 = 0
+            var missing: IndexedNode.Verdict = .failure
+            var first = 0
+            /// `.test`: the table's length; `.all`/`.any`: the number of children.
+            var count = 0
+            /// Nodes in this subtree, itself included.
+            var size = 1
+        }
+
+        private var nodes: [Node] = []
+        private var verdicts: [IndexedNode.Verdict] = []
 
         init?(_ node: ExpressionNode) {
+            guard append(node) else { return nil }
+        }
+
+        private mutating func append(_ node: ExpressionNode) -> Bool {
+            let at = nodes.count
             switch node {
             case .indexed(let n) where n.kind == .test:
-                self = .test(n)
+                nodes.append(Node(kind: .test, key: n.key, missing: n.missingVerdict, first: verdicts.count, count: n.verdicts.count))
+                verdicts += n.verdicts
             case .unary(let f, let inner) where f.name == UnaryFunction.not.name:
-                guard let c = Condition(inner) else { return nil }
-                self = .not(c)
-            case .all(let items):
-                guard let cs = Self.conditions(items) else { return nil }
-                self = .all(cs)
-            case .any(let items):
-                guard let cs = Self.conditions(items) else { return nil }
-                self = .any(cs)
-            default:
-                return nil
-            }
-        }
-
-        private static func conditions(_ items: [ExpressionNode]) -> [Condition]? {
-            var out: [Condition] = []
-            for item in items {
-                guard let c = Condition(item) else { return nil }
-                out.append(c)
-            }
-            return out
-        }
-
-        func verdict(_ feature: VectorTileFeature) -> IndexedNode.Verdict {
-            switch self {
-            case .test(let test):
-                return test.verdict(feature)
-            case .not(let inner):
-                return inner.verdict(feature).negated
-            case .all(let items):
+                nodes.append(Node(kind: .not))
+                guard append(inner) else { return false }
+            case .all(let items), .any(let items):
+                if case .all = node { nodes.append(Node(kind: .all, count: items.count)) } else { nodes.append(Node(kind: .any, count: items.count)) }
                 for item in items {
-                    let v = item.verdict(feature)
+                    guard append(item) else { return false }
+                }
+            default:
+                return false
+            }
+            nodes[at].size = nodes.count - at
+            return true
+        }
+
+        /// The verdict for `feature`, which belongs to the bound tile layer.
+        func verdict(_ feature: VectorTileFeature) -> IndexedNode.Verdict {
+            let storage = feature.storage
+            // A feature beyond the records has no tags (`valueIndex` says the same).
+            let inRange = feature.index < storage.records.count
+            let start = inRange ? storage.records[feature.index].tagStart : 0
+            let end = inRange ? storage.records[feature.index].tagEnd : 0
+            return storage.tags.withUnsafeBufferPointer { tags in
+                nodes.withUnsafeBufferPointer { nodes in
+                    verdicts.withUnsafeBufferPointer { table in
+                        Self.verdict(at: 0, Run(nodes: nodes, table: table, tags: tags, start: start, end: end))
+                    }
+                }
+            }
+        }
+
+        private struct Run {
+            let nodes: UnsafeBufferPointer<Node>
+            let table: UnsafeBufferPointer<IndexedNode.Verdict>
+            let tags: UnsafeBufferPointer<UInt32>
+            /// The feature's (key, value) index pairs: `tags[start..<end]`.
+            let start: Int
+            let end: Int
+        }
+
+        private static func verdict(at i: Int, _ run: Run) -> IndexedNode.Verdict {
+            let n = run.nodes[i]
+            switch n.kind {
+            case .test:
+                // As `IndexedNode.verdict`: the first pair with the key decides.
+                var t = run.start
+                while t + 1 < run.end {
+                    if run.tags[t] == n.key {
+                        let v = Int(run.tags[t + 1])
+                        return v < n.count ? run.table[n.first + v] : .failure
+                    }
+                    t += 2
+                }
+                return n.missing
+            case .not:
+                return verdict(at: i + 1, run).negated
+            case .all:
+                var child = i + 1
+                for _ in 0..<n.count {
+                    let v = verdict(at: child, run)
                     if v != .yes { return v }
+                    child += run.nodes[child].size
                 }
                 return .yes
-            case .any(let items):
-                for item in items {
-                    let v = item.verdict(feature)
+            case .any:
+                var child = i + 1
+                for _ in 0..<n.count {
+                    let v = verdict(at: child, run)
                     if v != .no { return v }
+                    child += run.nodes[child].size
                 }
                 return .no
             }

@@ -98,6 +98,8 @@ import Testing
         (#"["match", ["get", "missing"], "x", false, true]"#, [1, 2, 3, 4, 5]),
         (#"["any", ["==", ["get", "name"], "park"], ["==", ["id"], 5]]"#, [4, 5]),
         (#"["all", ["has", "class"], ["!", ["has", "rank"]]]"#, [3]),
+        (#"["!", ["any", ["==", ["get", "class"], "park"], ["has", "flag"]]]"#, [2, 5]),
+        (#"["any", ["all", ["has", "class"], ["!", ["any", ["has", "rank"], ["==", ["get", "class"], "park"]]]], ["==", ["id"], 4]]"#, [4]),
         (#"["case", ["has", "rank"], ["==", ["get", "rank"], 5], ["has", "flag"]]"#, [1, 4]),
         (#"[">", ["zoom"], 10]"#, [1, 2, 3, 4, 5]),
         (#"["get", "flag"]"#, [4]),
