@@ -2,7 +2,7 @@ import Foundation
 import Synchronization
 
 /// Renders maps and keeps what renders can share: parsed styles with their sources opened,
-/// decoded tiles, and (through the text engine) fonts and rasterised glyphs.
+/// decoded tiles, and (through the text engine) fonts, rasterised glyphs and text layouts.
 ///
 /// One renderer serves any number of renders, from any number of threads at once; keep one
 /// per process (a batch job, a server) rather than one per image. `MapSnapshotter` uses
