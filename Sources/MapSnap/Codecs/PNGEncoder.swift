@@ -246,22 +246,20 @@ enum PNGEncoder {
                                     count: Int, channels: Int) {
         if channels == 3 {
             var i = 0
-            #if _endian(little)
             // Four pixels at a time: three 32-bit stores of what four 32-bit loads hold,
-            // alpha bytes dropped (RGBA RGBA RGBA RGBA → RGBR GBRG BRGB).
+            // alpha bytes dropped (RGBA RGBA RGBA RGBA → RGBR GBRG BRGB in memory).
             if let s = UnsafeRawPointer(src.baseAddress), let d = UnsafeMutableRawPointer(dst.baseAddress) {
+                @inline(__always) func pixel(_ k: Int) -> UInt32 {
+                    UInt32(littleEndian: s.loadUnaligned(fromByteOffset: k * 4, as: UInt32.self))
+                }
                 while i + 4 <= count {
-                    let p0 = s.loadUnaligned(fromByteOffset: i * 4, as: UInt32.self)
-                    let p1 = s.loadUnaligned(fromByteOffset: i * 4 + 4, as: UInt32.self)
-                    let p2 = s.loadUnaligned(fromByteOffset: i * 4 + 8, as: UInt32.self)
-                    let p3 = s.loadUnaligned(fromByteOffset: i * 4 + 12, as: UInt32.self)
-                    d.storeBytes(of: p0 & 0xFF_FFFF | p1 << 24, toByteOffset: i * 3, as: UInt32.self)
-                    d.storeBytes(of: (p1 >> 8) & 0xFFFF | p2 << 16, toByteOffset: i * 3 + 4, as: UInt32.self)
-                    d.storeBytes(of: (p2 >> 16) & 0xFF | p3 << 8, toByteOffset: i * 3 + 8, as: UInt32.self)
+                    let p0 = pixel(i), p1 = pixel(i + 1), p2 = pixel(i + 2), p3 = pixel(i + 3)
+                    d.storeBytes(of: (p0 & 0xFF_FFFF | p1 << 24).littleEndian, toByteOffset: i * 3, as: UInt32.self)
+                    d.storeBytes(of: ((p1 >> 8) & 0xFFFF | p2 << 16).littleEndian, toByteOffset: i * 3 + 4, as: UInt32.self)
+                    d.storeBytes(of: ((p2 >> 16) & 0xFF | p3 << 8).littleEndian, toByteOffset: i * 3 + 8, as: UInt32.self)
                     i += 4
                 }
             }
-            #endif
             while i < count {
                 dst[i * 3] = src[i * 4]; dst[i * 3 + 1] = src[i * 4 + 1]; dst[i * 3 + 2] = src[i * 4 + 2]
                 i += 1

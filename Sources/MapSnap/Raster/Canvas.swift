@@ -157,28 +157,29 @@ package final class Canvas: @unchecked Sendable {
     }
 
     /// True when every pixel is fully opaque (the PNG encoder then writes RGB).
-    ///
-    /// Eight pixels per step: the alpha bytes of four 64-bit words and-ed together are all
-    /// 255 only when each is (a whole-canvas scan before every PNG encode).
     package var isOpaque: Bool {
         pixels.withUnsafeBytes { p in
-            let count = p.count / 4
-            var i = 0
-            #if _endian(little)
-            let alphas: UInt64 = 0xFF00_0000_FF00_0000
-            while i + 8 <= count {
-                let o = i * 4
-                let all = p.loadUnaligned(fromByteOffset: o, as: UInt64.self) & p.loadUnaligned(fromByteOffset: o + 8, as: UInt64.self)
-                    & p.loadUnaligned(fromByteOffset: o + 16, as: UInt64.self) & p.loadUnaligned(fromByteOffset: o + 24, as: UInt64.self)
-                if all & alphas != alphas { return false }
-                i += 8
-            }
-            #endif
-            while i < count {
-                if p[i * 4 + 3] != 255 { return false }
-                i += 1
-            }
-            return true
+            guard let base = p.baseAddress else { return true }
+            return Canvas.opaquePrefix(base, count: p.count / 4) == p.count / 4
         }
+    }
+
+    /// How many of the `count` premultiplied RGBA pixels at `pixels` are fully opaque before
+    /// the first that is not (`count` when all are). Alphas are read eight pixels at a time —
+    /// four 8-byte loads and-ed, alpha the top byte of each little-endian pixel — then singly:
+    /// the whole-canvas scan before every PNG encode, and raster tiles' opaque runs.
+    static func opaquePrefix(_ pixels: UnsafeRawPointer, count: Int) -> Int {
+        let alphas: UInt64 = 0xFF00_0000_FF00_0000
+        @inline(__always) func word(_ offset: Int) -> UInt64 {
+            UInt64(littleEndian: pixels.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+        }
+        var i = 0
+        while i + 8 <= count {
+            let o = i * 4
+            guard word(o) & word(o + 8) & word(o + 16) & word(o + 24) & alphas == alphas else { break }
+            i += 8
+        }
+        while i < count, pixels.load(fromByteOffset: i * 4 + 3, as: UInt8.self) == 255 { i += 1 }
+        return i
     }
 }

@@ -108,18 +108,8 @@ enum ImageSampler {
         let s = srcBase + sourceOffset, d = dstBase + destinationOffset
         var j = 0
         while j < count {
-            // A run of opaque pixels is one copy. Alphas are checked four pixels at a time
-            // (two 8-byte loads, alpha the top byte of each little-endian pixel), then singly.
-            var end = j
-            let raw = UnsafeRawPointer(s)
-            let alphas: UInt64 = 0xFF00_0000_FF00_0000
-            while end + 4 <= count {
-                let a = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: end * 4, as: UInt64.self))
-                let b = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: end * 4 + 8, as: UInt64.self))
-                guard a & b & alphas == alphas else { break }
-                end += 4
-            }
-            while end < count, s[end * 4 + 3] == 255 { end += 1 }
+            // A run of opaque pixels is one copy.
+            let end = j + Canvas.opaquePrefix(UnsafeRawPointer(s + j * 4), count: count - j)
             if end > j {
                 (d + j * 4).update(from: s + j * 4, count: (end - j) * 4)
                 j = end
