@@ -23,26 +23,11 @@ Run 'mapsnap COMMAND --help' for a command's options.
 // A closed pipe must be a write error (exit 3), not a silent death by SIGPIPE.
 signal(SIGPIPE, SIG_IGN)
 
-// Malloc for a render's buffers. Buffers of 1 MiB or more (canvases, PNG rows, a
-// million-point route's arrays) are mapped on their own and returned to the system when
-// freed: glibc's default raises this threshold after the first such buffer is freed, so
-// later large temporaries stay in the heap and the peak resident size grows by their sum (a
-// 1M-point route: 212 → 147 MiB). Smaller ones — a decoded 256-px tile is 256 KiB — come
-// from the heap, which grows and shrinks in steps of several MiB: every mmap, munmap or
-// heap growth takes the address space's lock for writing, and the other threads' page
-// faults wait for it (decoding tiles on two threads, one mmap per tile, spent milliseconds
-// asleep in page faults; the S1 route image −6 ms, a 1M-point route's peak +4 MiB).
-// `mallopt` and its parameters (M_TRIM_THRESHOLD −1, M_TOP_PAD −2, M_MMAP_THRESHOLD −3)
-// live in malloc.h, which Swift's Glibc module does not import; the function is looked up
-// in the C library (RTLD_DEFAULT is the null handle).
-if let symbol = dlsym(nil, "mallopt") {
-    let mallopt = unsafeBitCast(symbol, to: (@convention(c) (Int32, Int32) -> Int32).self)
-    _ = mallopt(-3, 1 << 20)   // M_MMAP_THRESHOLD
-    _ = mallopt(-2, 4 << 20)   // M_TOP_PAD
-    _ = mallopt(-1, 8 << 20)   // M_TRIM_THRESHOLD
-}
-
 let arguments = CommandLine.arguments
+
+// Malloc's policy for this process (ProcessMemory): before anything allocates much.
+ProcessMemory.configure(singleRender: arguments.count >= 2 && arguments[1] == "render")
+
 guard arguments.count >= 2 else {
     Output.raw(usage)
     exit(2)

@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 @testable import MapSnap
+@testable import mapsnap
 
 /// `mapsnap serve` as a process: it announces its port, answers, and on SIGTERM finishes
 /// the request in flight and exits 0.
@@ -88,6 +89,35 @@ import Testing
         #expect(serve.log.contains("\"status\":200"), "access log: \(serve.log)")
         // Nothing listens any more.
         #expect(throws: (any Error).self) { try HTTPTestClient.request(port: serve.port, target: "/health", timeoutSeconds: 2) }
+    }
+
+    /// The process's malloc policy (ProcessMemory, set in main.swift for every command): the
+    /// heap is grown to its reservation at start and the kernel holds it advised for huge
+    /// pages. Read from the running server's /proc/PID/smaps (a `render` ends too soon).
+    @Test(.enabled(if: !TestEnvironment.isSanitized && FileManager.default.fileExists(atPath: "/sys/kernel/mm/transparent_hugepage")))
+    func heapIsReservedForHugePages() throws {
+        let serve = try ServeProcess(["--threads", "1"])
+        defer {
+            kill(serve.process.processIdentifier, SIGTERM)
+            _ = serve.waitForExit(seconds: TestEnvironment.seconds(30))
+        }
+        // procfs files report size 0: read to the end rather than by size.
+        let file = try #require(FileHandle(forReadingAtPath: "/proc/\(serve.process.processIdentifier)/smaps"))
+        let smaps = String(decoding: try file.readToEnd() ?? Data(), as: UTF8.self)
+        // Mappings: a header line ("start-end perms … [heap]") and then "Key: value" lines.
+        var advisedHeap = 0
+        var inHeap = false, size = 0
+        for line in smaps.split(separator: "\n") {
+            let fields = line.split(separator: " ")
+            if let range = fields.first, range.contains("-"), range.allSatisfy({ $0.isHexDigit || $0 == "-" }) {
+                inHeap = fields.last == "[heap]"
+            } else if inHeap, line.hasPrefix("Size:") {
+                size = Int(fields[1]) ?? 0
+            } else if inHeap, line.hasPrefix("VmFlags:"), fields.contains("hg") {
+                advisedHeap += size * 1024
+            }
+        }
+        #expect(advisedHeap >= ProcessMemory.hugePageHeap - (4 << 20), "heap advised for huge pages: \(advisedHeap) bytes")
     }
 
     @Test func badConfigurationIsExit2WithOneLine() throws {

@@ -1,0 +1,79 @@
+import Foundation
+
+/// How the `mapsnap` process asks glibc's malloc for memory. A process policy, so it lives in
+/// the command, not in the library (an application embedding MapSnap keeps its own).
+///
+/// - Buffers of 1 MiB or more (canvases, PNG rows, a million-point route's arrays) are mapped
+///   on their own and returned to the system when freed. glibc's default raises this
+///   threshold after the first such buffer is freed, so later large temporaries stay in the
+///   heap and the peak resident size grows by their sum (a 1M-point route: 212 → 147 MiB).
+/// - Smaller ones — a decoded 256-px tile is 256 KiB — come from the heap, which grows in
+///   steps of several MiB: every mmap, munmap or heap growth takes the address space's lock
+///   for writing, and the other threads' page faults wait for it.
+/// - The first 64 MiB of the heap are reserved at start and marked for transparent huge
+///   pages (`MADV_HUGEPAGE`; the kernel's default policy only backs marked memory with them),
+///   so that memory arrives in 2 MiB pages: one page fault where there were 512. A render
+///   first touches tens of MiB (decoded tiles, edge tables, encoder rows), and in a small VM
+///   each 4 KiB fault costs microseconds: the S1 route image took ~9,800 faults, ~20 % of its
+///   CPU time; with this ~1,500 (measured in Benchmarks/PROFILES.md). Reserving is address
+///   space only; nothing is resident until touched. The heap is trimmed only when more than
+///   80 MiB at its top are free, so the reservation stays (a trim would cut the marked
+///   region, and memory the heap grows into later is not marked).
+/// - A single render also keeps its worker threads' small allocations in that heap
+///   (`M_ARENA_MAX` 1): each thread otherwise gets an arena of its own, mapped apart and not
+///   marked. Each thread's cache still serves small sizes without the arena's lock; `batch`
+///   and `serve` run many renders on many threads and keep glibc's arena per thread.
+///
+/// `mallopt` and its parameters live in malloc.h, which Swift's Glibc module does not
+/// import; the functions are looked up in the C library (RTLD_DEFAULT is the null handle).
+/// Calling `malloc`/`free` through the looked-up pointers also keeps the optimizer from
+/// removing the reserving allocation as unused. Anything missing (another C library) leaves
+/// malloc's defaults; nothing here changes what is drawn.
+enum ProcessMemory {
+    static let mapThreshold: Int32 = 1 << 20
+    static let topPad: Int32 = 4 << 20
+    static let hugePageHeap = 64 << 20
+    static let trimThreshold: Int32 = 80 << 20
+
+    private typealias Mallopt = @convention(c) (Int32, Int32) -> Int32
+    private typealias Malloc = @convention(c) (Int) -> UnsafeMutableRawPointer?
+    private typealias Free = @convention(c) (UnsafeMutableRawPointer?) -> Void
+
+    // malloc.h: M_TRIM_THRESHOLD −1, M_TOP_PAD −2, M_MMAP_THRESHOLD −3, M_ARENA_MAX −8.
+    private static let trimThresholdOption: Int32 = -1
+    private static let topPadOption: Int32 = -2
+    private static let mapThresholdOption: Int32 = -3
+    private static let arenaMaxOption: Int32 = -8
+
+    /// Sets the policy above; `singleRender` shares one arena between the threads. Returns the
+    /// bytes marked for huge pages (0 when the heap could not grow or was already larger).
+    @discardableResult
+    static func configure(singleRender: Bool) -> Int {
+        guard let mallopt = function("mallopt", as: Mallopt.self),
+              let malloc = function("malloc", as: Malloc.self),
+              let free = function("free", as: Free.self) else { return 0 }
+        _ = mallopt(trimThresholdOption, trimThreshold)
+        if singleRender { _ = mallopt(arenaMaxOption, 1) }
+        // Grow the heap once to the reservation: a heap-sized request (the map threshold at its
+        // 32 MiB maximum for the moment) plus top padding. Whatever the top already held, the
+        // heap then ends `hugePageHeap` bytes past the request's start.
+        let probe = 31 << 20
+        _ = mallopt(mapThresholdOption, 32 << 20)
+        _ = mallopt(topPadOption, Int32(hugePageHeap - probe))
+        let start = UInt(bitPattern: sbrk(0))
+        free(malloc(probe))
+        let end = UInt(bitPattern: sbrk(0))
+        _ = mallopt(mapThresholdOption, mapThreshold)
+        _ = mallopt(topPadOption, topPad)
+        let hugePage: UInt = 2 << 20
+        let first = (start &+ hugePage &- 1) & ~(hugePage - 1)
+        guard start != UInt.max, end != UInt.max, end > first,
+              madvise(UnsafeMutableRawPointer(bitPattern: first), Int(end - first), MADV_HUGEPAGE) == 0
+        else { return 0 }
+        return Int(end - first)
+    }
+
+    private static func function<T>(_ name: String, as type: T.Type) -> T? {
+        dlsym(nil, name).map { unsafeBitCast($0, to: type) }
+    }
+}
