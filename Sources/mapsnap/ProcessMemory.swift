@@ -60,16 +60,27 @@ enum ProcessMemory {
         let probe = 31 << 20
         _ = mallopt(mapThresholdOption, 32 << 20)
         _ = mallopt(topPadOption, Int32(hugePageHeap - probe))
-        let start = UInt(bitPattern: sbrk(0))
-        free(malloc(probe))
+        let block = malloc(probe)
         let end = UInt(bitPattern: sbrk(0))
+        free(block)
         _ = mallopt(mapThresholdOption, mapThreshold)
         _ = mallopt(topPadOption, topPad)
+        // (A block mapped on its own, past the heap, means the heap could not grow.)
+        guard let block, end != UInt.max, UInt(bitPattern: block) < end else { return 0 }
+        // The block merged back into the heap's free top, which starts at its header (16 bytes
+        // below it); what is allocated next is carved from there. A huge page needs a whole
+        // aligned 2 MiB, so a filler block, never freed, takes the rest of the 2 MiB the top
+        // starts in: the allocations after it begin on a huge page, not on up to 512 small
+        // ones. Only the filler's header is ever touched.
         let hugePage: UInt = 2 << 20
-        let first = (start &+ hugePage &- 1) & ~(hugePage - 1)
-        guard start != UInt.max, end != UInt.max, end > first,
+        let top = UInt(bitPattern: block) - 16
+        let first = (top + hugePage - 1) & ~(hugePage - 1)
+        // Marked before the filler: splitting the top writes a header at `first`, and a page
+        // touched before the mark keeps its whole 2 MiB on small pages.
+        guard end > first,
               madvise(UnsafeMutableRawPointer(bitPattern: first), Int(end - first), MADV_HUGEPAGE) == 0
         else { return 0 }
+        if first - top >= 64 << 10 { _ = malloc(Int(first - top) - 16) }
         return Int(end - first)
     }
 
