@@ -3,10 +3,11 @@ import Foundation
 /// How the `mapsnap` process asks glibc's malloc for memory. A process policy, so it lives in
 /// the command, not in the library (an application embedding MapSnap keeps its own).
 ///
-/// - Buffers of 1 MiB or more (canvases, PNG rows, a million-point route's arrays) are mapped
-///   on their own and returned to the system when freed. glibc's default raises this
-///   threshold after the first such buffer is freed, so later large temporaries stay in the
-///   heap and the peak resident size grows by their sum (a 1M-point route: 212 → 147 MiB).
+/// - Buffers of 1 MiB or more (canvases, PNG rows, a million-point route's arrays) that the
+///   heap's free space cannot hold are mapped on their own and returned to the system when
+///   freed, never left to grow the heap. glibc's default raises this threshold after the
+///   first such buffer is freed, so later large temporaries stay in the heap and the peak
+///   resident size grows by their sum (a 1M-point route: 212 → 147 MiB).
 /// - Smaller ones — a decoded 256-px tile is 256 KiB — come from the heap, which grows in
 ///   steps of several MiB: every mmap, munmap or heap growth takes the address space's lock
 ///   for writing, and the other threads' page faults wait for it.
@@ -14,11 +15,13 @@ import Foundation
 ///   pages (`MADV_HUGEPAGE`; the kernel's default policy only backs marked memory with them),
 ///   so that memory arrives in 2 MiB pages: one page fault where there were 512. A render
 ///   first touches tens of MiB (decoded tiles, edge tables, encoder rows), and in a small VM
-///   each 4 KiB fault costs microseconds: the S1 route image took ~9,800 faults, ~20 % of its
-///   CPU time; with this ~1,500 (measured in Benchmarks/PROFILES.md). Reserving is address
-///   space only; nothing is resident until touched. The heap is trimmed only when more than
-///   80 MiB at its top are free, so the reservation stays (a trim would cut the marked
-///   region, and memory the heap grows into later is not marked).
+///   each 4 KiB fault costs microseconds: the S1 route image took ~9,700 faults, a quarter
+///   of its CPU time; with this ~1,300 (Benchmarks/PROFILES.md). Reserving is address space only;
+///   nothing is resident until touched. The heap is trimmed when more than 8 MiB at its top
+///   are free; with the reservation only past 80 MiB, so that it stays (a trim would cut the
+///   marked region, and memory the heap grows into later is not marked). Only the commands
+///   that render (`render`, `batch`, `serve`) reserve: a first huge page costs a 2 MiB
+///   clear, more than `--version` or `info` ever allocate.
 /// - A single render also keeps its worker threads' small allocations in that heap
 ///   (`M_ARENA_MAX` 1): each thread otherwise gets an arena of its own, mapped apart and not
 ///   marked. Each thread's cache still serves small sizes without the arena's lock; `batch`
@@ -33,7 +36,7 @@ enum ProcessMemory {
     static let mapThreshold: Int32 = 1 << 20
     static let topPad: Int32 = 4 << 20
     static let hugePageHeap = 64 << 20
-    static let trimThreshold: Int32 = 80 << 20
+    static let reservedTrimThreshold: Int32 = 80 << 20
 
     private typealias Mallopt = @convention(c) (Int32, Int32) -> Int32
     private typealias Malloc = @convention(c) (Int) -> UnsafeMutableRawPointer?
@@ -45,15 +48,20 @@ enum ProcessMemory {
     private static let mapThresholdOption: Int32 = -3
     private static let arenaMaxOption: Int32 = -8
 
-    /// Sets the policy above; `singleRender` shares one arena between the threads. Returns the
-    /// bytes marked for huge pages (0 when the heap could not grow or was already larger).
+    /// Sets the policy above for `command`, the first argument (`render`, `batch`, …). Returns
+    /// the bytes marked for huge pages (0 when the command does not render, or the heap could
+    /// not grow or was already larger).
     @discardableResult
-    static func configure(singleRender: Bool) -> Int {
+    static func configure(command: String) -> Int {
         guard let mallopt = function("mallopt", as: Mallopt.self),
               let malloc = function("malloc", as: Malloc.self),
               let free = function("free", as: Free.self) else { return 0 }
-        _ = mallopt(trimThresholdOption, trimThreshold)
-        if singleRender { _ = mallopt(arenaMaxOption, 1) }
+        _ = mallopt(mapThresholdOption, mapThreshold)
+        _ = mallopt(topPadOption, topPad)
+        _ = mallopt(trimThresholdOption, 8 << 20)
+        guard ["render", "batch", "serve"].contains(command) else { return 0 }
+        _ = mallopt(trimThresholdOption, reservedTrimThreshold)
+        if command == "render" { _ = mallopt(arenaMaxOption, 1) }
         // Grow the heap once to the reservation: a heap-sized request (the map threshold at its
         // 32 MiB maximum for the moment) plus top padding. Whatever the top already held, the
         // heap then ends `hugePageHeap` bytes past the request's start.

@@ -26,7 +26,7 @@ signal(SIGPIPE, SIG_IGN)
 let arguments = CommandLine.arguments
 
 // Malloc's policy for this process (ProcessMemory): before anything allocates much.
-ProcessMemory.configure(singleRender: arguments.count >= 2 && arguments[1] == "render")
+ProcessMemory.configure(command: arguments.count >= 2 ? arguments[1] : "")
 
 guard arguments.count >= 2 else {
     Output.raw(usage)
