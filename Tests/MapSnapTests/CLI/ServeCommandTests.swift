@@ -91,9 +91,10 @@ import Testing
         #expect(throws: (any Error).self) { try HTTPTestClient.request(port: serve.port, target: "/health", timeoutSeconds: 2) }
     }
 
-    /// The process's malloc policy (ProcessMemory, set in main.swift for every command): the
-    /// heap is grown to its reservation at start and the kernel holds it advised for huge
-    /// pages. Read from the running server's /proc/PID/smaps (a `render` ends too soon).
+    /// The process's malloc policy (ProcessMemory, set in main.swift; `render`, `batch` and
+    /// `serve` reserve): the heap is grown to its reservation at start and the kernel holds it
+    /// advised for huge pages. Read from the running server's /proc/PID/smaps (a `render`
+    /// ends too soon).
     @Test(.enabled(if: !TestEnvironment.isSanitized && FileManager.default.fileExists(atPath: "/sys/kernel/mm/transparent_hugepage")))
     func heapIsReservedForHugePages() throws {
         let serve = try ServeProcess(["--threads", "1"])
