@@ -7,6 +7,8 @@ struct Decorations {
 
     var scale: Double { camera.scale }
     static let attributionSize = 10.0
+    /// The smallest size the credit shrinks to on a thumbnail.
+    static let minimumAttributionSize = 7.0
     static let captionSize = 13.0
     static let scaleBarTextSize = 10.0
     static let margin = 6.0
@@ -14,23 +16,26 @@ struct Decorations {
     /// Boxes that decorations will occupy, so base-map labels avoid them.
     func reservedRects(attribution: String, caption: String?, scaleBar: Bool) -> [PixelRect] {
         var out: [PixelRect] = []
-        if let r = attributionRect(attribution) { out.append(r) }
+        let credit = attributionLayout(attribution)
+        if let r = credit?.rect { out.append(r) }
         if let c = caption, let r = captionRect(c) { out.append(r) }
-        if scaleBar, let r = scaleBarLayout()?.box { out.append(r) }
+        if scaleBar, let r = scaleBarLayout(beside: credit?.rect)?.box { out.append(r) }
         return out
     }
 
     func draw(attribution: String, caption: String?, scaleBar: Bool) {
-        if scaleBar { drawScaleBar() }
-        if let r = attributionRect(attribution) {
+        let credit = attributionLayout(attribution)
+        if scaleBar, let l = scaleBarLayout(beside: credit?.rect) { drawScaleBar(l) }
+        if let credit {
+            let r = credit.rect
             var box = Path()
             box.addRect(r)
             canvas.fill(box, color: Color(red: 255, green: 255, blue: 255, alpha: 190))
             let pad = 3 * scale
             text.draw(attribution, in: PixelRect(minX: r.minX + pad, minY: r.minY + pad / 2, maxX: r.maxX - pad, maxY: r.maxY),
-                      sizePoints: Decorations.attributionSize, bold: false, color: Color(rgb: 0x333333),
+                      sizePoints: credit.sizePoints, bold: false, color: Color(rgb: 0x333333),
                       haloColor: nil, haloPoints: 0, scale: scale, on: canvas,
-                      maxWidthPixels: attributionMaxWidth, alignment: .right)
+                      maxWidthPixels: credit.maxWidth, alignment: .right)
         }
         if let c = caption, let r = captionRect(c) {
             var box = Path()
@@ -48,14 +53,40 @@ struct Decorations {
     /// keeps the bottom-left corner.
     var attributionMaxWidth: Double { max(Double(canvas.width) * 0.7 - 6 * scale, 40 * scale) }
 
-    func attributionRect(_ attribution: String) -> PixelRect? {
+    /// Where the credit goes and how it is set.
+    struct AttributionLayout {
+        var rect: PixelRect
+        var sizePoints: Double
+        var maxWidth: Double
+    }
+
+    /// The credit at 10 pt within `attributionMaxWidth`. On an image too narrow for one of
+    /// its words at that width (a thumbnail), it may take the image's whole width and shrink
+    /// to 7 pt, the first setting whose widest line fits: the credit must stay on the map, and
+    /// a word cut off at the left edge credits no one.
+    func attributionLayout(_ attribution: String) -> AttributionLayout? {
         guard !attribution.isEmpty else { return nil }
-        let m = text.measure(attribution, sizePoints: Decorations.attributionSize, bold: false, scale: scale, haloPoints: 0,
-                             maxWidthPixels: attributionMaxWidth)
         let pad = 3 * scale
-        let w = min(m.width + 2 * pad, Double(canvas.width))
-        let h = m.height + pad
-        return PixelRect(x: Double(canvas.width) - w, y: Double(canvas.height) - h, width: w, height: h)
+        let fullWidth = Double(canvas.width) - 2 * pad
+        var settings = [(Decorations.attributionSize, attributionMaxWidth)]
+        if fullWidth > attributionMaxWidth {
+            settings.append((Decorations.attributionSize, fullWidth))
+        }
+        for size in stride(from: Decorations.attributionSize - 1, through: Decorations.minimumAttributionSize, by: -1) {
+            settings.append((size, max(fullWidth, attributionMaxWidth)))
+        }
+        var chosen: (size: Double, maxWidth: Double, measured: (width: Double, height: Double))?
+        for (size, maxWidth) in settings {
+            let m = text.measure(attribution, sizePoints: size, bold: false, scale: scale, haloPoints: 0,
+                                 maxWidthPixels: maxWidth)
+            chosen = (size, maxWidth, m)
+            if m.width <= maxWidth + 0.5 { break }
+        }
+        guard let chosen else { return nil }
+        let w = min(chosen.measured.width + 2 * pad, Double(canvas.width))
+        let h = chosen.measured.height + pad
+        return AttributionLayout(rect: PixelRect(x: Double(canvas.width) - w, y: Double(canvas.height) - h, width: w, height: h),
+                                 sizePoints: chosen.size, maxWidth: chosen.maxWidth)
     }
 
     func captionRect(_ caption: String) -> PixelRect? {
@@ -74,20 +105,33 @@ struct Decorations {
         var labelSize: (width: Double, height: Double)
     }
 
-    func scaleBarLayout() -> ScaleBarLayout? {
-        let maxPx = min(100 * scale, Double(canvas.width) / 3)
+    /// The scale bar in the bottom-left corner, or nil when there is no room: a bar under
+    /// 8 px, or a bar and label that do not fit in the image. The credit (`credit`, the
+    /// attribution's box) has the bottom row first: a bar that would run into it is
+    /// shortened to a rounder distance that ends before it, and left out when even that does
+    /// not fit — on a narrow image the credit takes the whole width.
+    func scaleBarLayout(beside credit: PixelRect?) -> ScaleBarLayout? {
+        let widest = min(100 * scale, Double(canvas.width) / 3)
+        guard let full = scaleBarLayout(maximumPixels: widest) else { return nil }
+        guard let credit, full.box.intersects(credit) else { return full }
+        let room = credit.minX - 4 * scale - (full.origin.x + 2 * scale)
+        guard let short = scaleBarLayout(maximumPixels: min(widest, room)), !short.box.intersects(credit) else { return nil }
+        return short
+    }
+
+    private func scaleBarLayout(maximumPixels maxPx: Double) -> ScaleBarLayout? {
         guard let bar = ScaleBar(metersPerPixel: camera.metersPerPixel, maximumPixels: maxPx), bar.pixels >= 8 else { return nil }
         let m = text.measure(bar.label, sizePoints: Decorations.scaleBarTextSize, bold: false, scale: scale, haloPoints: 1.5)
         let margin = Decorations.margin * scale
         let y = Double(canvas.height) - margin - 3 * scale
         let origin = PixelPoint(x: margin + 2 * scale, y: y)
         let box = PixelRect(minX: margin, minY: y - m.height - 6 * scale, maxX: origin.x + max(bar.pixels, m.width) + 2 * scale, maxY: y + 3 * scale)
+        guard box.minY >= 0, box.maxX <= Double(canvas.width) else { return nil }
         return ScaleBarLayout(bar: bar, origin: origin, box: box, labelSize: m)
     }
 
     /// A bar with end ticks, white-cased so it reads on any background, label above it.
-    func drawScaleBar() {
-        guard let l = scaleBarLayout() else { return }
+    func drawScaleBar(_ l: ScaleBarLayout) {
         var p = Path()
         let tick = 5 * scale
         p.move(to: PixelPoint(x: l.origin.x, y: l.origin.y - tick))
