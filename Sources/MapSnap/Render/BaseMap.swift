@@ -271,6 +271,20 @@ final class BaseMap {
         return seen.joined(separator: " · ")
     }
 
+    /// Names of the tile sources that supplied tiles to this image but carry no credit of
+    /// their own (no `attribution` in their metadata or style source), sorted: their data goes
+    /// uncredited unless the caller gives an attribution.
+    var uncreditedSources: [String] {
+        var names = Set<String>()
+        for l in loaded.values {
+            for c in l.usedCandidates {
+                let credit = l.source.candidates[c].attribution?.trimmingCharacters(in: .whitespaces) ?? ""
+                if credit.isEmpty { names.insert(l.source.candidates[c].name) }
+            }
+        }
+        return names.sorted()
+    }
+
     /// The integer zoom whose vector tiles are drawn.
     static func vectorDataZoom(_ camera: Camera) -> Int { TileCover.dataZoom(for: camera.zoom, maxZoom: 22) }
 

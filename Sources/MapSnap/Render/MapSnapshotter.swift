@@ -78,6 +78,12 @@ public struct MapSnapshotter: Sendable {
         warnings.append(contentsOf: base.allWarnings)
 
         let attribution = attributionText(base)
+        if options.attribution == nil {
+            for name in base.uncreditedSources {
+                warnings.append("\(name): no attribution in its metadata, so the map credits no one for its data; "
+                                + "give the credit with --attribution TEXT (or --attribution none to leave it off)")
+            }
+        }
         decorations.draw(attribution: attribution, caption: options.caption, scaleBar: options.showsScaleBar)
         warnings.append(contentsOf: text.warnings)
         return MapSnapshot(image: canvas.image, camera: camera, warnings: warnings, attribution: attribution,
