@@ -26,6 +26,8 @@ enum BatchCommand {
     starting with the K-th; K from 1 to N), so N machines given the same file and K = 1…N
     write, together, exactly the files one unsharded run writes. On a terminal a progress
     line shows jobs done, rate and time left (not with -q or when stderr is not a terminal).
+    A warning many jobs share (a source without attribution, say) is printed once, with the
+    first job that met it, and the repeats are counted at the end; -q prints no warnings.
     """
 
     static func run(_ arguments: ArraySlice<String>) throws(CLIError) {
@@ -73,6 +75,7 @@ enum BatchCommand {
         // Per-job outcomes (exit code, message), reported in job order after all finish.
         let results = Locked([(code: Int32, message: String?)](repeating: (0, nil), count: selected.count))
         let progress = Progress(total: selected.count, enabled: !quiet && isatty(STDERR_FILENO) == 1)
+        let repeats = RepeatedWarnings()
         // Workers pull jobs in order; each job's bytes do not depend on which worker ran it.
         // The cores are shared out between the jobs running at once: a job that would split
         // its fills, tile decoding and encoding over every core only adds thread hand-offs
@@ -84,11 +87,13 @@ enum BatchCommand {
             let source = "\(jobsPath):\(jobs.lineNumber(of: i))"
             let outcome = runJob(i, jobs: jobs, name: names[i], source: source, outDir: outDir,
                                  renderTimeout: renderTimeout, threads: threadsPerJob, quiet: quiet,
-                                 allowMissingTiles: allowMissingTiles, format: format, progress: progress)
+                                 allowMissingTiles: allowMissingTiles, format: format, progress: progress,
+                                 repeats: repeats)
             results.withLock { $0[k] = outcome }
             progress.jobFinished()
         }
         progress.finish()
+        if !quiet, let note = repeats.summary { Output.warning(note) }
         let outcomes = results.withLock { $0 }
         var worst: Int32 = 0
         for (code, message) in outcomes {
@@ -146,7 +151,7 @@ enum BatchCommand {
     /// Parses and renders one job; its outcome as an exit code and a message naming its line.
     static func runJob(_ i: Int, jobs: RenderJobs, name: Name, source: String, outDir: String,
                        renderTimeout: Double?, threads: Int, quiet: Bool, allowMissingTiles: Bool, format: Format,
-                       progress: Progress) -> (Int32, String?) {
+                       progress: Progress, repeats: RepeatedWarnings) -> (Int32, String?) {
         if let problem = problem(withOutputName: name.file) {
             return (2, "\(source): output \"\(printable(name.file))\": \(problem)")
         }
@@ -162,7 +167,9 @@ enum BatchCommand {
         case .success(let s):
             spec = s
         }
-        let warn = { (message: String) in progress.print { Output.warning("\(source): \(message)") } }
+        let warn = { (message: String) in
+            if repeats.isFirst(message) { progress.print { Output.warning("\(source): \(message)") } }
+        }
         if !quiet { spec.warnings.forEach(warn) }
         spec.options.renderTimeout = renderTimeout
         spec.options.maximumThreads = spec.options.maximumThreads ?? threads
@@ -268,5 +275,29 @@ enum BatchCommand {
                 return String(scalar)
             }
         }.joined()
+    }
+}
+
+/// Warnings already printed in this batch. Many jobs over the same tiles or style get the same
+/// warning (a source without attribution, a remote sprite left out); it is printed once, with
+/// the first job that met it, and the repeats are counted in one line at the end. A warning
+/// about one job's own input differs in its text and is always printed.
+final class RepeatedWarnings: Sendable {
+    private let state = Locked((seen: Set<String>(), repeats: 0))
+
+    /// Whether `message` is new to this batch (and so to be printed); a repeat is counted.
+    func isFirst(_ message: String) -> Bool {
+        state.withLock { s in
+            if s.seen.insert(message).inserted { return true }
+            s.repeats += 1
+            return false
+        }
+    }
+
+    /// The end-of-batch line for the repeats not printed, or nil when there were none.
+    var summary: String? {
+        let n = state.withLock { $0.repeats }
+        guard n > 0 else { return nil }
+        return "\(n) more \(n == 1 ? "warning" : "warnings") repeated one printed above for an earlier job and \(n == 1 ? "was" : "were") not printed again"
     }
 }

@@ -33,6 +33,29 @@ import MapSnap
         #expect(errors.last?.contains("1 of 3 jobs failed") == true, "\(r.stderr)")
     }
 
+    /// The same warning from many jobs (here: a tile directory that names no attribution) is
+    /// printed once, with the first job that met it, and the repeats are counted at the end;
+    /// `--quiet` prints neither.
+    @Test func aWarningRepeatedByManyJobsIsPrintedOnce() throws {
+        let dir = TestPaths.temporaryDirectory()
+        defer { CLIRunner.cleanUp(dir) }
+        let tiles = try RasterTileGridTests.makeTiles()
+        defer { CLIRunner.cleanUp(tiles) }
+        let lines = (0..<3).map { k in
+            Self.job(#""source": "\#(tiles)", "center": "0.3,-0.\#(k + 1)", "zoom": 1, "scaleBar": false"#)
+        }
+        try CLIRunner.write(lines.joined(separator: "\n") + "\n", to: dir + "/jobs.jsonl")
+        let r = try CLIRunner.run(["batch", "jobs.jsonl", "--out-dir", ".", "--jobs", "2"], in: dir)
+        #expect(r.exitCode == 0, "\(r)")
+        let uncredited = r.stderrLines.filter { $0.contains("no attribution in its metadata") }
+        #expect(uncredited.count == 1, "\(r.stderr)")
+        #expect(uncredited.first?.hasPrefix("mapsnap: warning: jobs.jsonl:") == true, "\(r.stderr)")
+        #expect(r.stderrLines.last == "mapsnap: warning: 2 more warnings repeated one printed above for an earlier job and were not printed again",
+                "\(r.stderr)")
+        let quiet = try CLIRunner.run(["batch", "jobs.jsonl", "--out-dir", ".", "--quiet"], in: dir)
+        #expect(quiet.exitCode == 0 && quiet.stderr.isEmpty, "\(quiet)")
+    }
+
     /// A line that does not parse (bad JSON, unknown key) fails only its own job; blank lines
     /// are skipped but still counted, so messages and default names keep the file's line numbers.
     @Test(arguments: [
