@@ -254,18 +254,23 @@ final class BaseMap {
         return true
     }
 
-    /// Credits of the sources that supplied tiles to this image (after `prepare`),
-    /// deduplicated, in a stable order: source ids sorted, candidates in priority order.
+    /// The tile sources that supplied tiles to this image (after `prepare`), in a stable
+    /// order: source ids sorted, candidates in priority order.
+    private var suppliers: [ResolvedSource.Candidate] {
+        loaded.keys.sorted().flatMap { id in
+            loaded[id].map { l in l.usedCandidates.map { l.source.candidates[$0] } } ?? []
+        }
+    }
+
+    /// Credits of the sources that supplied tiles to this image, deduplicated, in the order
+    /// of `suppliers`.
     var attribution: String {
         var seen: [String] = []
-        for id in loaded.keys.sorted() {
-            guard let l = loaded[id] else { continue }
-            for c in l.usedCandidates {
-                guard let a = l.source.candidates[c].attribution else { continue }
-                for part in a.split(separator: ";").map({ $0.trimmingCharacters(in: .whitespaces) })
-                    where !part.isEmpty && !seen.contains(part) {
-                    seen.append(part)
-                }
+        for c in suppliers {
+            guard let a = c.attribution else { continue }
+            for part in a.split(separator: ";").map({ $0.trimmingCharacters(in: .whitespaces) })
+                where !part.isEmpty && !seen.contains(part) {
+                seen.append(part)
             }
         }
         return seen.joined(separator: " · ")
@@ -275,14 +280,8 @@ final class BaseMap {
     /// their own (no `attribution` in their metadata or style source), sorted: their data goes
     /// uncredited unless the caller gives an attribution.
     var uncreditedSources: [String] {
-        var names = Set<String>()
-        for l in loaded.values {
-            for c in l.usedCandidates {
-                let credit = l.source.candidates[c].attribution?.trimmingCharacters(in: .whitespaces) ?? ""
-                if credit.isEmpty { names.insert(l.source.candidates[c].name) }
-            }
-        }
-        return names.sorted()
+        let names = suppliers.filter { ($0.attribution?.trimmingCharacters(in: .whitespaces) ?? "").isEmpty }.map(\.name)
+        return Set(names).sorted()
     }
 
     /// The integer zoom whose vector tiles are drawn.
