@@ -135,22 +135,23 @@ struct CompiledFilter: Sendable {
             case .not:
                 return verdict(at: i + 1, run).negated
             case .all:
-                var child = i + 1
-                for _ in 0..<n.count {
-                    let v = verdict(at: child, run)
-                    if v != .yes { return v }
-                    child += run.nodes[child].size
-                }
-                return .yes
+                return children(of: i, count: n.count, run, until: .yes)
             case .any:
-                var child = i + 1
-                for _ in 0..<n.count {
-                    let v = verdict(at: child, run)
-                    if v != .no { return v }
-                    child += run.nodes[child].size
-                }
-                return .no
+                return children(of: i, count: n.count, run, until: .no)
             }
+        }
+
+        /// The verdicts of node `i`'s `count` children in order: the first that is not
+        /// `passing` decides (`.yes` for `all`, `.no` for `any`), else `passing` stands.
+        @inline(__always)
+        private static func children(of i: Int, count: Int, _ run: Run, until passing: IndexedNode.Verdict) -> IndexedNode.Verdict {
+            var child = i + 1
+            for _ in 0..<count {
+                let v = verdict(at: child, run)
+                if v != passing { return v }
+                child += run.nodes[child].size
+            }
+            return passing
         }
     }
 
