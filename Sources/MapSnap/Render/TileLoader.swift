@@ -165,6 +165,16 @@ final class LoadedSource {
 
     private var reportedTiles: Set<TileID> = []
 
+    /// Per source tile group and source layer, the features whose boxes reach the group's
+    /// bounds, in feature order (`FeatureWalker` fills it). Filled and read by one layer's
+    /// walk at a time, like `report`.
+    var featuresReachingGroup: [GroupLayer: [Int]] = [:]
+
+    struct GroupLayer: Hashable {
+        let group: Int
+        let layer: String
+    }
+
     /// Records a problem met while drawing a tile: one warning per tile, however many
     /// layers or features of it are broken.
     func report(_ tile: TileID, _ message: String) {
