@@ -239,10 +239,47 @@ final class BaseMap {
 
     /// Loads every source a visible layer needs at this camera, so that attribution is
     /// known (and its space reserved) before anything is drawn.
+    ///
+    /// The sources load side by side, each with its tiles in parallel; then the source layers
+    /// the visible style layers read are decoded from those tiles, also in parallel, instead
+    /// of one by one as the first layer reading each is drawn. Neither changes a byte: every
+    /// source keeps its own tiles and warnings, and a decoded layer is the same whichever
+    /// thread decodes it.
     func prepare(camera: Camera) {
+        var ids: [String] = []
+        var readLayers: [String: [String]] = [:]
         for layer in style.layers where BaseMap.draws(layer, atZoom: camera.zoom) {
-            if let id = layer.source, sources[id] != nil { _ = loadedSource(id, camera: camera) }
+            guard let id = layer.source, sources[id] != nil else { continue }
+            if !ids.contains(id) { ids.append(id) }
+            if let name = layer.sourceLayer, !readLayers[id, default: []].contains(name) {
+                readLayers[id, default: []].append(name)
+            }
         }
+        let missing = ids.filter { loaded[$0] == nil }
+        let made = Locked([String: LoadedSource]())
+        let sources = self.sources, maxThreads = self.maxThreads, loadOrder = self.loadOrder
+        let tileCache = self.tileCache, deadline = self.deadline
+        Parallel.forEach(missing.count, maxThreads: maxThreads) { i in
+            let id = missing[i], s = sources[id]!
+            let z = s.isVector ? Self.vectorDataZoom(camera) : Self.rasterDataZoom(camera, tileSize: s.tileSize)
+            let l = LoadedSource(source: s, camera: camera, dataZoom: z, maxThreads: maxThreads, loadOrder: loadOrder,
+                                 cache: tileCache, deadline: deadline)
+            made.withLock { $0[id] = l }
+        }
+        made.withLock { for (id, l) in $0 { loaded[id] = l } }
+        var decodes: [(tile: VectorTile, layer: String)] = []
+        for id in ids {
+            guard let l = loaded[id] else { continue }
+            for payload in l.payloads {
+                guard case .vector(let vt) = payload else { continue }
+                for name in readLayers[id] ?? [] where vt.layerHeaders.contains(where: { $0.name == name }) {
+                    decodes.append((vt, name))
+                }
+            }
+        }
+        // A layer that fails to decode is reported by the walk that reads it.
+        let work = decodes
+        Parallel.forEach(work.count, maxThreads: maxThreads) { i in _ = try? work[i].tile.layer(named: work[i].layer) }
     }
 
     /// Whether a layer draws anything at this zoom: visible, in its zoom range, and (for
