@@ -189,6 +189,19 @@ struct StyleWarningLog {
         }
     }
 
+    /// Adds `other`'s warnings as if they had been added here after this log's own.
+    mutating func merge(_ other: StyleWarningLog) {
+        for kind in other.order {
+            guard let theirs = other.entries[kind] else { continue }
+            if let ours = entries[kind] {
+                entries[kind] = (ours.keyPath, ours.count + theirs.count)
+            } else {
+                order.append(kind)
+                entries[kind] = theirs
+            }
+        }
+    }
+
     var warnings: [StyleWarning] {
         order.compactMap { kind in
             entries[kind].map { StyleWarning(kind: kind, keyPath: $0.keyPath, occurrences: $0.count) }

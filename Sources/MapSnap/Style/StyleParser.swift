@@ -87,8 +87,9 @@ struct StyleParser {
         var layers: [StyleLayer] = []
         layers.reserveCapacity(layerItems.count)
         var seenIDs: Set<String> = []
-        for (i, item) in layerItems.enumerated() {
-            let layer = try parseLayer(item, path: "layers[\(i)]", sources: sources)
+        for (i, parsed) in parseLayers(layerItems, sources: sources).enumerated() {
+            let layer = try parsed.layer.get()
+            compiler.log.merge(parsed.log)
             guard seenIDs.insert(layer.id).inserted else {
                 throw StyleError.duplicateLayerID(origin: origin, keyPath: "layers[\(i)].id", id: layer.id)
             }
@@ -184,6 +185,30 @@ struct StyleParser {
     }
 
     // MARK: Layers
+
+    /// Styles with at least this many layers have them compiled on every core.
+    static let parallelLayerThreshold = 16
+
+    /// Each layer compiled on its own, with a warning log of its own: layers do not depend on
+    /// one another, so a long style's are compiled on every core. Taken in order — each log
+    /// merged, the first error thrown, ids checked — they give exactly the style, warnings
+    /// and error one pass over the layers gives.
+    private func parseLayers(_ items: [JSONValue], sources: [String: StyleSource])
+        -> [(layer: Result<StyleLayer, any Error>, log: StyleWarningLog)] {
+        let fresh = StyleParser(origin: origin)
+        @Sendable func parse(_ i: Int) -> (layer: Result<StyleLayer, any Error>, log: StyleWarningLog) {
+            var parser = fresh
+            let layer = Result { try parser.parseLayer(items[i], path: "layers[\(i)]", sources: sources) }
+            return (layer, parser.compiler.log)
+        }
+        guard items.count >= Self.parallelLayerThreshold else { return items.indices.map(parse) }
+        let results = Locked([(layer: Result<StyleLayer, any Error>, log: StyleWarningLog)?](repeating: nil, count: items.count))
+        Parallel.forEach(items.count, maxThreads: nil) { i in
+            let r = parse(i)
+            results.withLock { $0[i] = r }
+        }
+        return results.withLock { $0.map { $0! } }
+    }
 
     private mutating func parseLayer(_ json: JSONValue, path: String, sources: [String: StyleSource]) throws -> StyleLayer {
         let o = try object(json, path)

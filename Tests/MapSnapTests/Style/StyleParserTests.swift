@@ -216,6 +216,47 @@ import Testing
         ])
     }
 
+    /// Long styles compile their layers on every core; what comes out must be what one pass
+    /// in layer order gives: warnings in order of first occurrence with their first key path
+    /// and counts, the lowest-numbered layer's error, a duplicate id before a later error.
+    @Test func longStylesParseAsOnePassWould() throws {
+        let count = StyleParser.parallelLayerThreshold + 8
+        func layers(_ special: [Int: String]) -> String {
+            (0..<count).map { i in
+                special[i] ?? #"{"id": "l\#(i)", "type": "line", "source": "s"}"#
+            }.joined(separator: ",\n")
+        }
+        let warned = try Style.parse(data: styleJSON(layers: layers([
+            3: #"{"id": "l3", "type": "line", "source": "s", "paint": {"line-gradient": "x"}}"#,
+            9: #"{"id": "l9", "type": "line", "source": "s", "paint": {"line-blur": 1}}"#,
+            20: #"{"id": "l20", "type": "line", "source": "s", "paint": {"line-gradient": "y", "line-blur": 2}}"#,
+        ])), origin: "long")
+        #expect(warned.layers.map(\.id) == (0..<count).map { "l\($0)" })
+        #expect(warned.warnings.map { "\($0.kind) \($0.keyPath) \($0.occurrences)" } == [
+            "\(StyleWarning.Kind.unsupportedProperty("line-gradient")) layers[3].paint.line-gradient 2",
+            "\(StyleWarning.Kind.ignoredProperty("line-blur")) layers[9].paint.line-blur 2",
+        ])
+        let badType = #"{"id": "x", "type": "line", "source": "s", "layout": {"line-cap": "pointy"}}"#
+        let unknownSource = #"{"id": "y", "type": "line", "source": "nope"}"#
+        for (special, expected) in [
+            ([5: badType, 17: unknownSource], "layers[5].layout.line-cap"),
+            ([5: unknownSource, 17: badType], "layers[5].source"),
+            ([6: #"{"id": "l2", "type": "line", "source": "s"}"#, 11: badType], "layers[6].id"),
+        ] {
+            do {
+                _ = try Style.parse(data: styleJSON(layers: layers(special)), origin: "long")
+                Issue.record("parsed with errors at \(special.keys.sorted())")
+            } catch {
+                switch error {
+                case .invalidValue(_, let path, _), .unknownSource(_, let path, _), .duplicateLayerID(_, let path, _):
+                    #expect(path == expected, "\(error)")
+                default:
+                    Issue.record("unexpected \(error)")
+                }
+            }
+        }
+    }
+
     @Test func oversizedInputIsRefusedBeforeParsing() {
         let data = Data(count: Style.maximumInputBytes + 1)
         #expect(throws: StyleError.tooLarge(origin: "big.json", byteCount: Style.maximumInputBytes + 1, limit: Style.maximumInputBytes)) {
