@@ -112,9 +112,9 @@ enum RenderCommand {
         if let extra = args.positionals.first {
             throw .usage("render: unexpected argument '\(extra)' (options start with --; see mapsnap render --help)")
         }
-        // The shared renderer loads the bundled fonts (a few milliseconds): on another thread
-        // while the inputs are read; the render waits for it if it gets there first.
-        DispatchQueue(label: "mapsnap.warm-up").async { _ = MapRenderer.shared }
+        // The bundled fonts load (a few milliseconds) on another thread while the inputs are
+        // read and the style is prepared; the render waits for them if it gets there first.
+        DispatchQueue(label: "mapsnap.warm-up").async { MapRenderer.shared.loadFonts() }
         let spec = try buildSpec(args)
         guard let output = spec.output else {
             throw .usage("render: missing -o OUT.png (use '-o -' for stdout)")

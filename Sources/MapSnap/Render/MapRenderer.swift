@@ -54,7 +54,11 @@ public final class MapRenderer: Sendable {
 
     /// The limits this renderer was made with.
     public let configuration: Configuration
-    let text: TextEngine
+    /// The text engine: the one this renderer was made with (tests), or the process's
+    /// bundled fonts, loaded on first use — so making the shared renderer costs nothing, and
+    /// a command can load the fonts on one thread while it prepares the style on another.
+    var text: TextEngine { ownText ?? .shared }
+    private let ownText: TextEngine?
     let tiles: DecodedTileCache
     let sources: TileSourceRegistry
     private let setups: Locked<PreparedStyles>
@@ -63,13 +67,14 @@ public final class MapRenderer: Sendable {
 
     /// A renderer with empty caches, drawing text with the bundled fonts.
     public convenience init(configuration: Configuration = Configuration()) {
-        self.init(configuration: configuration, text: .shared)
+        self.init(configuration: configuration, text: nil)
     }
 
-    /// A renderer drawing text with `text`'s fonts (tests: a renderer without fonts).
-    init(configuration: Configuration = Configuration(), text: TextEngine) {
+    /// A renderer drawing text with `text`'s fonts (tests: a renderer without fonts); nil
+    /// uses the bundled fonts.
+    init(configuration: Configuration = Configuration(), text: TextEngine?) {
         self.configuration = configuration
-        self.text = text
+        ownText = text
         tiles = DecodedTileCache(capacityBytes: configuration.decodedTileCacheBytes)
         sources = TileSourceRegistry()
         setups = Locked(PreparedStyles())
@@ -82,17 +87,34 @@ public final class MapRenderer: Sendable {
         try MapSnapshotter(options: options, renderer: self).render()
     }
 
+    /// Loads the fonts now (they load on first use otherwise): the CLI calls it on another
+    /// thread while it reads its inputs and prepares the style.
+    package func loadFonts() {
+        _ = text
+    }
+
+    /// Whether the style `options` name is prepared and kept (`preparedStyle` then returns
+    /// at once).
+    func hasPreparedStyle(for options: MapSnapshotOptions) -> Bool {
+        let key = setupKey(options)
+        return setups.withLock { $0.entries[key] != nil }
+    }
+
+    private func setupKey(_ options: MapSnapshotOptions) -> BaseMapSetup.Key {
+        var http = options.http
+        http.scale = options.scale
+        return BaseMapSetup.Key(style: options.style, styleFileStamp: Self.fileStamp(options.style),
+                                source: options.source, demSource: options.demSource,
+                                demEncoding: options.demEncoding, sprite: options.sprite,
+                                pixelRatio: options.scale, http: http,
+                                customization: StyleCustomization(rules: options.mapStyles, language: options.language))
+    }
+
     /// The style named by `options` with its sources resolved: from the cache, or
     /// prepared now (what it fetches over the network by `deadline`) and remembered — unless
     /// something could not be fetched this time (then the next render tries again).
     func preparedStyle(for options: MapSnapshotOptions, deadline: Deadline = .none) throws -> BaseMapSetup {
-        var http = options.http
-        http.scale = options.scale
-        let key = BaseMapSetup.Key(style: options.style, styleFileStamp: Self.fileStamp(options.style),
-                                   source: options.source, demSource: options.demSource,
-                                   demEncoding: options.demEncoding, sprite: options.sprite,
-                                   pixelRatio: options.scale, http: http,
-                                   customization: StyleCustomization(rules: options.mapStyles, language: options.language))
+        let key = setupKey(options)
         if let hit = setups.withLock({ $0.entries[key] }) {
             styleHits.add(1, ordering: .relaxed)
             return hit

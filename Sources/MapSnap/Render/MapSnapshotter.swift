@@ -30,13 +30,18 @@ public struct MapSnapshotter: Sendable {
     public func render() throws -> MapSnapshot {
         try validate()
         let deadline = Deadline.after(seconds: options.renderTimeout)
+        let threads = max(1, options.maximumThreads ?? ProcessInfo.processInfo.activeProcessorCount)
+        // A style not prepared yet (parsed, its sources opened) is prepared on another thread
+        // while the fonts load and the camera is made.
+        let renderer = self.renderer, options = self.options
+        let style = threads > 1 && !renderer.hasPreparedStyle(for: options)
+            ? Pending { Result { try renderer.preparedStyle(for: options, deadline: deadline) } } : nil
         let text = renderer.text.forRender()
         var http = options.http
         http.scale = options.scale
         let icons = IconStore(fetcher: HTTPResourceFetcher(options: http, deadline: deadline))
         let projected = options.overlays.map(ProjectedOverlay.init)
         let camera = makeCamera(projected, text: text, icons: icons)
-        let threads = max(1, options.maximumThreads ?? ProcessInfo.processInfo.activeProcessorCount)
         // A long route's outline and edges need no pixels: made on another thread while the
         // base map is drawn (the same fills either way, so the same bytes).
         let routes = threads > 1 && OverlayPainter.routesWorthPreparing(projected)
@@ -45,7 +50,8 @@ public struct MapSnapshotter: Sendable {
         // while the style is prepared and the tiles are found.
         let blank = threads > 1 && camera.pixelWidth * camera.pixelHeight >= 1 << 20
             ? Pending { Canvas(width: camera.pixelWidth, height: camera.pixelHeight, fill: .white) } : nil
-        let base = BaseMap(setup: try renderer.preparedStyle(for: options, deadline: deadline), tileCache: renderer.tiles)
+        let setup = try style?.value.get() ?? renderer.preparedStyle(for: options, deadline: deadline)
+        let base = BaseMap(setup: setup, tileCache: renderer.tiles)
         var warnings: [String] = []
         base.maxThreads = options.maximumThreads
         base.loadOrder = options.tileLoadOrder

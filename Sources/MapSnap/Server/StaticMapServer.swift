@@ -58,6 +58,8 @@ package final class StaticMapServer: Sendable {
     /// Starts listening; returns the address bound (with the kernel's port for port 0).
     @discardableResult
     package func start() throws(HTTPServerError) -> Int {
+        // Fonts load before the first request, not during it.
+        renderer.loadFonts()
         var settings = HTTPServer.Settings(address: configuration.listen)
         settings.connectionTimeoutSeconds = configuration.connectionTimeoutSeconds
         settings.maximumTargetLength = configuration.limits.maximumURLLength
