@@ -22,13 +22,18 @@ from bench import FX, OUT, REPO   # the suite's fixture and output folders (same
 
 # First match wins: (component, regular expression over "dso symbol").
 COMPONENTS = [
-    # libdeflate's and zlib's internal functions have no symbols: their time counts as
-    # encoding (igzip deflates the first part of a big image; libdeflate also inflates PNG
-    # tiles and gzip members, a few per cent of its time in S1).
-    ("PNG encode (libdeflate, igzip, filters)", r"libdeflate|libisal|libz\.so|PNGEncoder|PNG8Encoder|IgzipDeflate|crc32"),
-    ("tile decode (PNGFastDecoder, libpng, JPEG)", r"PNGFastDecoder|libpng|inflate|adler32|"
-                                                   r"libturbojpeg|PNGCodec|JPEGCodec|RasterImageDecoder|Gzip"),
-    ("JSON reading", r"JSONReader|JSONValue|JSONNumber|JSONObject|GeoJSON|RenderSpec|JSONLines"),
+    # The release binary links libdeflate, zlib, libpng, TurboJPEG, libwebp, SQLite, FreeType
+    # and Expat statically (scripts/build-release.sh), so their functions appear under
+    # `mapsnap` by their own names; decompression is matched before compression.
+    ("tile decode (PNGFastDecoder, libpng, JPEG)", r"PNGFastDecoder|libpng|png_|inflate|adler32|deflate_decompress|"
+                                                   r"decompress|build_decode_table|libturbojpeg|tj[A-Z]|jpeg_|"
+                                                   r"decode_mcu|jsimd|PNGCodec|JPEGCodec|RasterImageDecoder|Gzip"),
+    # A shared libdeflate's or zlib's internal functions have no symbols: their time counts as
+    # encoding (igzip deflates the first part of a big image).
+    ("PNG encode (libdeflate, igzip, filters)", r"libdeflate|libisal|libz\.so|deflate_|PNGEncoder|PNG8Encoder|"
+                                                r"IgzipDeflate|crc32|WebP|VP8"),
+    ("tile source reading (SQLite)", r"libsqlite|sqlite3|MBTiles"),
+    ("JSON reading", r"JSONReader|JSONValue|JSONNumber|JSONObject|GeoJSON|RenderSpec|JSONLines|XML_|libexpat"),
     ("vector tile decode", r"ProtobufReader|VectorTile|GeometryDecoder|RingClassifier|TileGeometry|TileBox|"
                            r"FeatureValue"),
     ("feature walk and filters", r"FeatureWalker|CompiledFilter|TileLayerIndex|StyleFeature"),
@@ -39,8 +44,9 @@ COMPONENTS = [
     ("path projection, clipping, simplification", r"LineClipper|Simplifier|WebMercator|Camera|PathOverlay|"
                                                   r"OverlayPainter|projected"),
     ("raster tile compositing", r"ImageSampler|RasterPainter|Canvas\.draw|Canvas\+Drawing"),
-    ("text and labels", r"libfreetype|FreeType|Glyph|TextLayout|TextRenderer|TextEngine|LabelCollision|"
-                        r"SymbolPlacer|OpenTypeKerning|FontLibrary|SignedDistance|Shaper"),
+    ("text and labels", r"libfreetype|FreeType|\bFT_|\bft_|\btt_|\baf_|\bcff_|\bps_|Brotli|Glyph|TextLayout|"
+                        r"TextRenderer|TextEngine|LabelCollision|LineBreaker|SymbolPlacer|OpenTypeKerning|"
+                        r"FontLibrary|SignedDistance|Shaper"),
     ("sorting (rasterizer edges, labels)", r"_stableSortImpl|_merge<|sort\("),
     ("canvas allocation and clearing", r"Canvas\.init|MapImage\.init"),
     ("Swift retain/release", r"swift_retain|swift_release|swift_bridgeObject|swift_unknownObject"),
