@@ -255,12 +255,11 @@ final class BaseMap {
                 readLayers[id, default: []].append(name)
             }
         }
-        let missing = ids.filter { loaded[$0] == nil }
+        let missing = ids.compactMap { id in loaded[id] == nil ? sources[id].map { (id, $0) } : nil }
         let made = Locked([String: LoadedSource]())
-        let sources = self.sources, maxThreads = self.maxThreads, loadOrder = self.loadOrder
-        let tileCache = self.tileCache, deadline = self.deadline
+        let maxThreads = self.maxThreads, loadOrder = self.loadOrder, tileCache = self.tileCache, deadline = self.deadline
         Parallel.forEach(missing.count, maxThreads: maxThreads) { i in
-            let id = missing[i], s = sources[id]!
+            let (id, s) = missing[i]
             let z = s.isVector ? Self.vectorDataZoom(camera) : Self.rasterDataZoom(camera, tileSize: s.tileSize)
             let l = LoadedSource(source: s, camera: camera, dataZoom: z, maxThreads: maxThreads, loadOrder: loadOrder,
                                  cache: tileCache, deadline: deadline)
