@@ -35,6 +35,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 flags=(-c release --static-swift-stdlib)
+# No $ORIGIN run path: the binary loads no library of its own, and with one the loader
+# first looks for each shared library beside the binary (a dozen failed opens at every start).
+if swift build --help 2>/dev/null | grep -q -- --disable-local-rpath; then flags+=(--disable-local-rpath); fi
 probe="$(mktemp -d)"
 trap 'rm -rf "$probe"' EXIT
 echo 'print("ok")' > "$probe/main.swift"
