@@ -257,13 +257,10 @@ final class BaseMap {
         }
         let missing = ids.compactMap { id in loaded[id] == nil ? sources[id].map { (id, $0) } : nil }
         let made = Locked([String: LoadedSource]())
-        let maxThreads = self.maxThreads, loadOrder = self.loadOrder, tileCache = self.tileCache, deadline = self.deadline
+        let load = loader(camera: camera)
         Parallel.forEach(missing.count, maxThreads: maxThreads) { i in
-            let (id, s) = missing[i]
-            let z = s.isVector ? Self.vectorDataZoom(camera) : Self.rasterDataZoom(camera, tileSize: s.tileSize)
-            let l = LoadedSource(source: s, camera: camera, dataZoom: z, maxThreads: maxThreads, loadOrder: loadOrder,
-                                 cache: tileCache, deadline: deadline)
-            made.withLock { $0[id] = l }
+            let l = load(missing[i].1)
+            made.withLock { $0[missing[i].0] = l }
         }
         made.withLock { for (id, l) in $0 { loaded[id] = l } }
         var decodes: [(tile: VectorTile, layer: String)] = []
@@ -332,11 +329,20 @@ final class BaseMap {
     func loadedSource(_ id: String, camera: Camera) -> LoadedSource? {
         if let l = loaded[id] { return l }
         guard let s = sources[id] else { return nil }
-        let z = s.isVector ? Self.vectorDataZoom(camera) : Self.rasterDataZoom(camera, tileSize: s.tileSize)
-        let l = LoadedSource(source: s, camera: camera, dataZoom: z, maxThreads: maxThreads, loadOrder: loadOrder,
-                             cache: tileCache, deadline: deadline)
+        let l = loader(camera: camera)(s)
         loaded[id] = l
         return l
+    }
+
+    /// Loads a source's tiles for `camera` at its data zoom, with this map's threads, load
+    /// order, cache and deadline; callable from any thread.
+    private func loader(camera: Camera) -> @Sendable (ResolvedSource) -> LoadedSource {
+        let maxThreads = self.maxThreads, loadOrder = self.loadOrder, tileCache = self.tileCache, deadline = self.deadline
+        return { s in
+            let z = s.isVector ? Self.vectorDataZoom(camera) : Self.rasterDataZoom(camera, tileSize: s.tileSize)
+            return LoadedSource(source: s, camera: camera, dataZoom: z, maxThreads: maxThreads, loadOrder: loadOrder,
+                                cache: tileCache, deadline: deadline)
+        }
     }
 
     /// Tile counts of every source loaded so far.
