@@ -301,7 +301,7 @@ final class BaseMap {
         var seen: [String] = []
         for c in suppliers {
             guard let a = c.attribution else { continue }
-            for part in a.split(separator: ";").map({ $0.trimmingCharacters(in: .whitespaces) })
+            for part in a.split(separator: ";").map({ $0.trimmingSpaces() })
                 where !part.isEmpty && !seen.contains(part) {
                 seen.append(part)
             }
@@ -313,7 +313,7 @@ final class BaseMap {
     /// their own (no `attribution` in their metadata or style source), sorted: their data goes
     /// uncredited unless the caller gives an attribution.
     var uncreditedSources: [String] {
-        let names = suppliers.filter { ($0.attribution?.trimmingCharacters(in: .whitespaces) ?? "").isEmpty }.map(\.name)
+        let names = suppliers.filter { ($0.attribution?.trimmingSpaces() ?? "").isEmpty }.map(\.name)
         return Set(names).sorted()
     }
 

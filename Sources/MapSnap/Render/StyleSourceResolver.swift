@@ -231,7 +231,7 @@ struct StyleSourceResolver {
         var out: [String: String] = [:]
         for line in text.split(separator: "\n") {
             let parts = line.split(separator: "\t", maxSplits: 1)
-            if parts.count == 2 { out[String(parts[0])] = String(parts[1]).trimmingCharacters(in: .whitespaces) }
+            if parts.count == 2 { out[String(parts[0])] = parts[1].trimmingSpaces() }
         }
         return out
     }

@@ -29,7 +29,7 @@ enum EntityTag {
     /// `tag` (weak comparison, as RFC 9110 §13.1.2 asks for `If-None-Match`).
     static func matches(ifNoneMatch: String, tag: String) -> Bool {
         for item in ifNoneMatch.split(separator: ",") {
-            var candidate = item.trimmingCharacters(in: .whitespaces)
+            var candidate = item.trimmingSpaces()
             if candidate == "*" { return true }
             if candidate.hasPrefix("W/") { candidate.removeFirst(2) }
             if candidate == tag { return true }

@@ -9,7 +9,7 @@ enum ResourceLocator {
     /// The folder `name` that contains `probe`, or the list of places searched.
     static func directory(
         named name: String, probe: String,
-        environment: [String: String] = ProcessInfo.processInfo.environment,
+        environment: EnvironmentVariables = .process,
         executablePaths: [String] = ResourceLocator.executablePaths(),
         sourceFile: String = #filePath
     ) -> Result<String, ResourceNotFound> {

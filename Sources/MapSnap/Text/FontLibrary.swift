@@ -96,7 +96,7 @@ final class FontLibrary: Sendable {
     /// repository this file was compiled from. Returns the directory, or the error listing
     /// every place searched.
     static func locateFontsDirectory(
-        environment: [String: String] = ProcessInfo.processInfo.environment,
+        environment: EnvironmentVariables = .process,
         executablePaths: [String] = ResourceLocator.executablePaths(),
         sourceFile: String = #filePath
     ) -> Result<String, FontError> {

@@ -54,8 +54,8 @@ extension TileSourceMetadata {
     /// metadata is advisory and a bad `bounds` must not make the tiles unreadable.
     mutating func apply(entries: [String: String]) {
         if let v = entries["format"] { format = TileFormat(name: v) }
-        if let v = entries["minzoom"].flatMap({ Int($0.trimmingCharacters(in: .whitespaces)) }), (0...30).contains(v) { minZoom = v }
-        if let v = entries["maxzoom"].flatMap({ Int($0.trimmingCharacters(in: .whitespaces)) }), (0...30).contains(v) { maxZoom = v }
+        if let v = entries["minzoom"].flatMap({ Int($0.trimmingSpaces()) }), (0...30).contains(v) { minZoom = v }
+        if let v = entries["maxzoom"].flatMap({ Int($0.trimmingSpaces()) }), (0...30).contains(v) { maxZoom = v }
         if let v = entries["bounds"] { bounds = Self.parseBounds(v) ?? bounds }
         if let v = entries["center"], let c = Self.parseNumbers(v), c.count >= 2 {
             center = LatLng(latitude: c[1], longitude: c[0])
@@ -122,7 +122,7 @@ extension TileSourceMetadata {
     }
 
     static func parseNumbers(_ text: String) -> [Double]? {
-        let parts = text.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
+        let parts = text.split(separator: ",").map { Double($0.trimmingSpaces()) }
         guard !parts.isEmpty, parts.allSatisfy({ $0?.isFinite == true }) else { return nil }
         return parts.compactMap { $0 }
     }

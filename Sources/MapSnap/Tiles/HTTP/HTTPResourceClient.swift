@@ -192,9 +192,9 @@ struct ContentRange: Equatable, Sendable {
         let halves = rest.split(separator: "/", omittingEmptySubsequences: false)
         guard halves.count == 2 else { return nil }
         let ends = halves[0].split(separator: "-", omittingEmptySubsequences: false)
-        guard ends.count == 2, let first = UInt64(ends[0].trimmingCharacters(in: .whitespaces)),
-              let last = UInt64(ends[1].trimmingCharacters(in: .whitespaces)),
-              let total = UInt64(halves[1].trimmingCharacters(in: .whitespaces)),
+        guard ends.count == 2, let first = UInt64(ends[0].trimmingSpaces()),
+              let last = UInt64(ends[1].trimmingSpaces()),
+              let total = UInt64(halves[1].trimmingSpaces()),
               first <= last, last < total else { return nil }
         self.first = first
         self.last = last

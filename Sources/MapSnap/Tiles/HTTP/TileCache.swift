@@ -54,7 +54,7 @@ struct TileCache: Sendable {
     /// `defaultDirectory(environment:)` when `directory` is nil.
     init(directory: String? = nil, cacheKey: String, maxAge: TimeInterval = defaultMaxAge,
                 absentMaxAge: TimeInterval = defaultAbsentMaxAge, maxEntryBytes: Int = 32 << 20,
-                environment: [String: String] = ProcessInfo.processInfo.environment) {
+                environment: EnvironmentVariables = .process) {
         self.directory = directory ?? Self.defaultDirectory(environment: environment)
         self.key = cacheKey
         self.maxAge = maxAge
@@ -64,7 +64,7 @@ struct TileCache: Sendable {
 
     /// `$MAPSNAP_CACHE_DIR`, else `$XDG_CACHE_HOME/mapsnap/tiles`, else
     /// `~/.cache/mapsnap/tiles` (empty variables count as unset, as XDG says).
-    static func defaultDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+    static func defaultDirectory(environment: EnvironmentVariables = .process) -> String {
         if let dir = environment["MAPSNAP_CACHE_DIR"], !dir.isEmpty { return dir }
         if let xdg = environment["XDG_CACHE_HOME"], !xdg.isEmpty { return xdg + "/mapsnap/tiles" }
         let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()

@@ -22,7 +22,8 @@ import Testing
         (["XDG_CACHE_HOME": "", "HOME": "/h"], "/h/.cache/mapsnap/tiles"),
         (["HOME": "/home/u"], "/home/u/.cache/mapsnap/tiles"),
     ])
-    func defaultDirectory(environment: [String: String], expected: String) {
+    func defaultDirectory(variables: [String: String], expected: String) {
+        let environment = EnvironmentVariables(variables)
         #expect(TileCache.defaultDirectory(environment: environment) == expected)
         #expect(TileCache(cacheKey: "k", environment: environment).directory == expected)
         #expect(TileCache(directory: "/given", cacheKey: "k", environment: environment).directory == "/given")
