@@ -9,10 +9,12 @@ public func assertSnapshot(of image: MapImage, named name: String, threshold: Do
                            maxDiff: DiffTolerance = .pixels(0), includeAntiAliasing: Bool = false,
                            goldenDirectory: String? = nil,
                            file: StaticString = #filePath, line: UInt = #line) {
-    if let message = verifySnapshot(of: image, named: name, threshold: threshold, maxDiff: maxDiff,
-                                    includeAntiAliasing: includeAntiAliasing, goldenDirectory: goldenDirectory,
-                                    filePath: "\(file)") {
-        XCTFail(message, file: file, line: line)
+    switch snapshotPNG(of: image, named: name) {
+    case .success(let png):
+        assertSnapshot(ofPNG: png, named: name, threshold: threshold, maxDiff: maxDiff, includeAntiAliasing: includeAntiAliasing,
+                       goldenDirectory: goldenDirectory, file: file, line: line)
+    case .failure(let failure):
+        XCTFail(failure.text, file: file, line: line)
     }
 }
 
@@ -38,10 +40,12 @@ public func expectSnapshot(of image: MapImage, named name: String, threshold: Do
                            maxDiff: DiffTolerance = .pixels(0), includeAntiAliasing: Bool = false,
                            goldenDirectory: String? = nil,
                            sourceLocation: SourceLocation = #_sourceLocation) {
-    if let message = verifySnapshot(of: image, named: name, threshold: threshold, maxDiff: maxDiff,
-                                    includeAntiAliasing: includeAntiAliasing, goldenDirectory: goldenDirectory,
-                                    filePath: sourceLocation.filePath) {
-        Issue.record(Comment(rawValue: message), sourceLocation: sourceLocation)
+    switch snapshotPNG(of: image, named: name) {
+    case .success(let png):
+        expectSnapshot(ofPNG: png, named: name, threshold: threshold, maxDiff: maxDiff, includeAntiAliasing: includeAntiAliasing,
+                       goldenDirectory: goldenDirectory, sourceLocation: sourceLocation)
+    case .failure(let failure):
+        Issue.record(Comment(rawValue: failure.text), sourceLocation: sourceLocation)
     }
 }
 

@@ -32,11 +32,27 @@ public func verifySnapshot(of image: MapImage, named name: String, threshold: Do
                            maxDiff: DiffTolerance = .pixels(0), includeAntiAliasing: Bool = false,
                            goldenDirectory: String? = nil, failureDirectory: String? = nil,
                            record: SnapshotRecordMode = .fromEnvironment, filePath: String) -> String? {
-    let png: [UInt8]
-    do { png = try image.pngData() } catch { return "snapshot '\(name)': cannot encode the image: \(error)" }
-    return verifySnapshot(ofPNG: png, named: name, threshold: threshold, maxDiff: maxDiff,
-                          includeAntiAliasing: includeAntiAliasing, goldenDirectory: goldenDirectory,
-                          failureDirectory: failureDirectory, record: record, filePath: filePath)
+    switch snapshotPNG(of: image, named: name) {
+    case .success(let png):
+        return verifySnapshot(ofPNG: png, named: name, threshold: threshold, maxDiff: maxDiff,
+                              includeAntiAliasing: includeAntiAliasing, goldenDirectory: goldenDirectory,
+                              failureDirectory: failureDirectory, record: record, filePath: filePath)
+    case .failure(let failure):
+        return failure.text
+    }
+}
+
+/// Why a snapshot's image could not be encoded, as its failure message.
+struct SnapshotEncodingFailure: Error {
+    let text: String
+}
+
+/// `image` as the PNG bytes a snapshot compares and records: every image check is the PNG
+/// check of these bytes.
+func snapshotPNG(of image: MapImage, named name: String) -> Result<[UInt8], SnapshotEncodingFailure> {
+    do { return .success(try image.pngData()) } catch {
+        return .failure(SnapshotEncodingFailure(text: "snapshot '\(name)': cannot encode the image: \(error)"))
+    }
 }
 
 /// `verifySnapshot` for PNG bytes (recorded as given, compared after decoding).

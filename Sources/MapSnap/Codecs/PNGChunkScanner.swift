@@ -11,10 +11,8 @@
 struct PNGChunkScanner {
     /// The image header fields the decoder needs before allocating.
     struct Header: Equatable {
-        var width: UInt32
-        var height: UInt32
-        var bitDepth: UInt8
-        var colorType: UInt8
+        var width, height: UInt32
+        var bitDepth, colorType: UInt8
         var interlaced: Bool
     }
 

@@ -715,15 +715,10 @@ private struct GeoJSONReader {
 
 /// simplestyle-spec properties of one feature, resolved to model values.
 private struct SimpleStyle {
-    var stroke: Color?
-    var strokeWidth: Double?
-    var strokeOpacity: Double?
-    var fill: Color?
-    var fillOpacity: Double?
-    var markerColor: Color?
+    var stroke, fill, markerColor: Color?
+    var strokeWidth, strokeOpacity, fillOpacity: Double?
     var markerSize: MarkerOverlay.PinSize?
-    var label: String?
-    var title: String?
+    var label, title: String?
 
     init() {}
 

@@ -2,10 +2,8 @@ import Foundation
 
 /// An image size in points.
 public struct ImageSize: Hashable, Sendable, CustomStringConvertible {
-    /// Width in points.
-    public var width: Int
-    /// Height in points.
-    public var height: Int
+    /// Width and height in points.
+    public var width, height: Int
     /// A size; parsers validate ranges, this initializer does not.
     public init(width: Int, height: Int) {
         self.width = width

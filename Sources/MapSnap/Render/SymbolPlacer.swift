@@ -475,24 +475,10 @@ struct SymbolPlacer {
 
 /// The icon properties of one symbol layer, resolved at the render's zoom.
 struct IconProperties {
-    let image: PropertyValue
-    let size: ResolvedProperty
-    let rotate: ResolvedProperty
-    let opacity: ResolvedProperty
-    let padding: ResolvedProperty
-    let anchor: PropertyValue
-    let offset: PropertyValue
-    let fitPadding: PropertyValue
-    let translate: PropertyValue
+    let image, anchor, offset, fitPadding, translate: PropertyValue
+    let size, rotate, opacity, padding, color, haloColor, haloWidth: ResolvedProperty
     let textFit: IconTextFit
-    let allowOverlap: Bool
-    let ignorePlacement: Bool
-    let optional: Bool
-    let followsLine: Bool
-    let isSet: Bool
-    let color: ResolvedProperty
-    let haloColor: ResolvedProperty
-    let haloWidth: ResolvedProperty
+    let allowOverlap, ignorePlacement, optional, followsLine, isSet: Bool
     /// SDF images coloured so far, per image, colours and size.
     private let colored = SDFImages()
 

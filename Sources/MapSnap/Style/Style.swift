@@ -166,12 +166,10 @@ struct StyleSource: Sendable, Equatable {
 struct StyleLayer: Sendable {
     let id: String
     let type: StyleLayerType
-    let source: String?
-    let sourceLayer: String?
-    /// The layer is hidden at zooms below this.
-    let minZoom: Double?
-    /// The layer is hidden at zooms at or above this.
-    let maxZoom: Double?
+    /// The style source and the layer in its tiles it draws (nil for `background`).
+    let source, sourceLayer: String?
+    /// The layer is hidden at zooms below `minZoom` and at or above `maxZoom`.
+    let minZoom, maxZoom: Double?
     /// Which features the layer draws; nil draws all.
     let filter: StyleExpression?
     let visibility: Visibility

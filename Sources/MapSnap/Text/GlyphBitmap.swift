@@ -80,10 +80,9 @@ struct GlyphRasterSpec: Hashable, Sendable {
     static let subpixelSteps = 4
     /// Rotation buckets per full turn (half a degree each).
     static let rotationSteps = 720
-    /// Largest font size rasterised; bigger requests are clamped (bounded allocations).
-    static let maxSizePixels = 1024.0
-    /// Largest halo radius; bigger requests are clamped.
-    static let maxHaloPixels = 64.0
+    /// Largest font size and halo radius rasterised, in pixels; bigger requests are clamped
+    /// (bounded allocations).
+    static let maxSizePixels = 1024.0, maxHaloPixels = 64.0
 
     /// Glyph index in its face.
     var glyph: UInt32

@@ -46,9 +46,7 @@
 final class Rasterizer {
     /// An edge piece clipped to the canvas, stored top to bottom.
     struct Edge {
-        var xTop: Double
-        var yTop: Double
-        var yBottom: Double
+        var xTop, yTop, yBottom: Double
         /// dx/dy; 0 for vertical edges.
         var slope: Double
         /// +1 when the original segment went down (y increasing), −1 when it went up.

@@ -1,9 +1,8 @@
 /// One HTTP GET as the transfer layer performs it: a single request and response, no
 /// redirect followed, no retry (`TileDownloader` decides those), every resource bounded.
 struct HTTPExchange: Sendable {
-    /// The absolute http(s) URL requested.
-    var url: String
-    var userAgent: String
+    /// The absolute http(s) URL requested, and the `User-Agent` header sent with it.
+    var url, userAgent: String
     /// Largest body kept or read, counted after content decoding (`Content-Encoding`), so a
     /// gzip bomb stops at the same size as a plain body. A larger declared `Content-Length`
     /// fails before the body is read.

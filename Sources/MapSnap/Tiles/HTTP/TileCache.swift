@@ -28,10 +28,8 @@ import Darwin
 /// sees a whole body or none. Temporaries older than `staleTemporaryAge` that a killed
 /// process left behind are removed from a folder the first time this process writes to it.
 struct TileCache: Sendable {
-    /// Root folder shared by all templates.
-    let directory: String
-    /// Folder name for this template.
-    let key: String
+    /// The root folder shared by all templates, and this template's folder name in it.
+    let directory, key: String
     /// Entries older than this are stale (refetched when the network is allowed).
     let maxAge: TimeInterval
     /// Age limit for "absent" markers, shorter because providers fill gaps.
