@@ -73,7 +73,7 @@ enum StylePropertySupport: Hashable, Sendable {
 
 /// The paint and layout properties mapsnap knows, one case per style-spec name. This enum is
 /// the single table of style-spec property strings.
-enum StyleProperty: String, CaseIterable, Hashable, Sendable {
+enum StyleProperty: String, CaseIterable, CaseIdentified, Sendable {
     // All layer types.
     case visibility
 

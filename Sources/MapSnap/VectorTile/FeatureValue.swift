@@ -8,7 +8,7 @@ enum FeatureValue: Hashable, Sendable {
 }
 
 /// The geometry kind of a feature, as reported by `["geometry-type"]` / legacy `$type`.
-enum GeometryType: String, Hashable, Sendable {
+enum GeometryType: String, CaseIdentified, Sendable {
     case point = "Point"
     case lineString = "LineString"
     case polygon = "Polygon"
