@@ -93,14 +93,10 @@ struct CompiledFilter: Sendable {
             return true
         }
 
-        /// The verdict for `feature`, which belongs to the bound tile layer.
-        func verdict(_ feature: VectorTileFeature) -> IndexedNode.Verdict {
-            let storage = feature.storage
-            // A feature beyond the records has no tags (`valueIndex` says the same).
-            let inRange = feature.index < storage.records.count
-            let start = inRange ? storage.records[feature.index].tagStart : 0
-            let end = inRange ? storage.records[feature.index].tagEnd : 0
-            return storage.tags.withUnsafeBufferPointer { tags in
+        /// The verdict for a feature of the bound tile layer whose (key, value) index pairs
+        /// are `storage.tags[start..<end]`.
+        func verdict(_ storage: VectorTileLayerStorage, tags start: Int, _ end: Int) -> IndexedNode.Verdict {
+            storage.tags.withUnsafeBufferPointer { tags in
                 nodes.withUnsafeBufferPointer { nodes in
                     verdicts.withUnsafeBufferPointer { table in
                         Self.verdict(at: 0, Run(nodes: nodes, table: table, tags: tags, start: start, end: end))
@@ -191,17 +187,31 @@ struct CompiledFilter: Sendable {
 
     /// Whether the filter accepts `feature` (and its geometry type is wanted).
     func matches(_ feature: VectorTileFeature) -> Bool {
-        guard feature.storage === index.storage else {
+        let storage = feature.storage
+        guard storage === index.storage else {
             return filter?.matches(feature, zoom: zoom) ?? true
         }
-        let type = feature.geometryType
-        switch type == .lineString ? lineString : type == .polygon ? polygon : point {
+        // The record is read once, and each plan is switched on where it is stored: a plan
+        // picked into a temporary was a copy, retaining and releasing its tables per feature.
+        // A feature beyond the records has no tags (`valueIndex` says the same).
+        let record = feature.index < storage.records.count ? storage.records[feature.index] : nil
+        let (start, end) = record.map { ($0.tagStart, $0.tagEnd) } ?? (0, 0)
+        switch record?.type ?? feature.geometryType {
+        case .lineString: return Self.matches(lineString, feature, storage, tags: start, end, zoom: zoom)
+        case .polygon: return Self.matches(polygon, feature, storage, tags: start, end, zoom: zoom)
+        case .point: return Self.matches(point, feature, storage, tags: start, end, zoom: zoom)
+        }
+    }
+
+    private static func matches(_ plan: Plan, _ feature: VectorTileFeature, _ storage: VectorTileLayerStorage,
+                                tags start: Int, _ end: Int, zoom: Double) -> Bool {
+        switch plan {
         case .never:
             return false
         case .always:
             return true
         case .condition(let condition):
-            return condition.verdict(feature) == .yes
+            return condition.verdict(storage, tags: start, end) == .yes
         case .tree(let node):
             var context = EvaluationContext(feature: feature, zoom: zoom)
             return (try? node.evaluate(&context)) == .bool(true)
