@@ -157,6 +157,12 @@ struct ProjectedFeature {
 
     var partCount: Int { parts.count }
 
+    /// The number of points of all parts.
+    var pointCount: Int {
+        guard let last = parts.last else { return 0 }
+        return partEnds[last] - (parts.lowerBound == 0 ? 0 : partEnds[parts.lowerBound - 1])
+    }
+
     /// The points of part `i` (0-based within this feature).
     func part(_ i: Int) -> ArraySlice<PixelPoint> {
         let k = parts.lowerBound + i

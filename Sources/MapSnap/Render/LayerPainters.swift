@@ -176,6 +176,7 @@ enum LinePainter {
         }, emit: { g, value, tile in
             var piece = Path()
             let closed = g.type == .polygon
+            piece.reserveCapacity(g.pointCount + (closed ? g.partCount : 0))
             for part in 0..<g.partCount {
                 let pts = g.part(part)
                 guard let first = pts.first else { continue }

@@ -21,8 +21,11 @@ enum LineClipper {
             return ClippedPath(path: path, startDistances: [Double](repeating: 0, count: path.contours.count))
         }
         var out = Path()
+        // Most contours are one piece: room for their points and an entry point each.
+        out.reserveCapacity(path.points.count + path.contours.count)
         var distances: [Double] = []
         var buffer: [PixelPoint] = []
+        buffer.reserveCapacity(path.contours.reduce(0) { max($0, $1.count) } + 2)
         var starts: [Int] = []
         var pieceDistances: [Double] = []
         for contour in path.contours {

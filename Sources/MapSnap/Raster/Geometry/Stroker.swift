@@ -82,9 +82,9 @@ private struct ContourStroker {
                 join(at: points[i], from: direction(points[(i + n - 1) % n], points[i]),
                      to: direction(points[i], points[(i + 1) % n]))
             }
-            emit(left, reversed: false, into: &out)
+            Self.emit(left, reversed: false, into: &out)
             out.close()
-            emit(right, reversed: true, into: &out)
+            Self.emit(right, reversed: true, into: &out)
             out.close()
             return
         }
@@ -100,10 +100,10 @@ private struct ContourStroker {
         let dn = direction(points[n - 2], points[n - 1])
         left.append(points[n - 1] + normal(dn) * radius)
         right.append(points[n - 1] - normal(dn) * radius)
-        emit(left, reversed: false, into: &out)
-        cap(at: points[n - 1], outward: dn, into: &out)
-        emit(right, reversed: true, into: &out)
-        cap(at: points[0], outward: PixelPoint(x: -d0.x, y: -d0.y), into: &out)
+        Self.emit(left, reversed: false, into: &out)
+        Self.cap(style.cap, radius: radius, at: points[n - 1], outward: dn, into: &out)
+        Self.emit(right, reversed: true, into: &out)
+        Self.cap(style.cap, radius: radius, at: points[0], outward: PixelPoint(x: -d0.x, y: -d0.y), into: &out)
         out.close()
     }
 
@@ -174,9 +174,9 @@ private struct ContourStroker {
     }
 
     /// Cap at an open end: from `p + rot(e)·r` round to `p − rot(e)·r` (`e` points outwards).
-    func cap(at p: PixelPoint, outward e: PixelPoint, into out: inout Path) {
-        let s = normal(e)
-        switch style.cap {
+    static func cap(_ cap: LineCap, radius: Double, at p: PixelPoint, outward e: PixelPoint, into out: inout Path) {
+        let s = PixelPoint(x: -e.y, y: e.x)
+        switch cap {
         case .butt:
             break
         case .square:
@@ -202,7 +202,9 @@ private struct ContourStroker {
         }
     }
 
-    func emit(_ side: [PixelPoint], reversed: Bool, into out: inout Path) {
+    /// Static, and `cap` takes what it reads: a method of `self` called from `stroke`
+    /// (mutating) was handed a copy of `self`, retaining and releasing every buffer per call.
+    static func emit(_ side: [PixelPoint], reversed: Bool, into out: inout Path) {
         guard !side.isEmpty else { return }
         if reversed {
             for i in stride(from: side.count - 1, through: 0, by: -1) { out.line(to: side[i]) }
