@@ -71,12 +71,12 @@ enum FeatureWalker {
         let vy0 = (visible.minY - t.originY) / t.scale - 1, vy1 = (visible.maxY - t.originY) / t.scale + 1
         // Boxes are read from the layer's records: most features of a big tile fail this test,
         // and they should cost no more than the test.
-        let records = l.storage.records
+        let records = l.storage.records, storage = l.storage
         let candidates = cull ? reachingGroup(group, sourceLayer, records, source, t) : Array(records.indices)
         for index in candidates {
             if cull, !records[index].bounds.intersects(minX: vx0, minY: vy0, maxX: vx1, maxY: vy1) { continue }
+            guard filter.matches(featureAt: index, of: storage) else { continue }
             let feature = l.features[index]
-            guard filter.matches(feature) else { continue }
             geometry.removeAll()
             do {
                 try feature.decodeGeometry(into: &geometry)

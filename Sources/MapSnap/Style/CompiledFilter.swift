@@ -187,23 +187,29 @@ struct CompiledFilter: Sendable {
 
     /// Whether the filter accepts `feature` (and its geometry type is wanted).
     func matches(_ feature: VectorTileFeature) -> Bool {
-        let storage = feature.storage
-        guard storage === index.storage else {
-            return filter?.matches(feature, zoom: zoom) ?? true
+        matches(featureAt: feature.index, of: feature.storage)
+    }
+
+    /// `matches` for feature `index` of `storage`, without making the feature (and retaining
+    /// its storage) unless the filter has to evaluate an expression tree on it: the walk
+    /// tests every candidate feature of a tile for every style layer.
+    func matches(featureAt index: Int, of storage: VectorTileLayerStorage) -> Bool {
+        guard storage === self.index.storage else {
+            return filter?.matches(VectorTileFeature(storage: storage, index: index), zoom: zoom) ?? true
         }
         // The record is read once, and each plan is switched on where it is stored: a plan
         // picked into a temporary was a copy, retaining and releasing its tables per feature.
         // A feature beyond the records has no tags (`valueIndex` says the same).
-        let record = feature.index < storage.records.count ? storage.records[feature.index] : nil
+        let record = index < storage.records.count ? storage.records[index] : nil
         let (start, end) = record.map { ($0.tagStart, $0.tagEnd) } ?? (0, 0)
-        switch record?.type ?? feature.geometryType {
-        case .lineString: return Self.matches(lineString, feature, storage, tags: start, end, zoom: zoom)
-        case .polygon: return Self.matches(polygon, feature, storage, tags: start, end, zoom: zoom)
-        case .point: return Self.matches(point, feature, storage, tags: start, end, zoom: zoom)
+        switch record?.type ?? VectorTileFeature(storage: storage, index: index).geometryType {
+        case .lineString: return Self.matches(lineString, index, storage, tags: start, end, zoom: zoom)
+        case .polygon: return Self.matches(polygon, index, storage, tags: start, end, zoom: zoom)
+        case .point: return Self.matches(point, index, storage, tags: start, end, zoom: zoom)
         }
     }
 
-    private static func matches(_ plan: Plan, _ feature: VectorTileFeature, _ storage: VectorTileLayerStorage,
+    private static func matches(_ plan: Plan, _ index: Int, _ storage: VectorTileLayerStorage,
                                 tags start: Int, _ end: Int, zoom: Double) -> Bool {
         switch plan {
         case .never:
@@ -213,7 +219,7 @@ struct CompiledFilter: Sendable {
         case .condition(let condition):
             return condition.verdict(storage, tags: start, end) == .yes
         case .tree(let node):
-            var context = EvaluationContext(feature: feature, zoom: zoom)
+            var context = EvaluationContext(feature: VectorTileFeature(storage: storage, index: index), zoom: zoom)
             return (try? node.evaluate(&context)) == .bool(true)
         }
     }
