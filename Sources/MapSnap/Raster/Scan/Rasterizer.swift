@@ -516,16 +516,26 @@ final class Rasterizer {
         }
         rowStart.removeAll(keepingCapacity: true)
         rowStart.append(contentsOf: repeatElement(0, count: height + 2))
-        for e in edges {
-            rowStart[min(Int(e.yTop), height - 1) + 2] += 1
-        }
-        for r in 1..<rowStart.count { rowStart[r] += rowStart[r - 1] }
         order.removeAll(keepingCapacity: true)
         order.append(contentsOf: repeatElement(0, count: edges.count))
-        for (i, e) in edges.enumerated() {
-            let r = min(Int(e.yTop), height - 1) + 1
-            order[rowStart[r]] = i
-            rowStart[r] += 1
+        // Through buffer pointers: indexing the arrays checked their uniqueness on every
+        // write (380 k checks in one S6 job). Rows are clamped to 0..<height (edges are
+        // clipped to it in `addSegment` anyway), so the row slots are in 1...height + 1, and
+        // the counts place each edge index exactly once in `order`.
+        edges.withUnsafeBufferPointer { edges in
+            rowStart.withUnsafeMutableBufferPointer { rowStart in
+                for e in edges {
+                    rowStart[min(max(Int(e.yTop), 0), height - 1) + 2] += 1
+                }
+                for r in 1..<rowStart.count { rowStart[r] += rowStart[r - 1] }
+                order.withUnsafeMutableBufferPointer { order in
+                    for (i, e) in edges.enumerated() {
+                        let r = min(max(Int(e.yTop), 0), height - 1) + 1
+                        order[rowStart[r]] = i
+                        rowStart[r] += 1
+                    }
+                }
+            }
         }
         // rowStart[r]..<rowStart[r + 1] now lists the edges starting in row r. The edges are
         // copied into that order and `order` becomes the identity, so a sweep finds the edges
@@ -539,9 +549,13 @@ final class Rasterizer {
         spareEdges = []
         sorted.removeAll(keepingCapacity: true)
         sorted.reserveCapacity(edges.count)
-        for k in order.indices {
-            sorted.append(edges[order[k]])
-            order[k] = k
+        edges.withUnsafeBufferPointer { edges in
+            order.withUnsafeMutableBufferPointer { order in
+                for k in order.indices {
+                    sorted.append(edges[order[k]])
+                    order[k] = k
+                }
+            }
         }
         spareEdges = edges
         edges = sorted
