@@ -199,10 +199,9 @@ struct CompiledFilter: Sendable {
         }
         // The record is read once, and each plan is switched on where it is stored: a plan
         // picked into a temporary was a copy, retaining and releasing its tables per feature.
-        // A feature beyond the records has no tags (`valueIndex` says the same).
-        let record = index < storage.records.count ? storage.records[index] : nil
-        let (start, end) = record.map { ($0.tagStart, $0.tagEnd) } ?? (0, 0)
-        switch record?.type ?? VectorTileFeature(storage: storage, index: index).geometryType {
+        let record = storage.records[index]
+        let (start, end) = (record.tagStart, record.tagEnd)
+        switch record.type {
         case .lineString: return Self.matches(lineString, index, storage, tags: start, end, zoom: zoom)
         case .polygon: return Self.matches(polygon, index, storage, tags: start, end, zoom: zoom)
         case .point: return Self.matches(point, index, storage, tags: start, end, zoom: zoom)
