@@ -202,12 +202,7 @@ struct StyleParser {
             return (layer, parser.compiler.log)
         }
         guard items.count >= Self.parallelLayerThreshold else { return items.indices.map(parse) }
-        let results = Locked([(layer: Result<StyleLayer, any Error>, log: StyleWarningLog)?](repeating: nil, count: items.count))
-        Parallel.forEach(items.count, maxThreads: nil) { i in
-            let r = parse(i)
-            results.withLock { $0[i] = r }
-        }
-        return results.withLock { $0.map { $0! } }
+        return Parallel.map(items.count, maxThreads: nil, parse)
     }
 
     private mutating func parseLayer(_ json: JSONValue, path: String, sources: [String: StyleSource]) throws -> StyleLayer {

@@ -24,6 +24,20 @@ package enum Parallel {
             }
         }
     }
+
+    /// `body(i)` for every `i` in `0..<count`, run as `forEach` runs it; the results in
+    /// index order, whatever the thread count or finishing order.
+    package static func map<T: Sendable>(_ count: Int, maxThreads: Int?, _ body: @Sendable (Int) -> T) -> [T] {
+        guard count > 0 else { return [] }
+        return [T](unsafeUninitializedCapacity: count) { buffer, initialized in
+            // Each slot is written once, by the one iteration that owns it.
+            let slots = UnsafeMutableSendableBuffer(buffer)
+            forEach(count, maxThreads: maxThreads) { i in
+                (slots.base.baseAddress! + i).initialize(to: body(i))
+            }
+            initialized = count
+        }
+    }
 }
 
 /// Work started on another thread now and waited for when its result is needed: a render
