@@ -15,6 +15,7 @@ USAGE:
   mapsnap serve [--listen HOST:PORT] [--config FILE]   serve the Static Maps HTTP API
   mapsnap info SOURCE                      describe a tile source
   mapsnap convert IN.mbtiles OUT.pmtiles   repackage tiles as PMTiles
+  mapsnap data extract|build|list|remove   regions of your own city, offline (mapsnap data --help)
   mapsnap --help | --version
 
 Run 'mapsnap COMMAND --help' for a command's options.
@@ -43,11 +44,12 @@ do {
     case "info": try InfoCommand.run(rest)
     case "serve": try ServeCommand.run(rest)
     case "convert": try ConvertCommand.run(rest)
+    case "data": try DataCommand.run(rest)
     case "bench-encode": try BenchEncodeCommand.run(rest)  // hidden: for Benchmarks/ (S3)
     case "--help", "-h", "help": Output.out(usage)
     case "--version", "-V": Output.out("mapsnap \(version)")
     default:
-        let known = ["render", "compare", "batch", "info", "convert", "serve"]
+        let known = ["render", "compare", "batch", "info", "convert", "serve", "data"]
         let hint = known.min { editDistance($0, command) < editDistance($1, command) }
             .flatMap { editDistance($0, command) <= 2 ? " (did you mean '\($0)'?)" : nil } ?? ""
         throw CLIError.usage("unknown command '\(command)'\(hint); see mapsnap --help")

@@ -46,6 +46,9 @@ package struct TileSourceMetadata: Sendable, Equatable {
     /// Tile edge in pixels for raster sources (256 unless declared otherwise).
     package var tileSize = 256
     package var scheme: TileScheme = .xyz
+    /// mapsnap's own string entries (keys starting `mapsnap:`, such as `mapsnap:origin`, which
+    /// records where a region's tiles came from), as written.
+    package var extra: [String: String] = [:]
 }
 
 extension TileSourceMetadata {
@@ -62,6 +65,7 @@ extension TileSourceMetadata {
             if c.count >= 3 { centerZoom = c[2] }
         }
         if let v = entries["name"] { name = v }
+        for (key, value) in entries where key.hasPrefix("mapsnap:") { extra[key] = value }
         if let v = entries["attribution"] { attribution = v }
         if let v = entries["description"] { description = v }
         if let v = entries["scheme"] { scheme = v.lowercased() == "tms" ? .tms : .xyz }
@@ -77,6 +81,9 @@ extension TileSourceMetadata {
         var strings: [String: String] = [:]
         for key in ["format", "name", "attribution", "description", "scheme"] {
             if case .string(let v)? = json[key] { strings[key] = v }
+        }
+        for (key, value) in json where key.hasPrefix("mapsnap:") {
+            if case .string(let v) = value { strings[key] = v }
         }
         for key in ["minzoom", "maxzoom", "tilesize", "tile_size"] {
             let name = key == "tile_size" ? "tilesize" : key

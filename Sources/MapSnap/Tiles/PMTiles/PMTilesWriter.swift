@@ -165,6 +165,7 @@ struct PMTilesWriter: Sendable {
         if let v = metadata.attribution { object["attribution"] = .string(v) }
         if let v = metadata.description { object["description"] = .string(v) }
         object["format"] = .string(format == .mvt ? "pbf" : format.rawValue)
+        for (key, value) in metadata.extra { object[key] = .string(value) }
         if !metadata.vectorLayers.isEmpty {
             object["vector_layers"] = .array(metadata.vectorLayers.map { layer -> JSONValue in
                 var l: JSONObject = ["id": .string(layer.id)]
