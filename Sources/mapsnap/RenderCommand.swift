@@ -30,6 +30,9 @@ enum RenderCommand {
                             the http(s) URL of a .pmtiles archive (read by range requests;
                             also pmtiles://https://…) or of a TileJSON document;
                             raster tiles with a vector style become the whole base map
+      --data-dir DIR        the regions to draw where they cover the view (tile archives
+                            from 'mapsnap data extract'/'data build'; default $MAPSNAP_DATA,
+                            else $XDG_DATA_HOME/mapsnap, else ~/.local/share/mapsnap)
       --cache-dir DIR       on-disk cache for everything fetched over HTTP: tiles, styles,
                             TileJSON, sprites, icons, PMTiles ranges (default
                             $MAPSNAP_CACHE_DIR or ~/.cache/mapsnap/tiles)
@@ -101,7 +104,7 @@ enum RenderCommand {
         valued: ["--size", "--scale", "--center", "--zoom", "--padding", "--style", "--source", "--sprite", "--dem", "--dem-encoding", "--path",
                  "--marker", "--visible", "--geojson", "--gpx", "--polyline", "--polyline6", "--spec", "--url",
                  "--attribution", "--caption", "--output", "--max-size", "--max-pixels", "--cache-dir", "--timeout",
-                 "--render-timeout", "--max-connections", "--format", "--quality"],
+                 "--render-timeout", "--max-connections", "--format", "--quality", "--data-dir"],
         switches: ["--no-scale-bar", "--fractional-zoom", "--quiet", "--help", "--offline", "--allow-missing-tiles",
                    "--allow-cross-origin-redirects"],
         aliases: ["-o": "--output", "-q": "--quiet", "-h": "--help"])
@@ -186,6 +189,7 @@ enum RenderCommand {
                 case "--format": try b.setFormat(v, origin: name)
                 case "--quality": try b.setQuality(v, origin: name)
                 case "--cache-dir": b.options.http.cacheDirectory = v
+                case "--data-dir": b.options.dataDirectory = v
                 case "--timeout":
                     guard let t = Double(v), t.isFinite, t > 0, t <= 600 else {
                         throw CLIError.usage("--timeout \(v): expected seconds, more than 0 and at most 600")

@@ -36,6 +36,10 @@ public struct MapSnapshotOptions: Sendable {
     public var language: String?
     /// Tile source path or URL template overriding the style's sources; nil = embedded data.
     public var source: String?
+    /// The data directory whose regions (tile archives from `mapsnap data extract`/`build`)
+    /// draw wherever they cover the view: nil = `$MAPSNAP_DATA`, else `$XDG_DATA_HOME/mapsnap`,
+    /// else `~/.local/share/mapsnap`; an empty string = no regions.
+    public var dataDirectory: String?
     /// Elevation tiles (`--dem`: .mbtiles, .pmtiles, a z/x/y PNG directory or URL template)
     /// for hillshading: they replace the style's `raster-dem` sources and fill the bundled
     /// terrain style's DEM slot. nil = the style's own DEM sources (the bundled styles have none).
