@@ -5,6 +5,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
+# Regions in the user's own data directory (~/.local/share/mapsnap) must not reach the tests.
+export MAPSNAP_DATA=/nonexistent/mapsnap-test-data
 # Hide Swift Testing's per-test "started" lines; pipefail keeps swift test's exit status.
 swift test 2>&1 | grep -v -E '^[[:space:]]*◇'
 scripts/test-examples.sh

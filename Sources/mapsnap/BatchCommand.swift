@@ -8,7 +8,7 @@ enum BatchCommand {
     static let help = """
     USAGE: mapsnap batch JOBS.jsonl --out-dir DIR [--jobs N] [--shard K/N]
                          [--render-timeout SEC] [--allow-missing-tiles]
-                         [--format NAME] [--quality N] [-q]
+                         [--format NAME] [--quality N] [--data-dir DIR] [-q]
 
     Renders one map per line of JOBS.jsonl (each line a JSON render spec, see
     docs/spec-format.md). A job's "output" names its file inside DIR (its last path
@@ -20,7 +20,9 @@ enum BatchCommand {
     not depend on N. A failing job is reported with its line number and the others still
     run; the exit code is the worst of all jobs. A job whose base-map tiles all failed
     fails (exit 3) unless --allow-missing-tiles; --render-timeout is per job (default
-    300 seconds; 0 = no limit), as for render.
+    300 seconds; 0 = no limit), as for render. --data-dir names the regions the bundled
+    styles draw (default $MAPSNAP_DATA, else $XDG_DATA_HOME/mapsnap, else
+    ~/.local/share/mapsnap), as for render.
 
     --shard K/N renders only the K-th of N slices of the jobs (every N-th non-blank line,
     starting with the K-th; K from 1 to N), so N machines given the same file and K = 1…N
@@ -31,7 +33,7 @@ enum BatchCommand {
     """
 
     static func run(_ arguments: ArraySlice<String>) throws(CLIError) {
-        let args = try OptionTable(valued: ["--out-dir", "--jobs", "--render-timeout", "--shard", "--format", "--quality"],
+        let args = try OptionTable(valued: ["--out-dir", "--jobs", "--render-timeout", "--shard", "--format", "--quality", "--data-dir"],
                                    switches: ["--help", "--quiet", "--allow-missing-tiles"],
                                    aliases: ["-h": "--help", "-q": "--quiet", "-j": "--jobs"]).parse(arguments)
         if args.has("--help") { Output.out(help); return }
@@ -52,6 +54,8 @@ enum BatchCommand {
         // No flag: the default; "0": no limit (nil).
         let renderTimeout: Double? = try args.last("--render-timeout").map(RenderCommand.renderTimeout) ?? RenderCommand.defaultRenderTimeout
         let allowMissingTiles = args.has("--allow-missing-tiles")
+        // Resolved once, so every job of the run draws the same regions.
+        let dataDirectory = DataDirectory.resolve(explicit: args.last("--data-dir")).path
         let quiet = args.has("--quiet")
         var defaults = RenderSpecBuilder()
         do {
@@ -86,7 +90,7 @@ enum BatchCommand {
             let i = selected[k]
             let source = "\(jobsPath):\(jobs.lineNumber(of: i))"
             let outcome = runJob(i, jobs: jobs, name: names[i], source: source, outDir: outDir,
-                                 renderTimeout: renderTimeout, threads: threadsPerJob, quiet: quiet,
+                                 renderTimeout: renderTimeout, dataDirectory: dataDirectory, threads: threadsPerJob, quiet: quiet,
                                  allowMissingTiles: allowMissingTiles, format: format, progress: progress,
                                  repeats: repeats)
             results.withLock { $0[k] = outcome }
@@ -150,7 +154,7 @@ enum BatchCommand {
 
     /// Parses and renders one job; its outcome as an exit code and a message naming its line.
     static func runJob(_ i: Int, jobs: RenderJobs, name: Name, source: String, outDir: String,
-                       renderTimeout: Double?, threads: Int, quiet: Bool, allowMissingTiles: Bool, format: Format,
+                       renderTimeout: Double?, dataDirectory: String, threads: Int, quiet: Bool, allowMissingTiles: Bool, format: Format,
                        progress: Progress, repeats: RepeatedWarnings) -> (Int32, String?) {
         if let problem = problem(withOutputName: name.file) {
             return (2, "\(source): output \"\(printable(name.file))\": \(problem)")
@@ -172,6 +176,7 @@ enum BatchCommand {
         }
         if !quiet { spec.warnings.forEach(warn) }
         spec.options.renderTimeout = renderTimeout
+        spec.options.dataDirectory = dataDirectory
         spec.options.maximumThreads = spec.options.maximumThreads ?? threads
         spec.format = spec.format ?? format.format
         spec.quality = spec.quality ?? format.quality

@@ -86,7 +86,7 @@ enum DataCommand {
         let dir = DataDirectory.resolve(explicit: args.last("--data-dir"))
         let matches = dir.archivePaths().filter { (($0 as NSString).lastPathComponent as NSString).deletingPathExtension == name }
         guard !matches.isEmpty else {
-            let names = dir.archivePaths().map { (($0 as NSString).lastPathComponent as NSString).deletingPathExtension }
+            let names = dir.regionNames()
             let hint = names.min { editDistance($0, name) < editDistance($1, name) }
                 .flatMap { editDistance($0, name) <= 3 ? " (did you mean '\($0)'?)" : nil } ?? ""
             throw .usage("data remove: no region named '\(name)' in \(dir.path)\(hint)")

@@ -26,6 +26,9 @@ enum ServeCommand {
                             TileJSON, sprites, icons (default $MAPSNAP_CACHE_DIR or
                             ~/.cache/mapsnap/tiles)
       --offline             use the cache only; never touch the network
+      --data-dir DIR        the regions the bundled styles draw where they cover a map
+                            (default $MAPSNAP_DATA, else $XDG_DATA_HOME/mapsnap, else
+                            ~/.local/share/mapsnap; also the config's "dataDirectory")
       --response-cache-mb N memory for images by ETag, so a repeated request needs no
                             render (default 64; 0 turns it off)
       --config FILE         JSON: styles and sources served, API keys, CORS origins,
@@ -39,7 +42,7 @@ enum ServeCommand {
 
     static let options = OptionTable(
         valued: ["--listen", "--threads", "--max-concurrent", "--timeout", "--max-size", "--cache-dir", "--config",
-                 "--response-cache-mb"],
+                 "--response-cache-mb", "--data-dir"],
         switches: ["--offline", "--quiet", "--help"],
         aliases: ["-q": "--quiet", "-h": "--help"])
 
@@ -71,6 +74,9 @@ enum ServeCommand {
         }
         let shown = configuration.listen.isIPv6 ? "[\(configuration.listen.host)]" : configuration.listen.host
         Output.note("listening on http://\(shown):\(port)/ (\(configuration.renderThreads) render threads, styles: \(configuration.styles.keys.sorted().joined(separator: ", ")))")
+        let regions = DataDirectory.resolve(explicit: configuration.dataDirectory)
+        let count = regions.regionNames().count
+        Output.note("regions: \(count == 0 ? "none" : "\(count)") in \(regions.path) (added or removed ones are used from the next request)")
         var received: Int32 = 0
         sigwait(&signals, &received)
         Output.note("\(received == SIGINT ? "SIGINT" : "SIGTERM"): draining")
@@ -104,6 +110,7 @@ enum ServeCommand {
             case "--timeout": configuration.connectionTimeoutSeconds = try integer(v, name, in: 1...3_600)
             case "--max-size": configuration.limits.maximumImageSide = try integer(v, name, in: 1...16_384)
             case "--cache-dir": configuration.cacheDirectory = v
+            case "--data-dir": configuration.dataDirectory = v
             case "--response-cache-mb": configuration.responseCacheBytes = try integer(v, name, in: 0...16_384) << 20
             default: break
             }

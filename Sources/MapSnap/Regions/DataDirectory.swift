@@ -46,6 +46,12 @@ public struct DataDirectory: Sendable, Equatable, CustomStringConvertible {
         }.sorted().map { (path as NSString).appendingPathComponent($0) }
     }
 
+    /// The names of the regions in the folder (archive file names without their extension),
+    /// sorted, without opening them.
+    public func regionNames() -> [String] {
+        archivePaths().map { (($0 as NSString).lastPathComponent as NSString).deletingPathExtension }
+    }
+
     /// The regions in the folder, sorted by name; archives that cannot be opened come back
     /// as problems (one line each, naming the file), never as an error for the whole folder.
     package func regions() -> (regions: [Region], problems: [String]) {

@@ -22,7 +22,14 @@ struct BaseMapSetup: Sendable {
         var http: HTTPTileSource.Options
         /// Google styling rules and label language applied to the style.
         var customization = StyleCustomization()
+        /// The data directory whose regions a bundled style draws (nil: none), and its
+        /// `DataDirectory.stamp()`: a region added, removed or rewritten prepares the style again.
+        var dataDirectory: String? = nil
+        var regionsStamp = ""
     }
+
+    /// The styles in `Styles/`, by name.
+    static let builtinStyles = ["normal", "terrain", "hybrid", "satellite"]
 
     let style: Style
     let sources: [String: ResolvedSource]
@@ -44,7 +51,7 @@ struct BaseMapSetup: Sendable {
     /// extract draws like any other data.
     init(key: Key, sources registry: TileSourceRegistry, deadline: Deadline = .none) throws {
         let styleName = key.style
-        let builtin = ["normal", "terrain", "hybrid", "satellite"]
+        let builtin = Self.builtinStyles
         let fetcher = HTTPResourceFetcher(options: key.http, deadline: deadline)
         let remote = ResourceLocation.isRemote(styleName)
         guard remote || builtin.contains(styleName) || styleName.hasSuffix(".json") || FileManager.default.fileExists(atPath: styleName) else {
@@ -59,6 +66,9 @@ struct BaseMapSetup: Sendable {
             }
         }
         var schemaWarning: String?
+        // Regions draw under the bundled styles only, and not when --source names the tiles.
+        let regions = builtin.contains(styleName) && override == nil
+            ? key.dataDirectory.map { RegionMosaic(directory: DataDirectory(path: $0)) } ?? RegionMosaic() : RegionMosaic()
         var loaded: Style
         /// What the style's relative locations resolve against: its folder or its URL.
         let base: String?
@@ -79,8 +89,12 @@ struct BaseMapSetup: Sendable {
                 // A bundled style given raster tiles usually only lends them its background
                 // (below): its background layer is read first, the rest only if needed.
                 let rasterOverride = builtin.contains(styleName) && override.map { !$0.source.metadata.format.isVector } == true
-                loaded = try Style.load(path: path, customization: key.customization,
-                                        layerTypes: rasterOverride ? ["background"] : nil)
+                if regions.needsProtomapsLayers {
+                    loaded = try Self.composedStyle(path: path, customization: key.customization)
+                } else {
+                    loaded = try Style.load(path: path, customization: key.customization,
+                                            layerTypes: rasterOverride ? ["background"] : nil)
+                }
                 if rasterOverride, !BaseMap.takesRasterBase(loaded) {
                     loaded = try Style.load(path: path, customization: key.customization)
                 }
@@ -97,6 +111,7 @@ struct BaseMapSetup: Sendable {
         style = loaded
         var warnings = StyleWarning.lines(loaded.warnings)
         if let schemaWarning { warnings.append(schemaWarning) }
+        warnings += regions.problems
         do {
             sprites = try SpriteLoader.load(loaded, override: key.sprite, pixelRatio: key.pixelRatio,
                                             fetcher: fetcher.rebased(base),
@@ -107,11 +122,27 @@ struct BaseMapSetup: Sendable {
         let dataDir = try? ResourceLocator.directory(named: "Data", probe: "helsinki.mbtiles").get()
         let resolver = StyleSourceResolver(styleBase: base, dataDirectory: dataDir, override: override, overrideName: key.source ?? "",
                                            demOverride: key.demSource, demEncodingOverride: key.demEncoding, http: key.http,
-                                           registry: registry, deadline: deadline)
+                                           registry: registry, deadline: deadline, regions: regions)
         sources = try resolver.resolve(loaded, warnings: &warnings)
         if let missing = Self.missingLayersWarning(loaded, sources) { warnings.append(missing) }
         self.warnings = warnings + fetcher.warnings
         isIncomplete = fetcher.hadTransientFailure
+    }
+
+    /// The bundled style at `path` (`Styles/NAME.json`) composed with the vector layers of its
+    /// Protomaps variant (`Styles/protomaps/NAME.json`), for Protomaps regions.
+    private static func composedStyle(path: String, customization: StyleCustomization) throws(StyleError) -> Style {
+        let name = (path as NSString).lastPathComponent
+        let variant = ((path as NSString).deletingLastPathComponent as NSString).appendingPathComponent("protomaps/" + name)
+        func read(_ file: String) throws(StyleError) -> [UInt8] {
+            do {
+                return try InputFile.read(file, limit: Style.maximumInputBytes)
+            } catch {
+                throw .unreadable(origin: (file as NSString).lastPathComponent, reason: error.description)
+            }
+        }
+        let bytes = try RegionMosaic.composedStyle(openMapTiles: try read(path), protomaps: try read(variant), origin: name)
+        return try Style.parse(bytes: bytes, origin: name, customization: customization)
     }
 
     /// A style at an `http(s)` URL. A missing or malformed document is bad input (exit 2);

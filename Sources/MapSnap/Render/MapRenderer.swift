@@ -103,11 +103,20 @@ public final class MapRenderer: Sendable {
     private func setupKey(_ options: MapSnapshotOptions) -> BaseMapSetup.Key {
         var http = options.http
         http.scale = options.scale
+        // Regions draw under the bundled styles without --source; the stamp notices a region
+        // added, removed or rewritten since the style was prepared.
+        var dataDirectory: String?, stamp = ""
+        if options.source == nil, options.dataDirectory != "", BaseMapSetup.builtinStyles.contains(options.style) {
+            let dir = DataDirectory.resolve(explicit: options.dataDirectory)
+            stamp = dir.stamp()
+            if !stamp.isEmpty { dataDirectory = dir.path }
+        }
         return BaseMapSetup.Key(style: options.style, styleFileStamp: Self.fileStamp(options.style),
                                 source: options.source, demSource: options.demSource,
                                 demEncoding: options.demEncoding, sprite: options.sprite,
                                 pixelRatio: options.scale, http: http,
-                                customization: StyleCustomization(rules: options.mapStyles, language: options.language))
+                                customization: StyleCustomization(rules: options.mapStyles, language: options.language),
+                                dataDirectory: dataDirectory, regionsStamp: stamp)
     }
 
     /// The style named by `options` with its sources resolved: from the cache, or

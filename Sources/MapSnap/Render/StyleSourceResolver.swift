@@ -18,9 +18,13 @@ struct ResolvedSource: Sendable {
         let toZoom: Int
         /// What to credit on the map when this candidate supplies a tile.
         let attribution: String?
+        /// A hole: it claims its bounds and draws nothing there — the area of a region that
+        /// another style source's layers draw (a Protomaps region under OpenMapTiles layers).
+        let isHole: Bool
 
         init(source: TileSourceRegistry.Opened, name: String, fromZoom: Int, bounds: TileSourceMetadata.Bounds?,
-             attribution: String? = nil, toZoom: Int = 30) {
+             attribution: String? = nil, toZoom: Int = 30, isHole: Bool = false) {
+            self.isHole = isHole
             self.source = source.source
             self.sourceID = source.id
             self.name = URLRedaction.redact(name)
@@ -64,6 +68,8 @@ struct StyleSourceResolver {
     let registry: TileSourceRegistry
     /// When what opening fetches over the network (TileJSON, PMTiles headers) must end.
     var deadline: Deadline = .none
+    /// The data directory's regions, drawn in front of the embedded data (bundled styles only).
+    var regions = RegionMosaic()
 
     /// The URL of the bundled styles' DEM slot.
     static let demPlaceholder = "mapsnap:dem"
@@ -120,24 +126,30 @@ struct StyleSourceResolver {
             }
             switch location {
             case "mapsnap:embedded":
-                var cands: [ResolvedSource.Candidate] = []
                 let credits = shortAttribution
+                var cands = regions.vectorCandidates(protomapsLayers: false, credits: credits)
                 for (i, file) in Self.embeddedVector.enumerated() {
                     guard let path = dataPath(file), let src = try? registry.open(path, http: http) else { continue }
                     let city = i < Self.embeddedVector.count - 1
                     cands.append(.init(source: src, name: file, fromZoom: city ? Self.cityFromZoom : 0,
                                        bounds: city ? src.source.metadata.bounds : nil, attribution: credits[file]))
                 }
-                if cands.isEmpty { warnings.append("the embedded base map data (Data/) was not found; drawing the background only") }
+                if cands.allSatisfy(\.isHole) { warnings.append("the embedded base map data (Data/) was not found; drawing the background only") }
                 out[id] = ResolvedSource(id: id, isVector: true, candidates: cands, tileSize: 512)
+            case RegionMosaic.protomapsSourceURL:
+                out[id] = ResolvedSource(id: id, isVector: true, candidates: regions.vectorCandidates(protomapsLayers: true, credits: [:]),
+                                         tileSize: 512)
             case "mapsnap:relief", "mapsnap:imagery":
                 let file = location == "mapsnap:relief" ? Self.embeddedRelief : Self.embeddedImagery
+                // Raster regions are imagery: in front of the Blue Marble, not of the relief.
+                let front = location == "mapsnap:imagery" ? regions.rasterCandidates : []
                 if let path = dataPath(file), let src = try? registry.open(path, http: http) {
                     // The bundled images end at z5; past z11 they are only a blur, so the
                     // style's background shows instead.
-                    out[id] = ResolvedSource(id: id, isVector: false, candidates: [.init(source: src, name: file, fromZoom: 0, bounds: nil,
-                                                                                        attribution: shortAttribution[file],
-                                                                                        toZoom: Self.embeddedRasterMaxZoom)],
+                    out[id] = ResolvedSource(id: id, isVector: false,
+                                             candidates: front + [.init(source: src, name: file, fromZoom: 0, bounds: nil,
+                                                                        attribution: shortAttribution[file],
+                                                                        toZoom: Self.embeddedRasterMaxZoom)],
                                              tileSize: src.source.metadata.tileSize)
                 }
             default:

@@ -69,6 +69,7 @@ final class LoadedSource {
                 } else {
                     remaining = []
                 }
+                if cand.isHole { continue }
                 let sz = min(c.id.z, meta.maxZoom)
                 let ancestor = c.id.ancestor(atZoom: sz)
                 let key = Key(candidate: ci, tile: ancestor)

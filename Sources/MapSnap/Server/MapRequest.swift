@@ -120,6 +120,7 @@ struct MapRequest: Sendable {
         options.maximumThreads = max(1, ProcessInfo.processInfo.activeProcessorCount / max(1, configuration.renderThreads))
         if let directory = configuration.cacheDirectory { options.http.cacheDirectory = directory }
         options.http.offline = configuration.offline
+        options.dataDirectory = DataDirectory.resolve(explicit: configuration.dataDirectory).path
         return options
     }
 

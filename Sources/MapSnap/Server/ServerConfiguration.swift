@@ -104,6 +104,10 @@ package struct ServerConfiguration: Sendable {
     package var cacheDirectory: String?
     /// Never fetch HTTP tiles, use only cached ones (`--offline`).
     package var offline = false
+    /// The data directory whose regions the bundled styles draw (`--data-dir`, the file's
+    /// `dataDirectory`; nil: `$MAPSNAP_DATA`, else `$XDG_DATA_HOME/mapsnap`, else
+    /// `~/.local/share/mapsnap`).
+    package var dataDirectory: String?
     /// Identifies the data in `ETag`s: the file given by `--config`, its styles' files and
     /// sources (see `StaticMapServer.dataVersion`).
     package var configurationText = ""
@@ -117,7 +121,7 @@ package struct ServerConfiguration: Sendable {
     package static let defaultListenAddress = ListenAddress(host: "127.0.0.1", port: 8080, isIPv6: false)
 
     /// Keys of the configuration file.
-    static let keys = ["styles", "defaultStyle", "keys", "cors", "cacheMaxAge", "responseCacheMB", "iconHosts", "limits"]
+    static let keys = ["styles", "defaultStyle", "keys", "cors", "cacheMaxAge", "responseCacheMB", "iconHosts", "limits", "dataDirectory"]
     static let styleKeys = ["style", "source", "dem", "demEncoding"]
     static let limitKeys = ["maxSize", "maxPixels", "maxOverlays", "maxPoints", "maxURLLength", "maxBodyBytes", "maxQueuedPerClient",
                             "renderTimeout"]
@@ -193,6 +197,9 @@ package struct ServerConfiguration: Sendable {
             if let bad = iconHosts.first(where: { $0.isEmpty || $0.contains("/") }) {
                 throw .badValue(source: source, keyPath: "iconHosts", reason: "\"\(bad)\" is not a host name or host:port")
             }
+        }
+        if let v = root["dataDirectory"] {
+            dataDirectory = Self.resolve(try reader.string(v, "dataDirectory"), baseDirectory, isStyle: false)
         }
         if let v = root["cacheMaxAge"] { cacheMaxAgeSeconds = try reader.integer(v, "cacheMaxAge", in: 0...31_536_000) }
         if let v = root["responseCacheMB"] { responseCacheBytes = try reader.integer(v, "responseCacheMB", in: 0...16_384) << 20 }

@@ -24,6 +24,8 @@ package final class StaticMapServer: Sendable {
     package let renderer: MapRenderer
     /// What `ETag`s depend on besides the request: version, configuration and data files.
     package let dataVersion: String
+    /// The data directory whose regions the maps draw.
+    let regions: DataDirectory
 
     let metrics = ServerMetrics()
     let queue: RenderQueue
@@ -50,6 +52,7 @@ package final class StaticMapServer: Sendable {
         self.places = places
         self.accessLog = accessLog
         dataVersion = Self.dataVersion(configuration: configuration, version: version)
+        regions = DataDirectory.resolve(explicit: configuration.dataDirectory)
         responses = ResponseCache(budget: configuration.responseCacheBytes)
         queue = RenderQueue(threads: configuration.renderThreads, capacity: configuration.maximumConcurrentRequests,
                             perClientLimit: configuration.limits.maximumQueuedPerClient)
@@ -172,7 +175,9 @@ package final class StaticMapServer: Sendable {
         } catch {
             return respond(errorResponse(400, Self.oneLine(String(describing: error)), request), "")
         }
-        let tag = EntityTag.make([dataVersion] + mapRequest.identity)
+        // Regions added, removed or rewritten while the server runs change the maps, so
+        // their stamp is read per request (a directory listing), not once at start-up.
+        let tag = EntityTag.make([dataVersion, regions.stamp()] + mapRequest.identity)
         let cacheHeaders: [(name: String, value: String)] = [
             ("ETag", tag), ("Cache-Control", "public, max-age=\(configuration.cacheMaxAgeSeconds)"),
         ]

@@ -57,8 +57,12 @@ enum CLIRunner {
     /// as its current directory. Standard input is an empty pipe, so a command that reads it by
     /// mistake sees end-of-file instead of hanging. `standardOutput` replaces the captured
     /// stdout pipe (e.g. `/dev/full`); `stdout` is then empty.
+    ///
+    /// The command sees the test process's environment with `environment` on top; unless it
+    /// says otherwise, `MAPSNAP_DATA` names a folder that does not exist, so regions in the
+    /// developer's own data directory never reach a test.
     static func run(_ arguments: [String], in workingDirectory: String? = nil,
-                    standardOutput: FileHandle? = nil) throws -> CLIResult {
+                    standardOutput: FileHandle? = nil, environment: [String: String] = [:]) throws -> CLIResult {
         guard let executable else {
             throw CLIRunnerError("mapsnap executable not found near \(CommandLine.arguments.first ?? "?"); run `swift build --build-tests`")
         }
@@ -66,6 +70,10 @@ enum CLIRunner {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
+        var env = ProcessInfo.processInfo.environment
+        env["MAPSNAP_DATA"] = "/nonexistent/mapsnap-test-data"
+        for (k, v) in environment { env[k] = v }
+        process.environment = env
         process.currentDirectoryURL = URL(fileURLWithPath: directory)
         let outPipe = Pipe(), errPipe = Pipe(), inPipe = Pipe()
         process.standardOutput = standardOutput ?? outPipe
