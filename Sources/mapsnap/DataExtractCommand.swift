@@ -69,6 +69,8 @@ enum DataExtractCommand {
 
         let output: String
         let dryRun = args.has("--dry-run")
+        // Archives of the region in the other format (NAME.mbtiles), replaced once the new one is in place.
+        var superseded: [String] = []
         if let path = args.last("--output") {
             if args.last("--name") != nil { throw .usage("data extract: give -o FILE or --name NAME, not both") }
             guard path != "-" else { throw .usage("-o: an archive is written in pieces and cannot go to standard output; name a file") }
@@ -90,12 +92,7 @@ enum DataExtractCommand {
                 } catch {
                     throw .runtime("cannot create the data directory \(dir.path): \(error.localizedDescription)")
                 }
-                // A region of the same name in the other format would shadow or duplicate it.
-                for other in taken where other != output {
-                    do { try FileManager.default.removeItem(atPath: other) } catch {
-                        throw .runtime("cannot replace \(other): \(error.localizedDescription)")
-                    }
-                }
+                superseded = taken.filter { $0 != output }
             }
         }
 
@@ -106,8 +103,10 @@ enum DataExtractCommand {
         request.dryRun = dryRun
         let progress = ProgressLine(enabled: !quiet && !dryRun && isatty(STDERR_FILENO) == 1)
         if !dryRun {
-            AtomicFile.removeStaleTemporaries(for: output)
-            interruptions.install(output: output, progress: progress)
+            // The temporary lies beside the file a symbolic link names, if -o is one.
+            let target = URL(fileURLWithPath: output).resolvingSymlinksInPath().path
+            AtomicFile.removeStaleTemporaries(for: target)
+            interruptions.install(outputs: Array(Set([output, target])), progress: progress)
         }
         progress.note("extract: reading the directories of \(source)…")
         let started = Date()
@@ -120,6 +119,12 @@ enum DataExtractCommand {
             throw error.isInputProblem ? .input(error.description) : .runtime(error.description)
         }
         progress.finish()
+        // A region of the same name in the other format would shadow or duplicate the new one.
+        for other in superseded {
+            do { try FileManager.default.removeItem(atPath: other) } catch {
+                throw .runtime("wrote \(output) but cannot remove the older \(other): \(error.localizedDescription)")
+            }
+        }
         guard !quiet else { return }
         let seconds = Date().timeIntervalSince(started)
         let ratio = report.tileBytes > 0 ? Double(report.bytesRead) / Double(report.tileBytes) : 0
@@ -298,14 +303,14 @@ enum DataExtractCommand {
     final class Interruptions: Sendable {
         private let sources = Locked<[DispatchSourceSignal]>([])
 
-        func install(output: String, progress: ProgressLine) {
+        func install(outputs: [String], progress: ProgressLine) {
             for number in [SIGINT, SIGTERM] {
                 signal(number, SIG_IGN)
                 let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
                 source.setEventHandler {
                     // Every temporary of this output, however young: only this process writes one now
                     // (and a concurrent extract to the same file would lose the rename anyway).
-                    AtomicFile.removeStaleTemporaries(for: output, olderThan: -1)
+                    for output in outputs { AtomicFile.removeStaleTemporaries(for: output, olderThan: -1) }
                     progress.finish()
                     Output.error("extract interrupted; nothing was written")
                     exit(128 + number)

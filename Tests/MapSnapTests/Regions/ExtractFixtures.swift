@@ -7,9 +7,10 @@ import Foundation
 /// leaf directories of 64 entries (about 170 leaves, so lookups nest root → leaf as in real
 /// planet builds): the real Protomaps tiles of central Helsinki where the fixture has them,
 /// a sea south of 60°N whose tiles all share one stored blob (run-length entries and
-/// deduplication, as the ocean in real archives), and elsewhere synthetic land tiles —
-/// valid vector tiles with one layer no style draws and a seeded filler of 100–1,500 bytes,
-/// each unique — so that an extract's bytes can be compared with the tiles themselves.
+/// deduplication, as the ocean in real archives), and elsewhere synthetic land tiles, each
+/// unique — a motorway across the tile from a seeded point on its top edge to one on its
+/// bottom edge (a tile missing or out of place shows on a map) and a seeded filler of
+/// 100–1,500 letters in a layer no style draws, so that tile sizes are realistic.
 enum ExtractFixtures {
     static let west = 24.0, south = 59.7, east = 26.0, north = 60.7
     /// Tiles south of this latitude (by their centre) are sea.
@@ -26,7 +27,7 @@ enum ExtractFixtures {
             writer.metadata.name = "synthetic Uusimaa with central Helsinki"
             writer.metadata.bounds = .init(southWest: LatLng(latitude: south, longitude: west), northEast: LatLng(latitude: north, longitude: east))
             writer.forcedLeafSize = 64
-            let sea = try Gzip.compress(syntheticTile(name: "sea", filler: []))
+            let sea = try Gzip.compress(seaTile())
             let letters = Array("abcdefghijklmnopqrstuvwxyz".utf8)
             var generator = SeededGenerator(seed: 27)
             for z in 0...maxZoom {
@@ -37,7 +38,8 @@ enum ExtractFixtures {
                         try writer.add(tile, data: sea)
                     } else {
                         let filler = (0..<(100 + Int(generator.next() % 1400))).map { _ in letters[Int(generator.next() % 26)] }
-                        try writer.add(tile, data: try Gzip.compress(syntheticTile(name: "land \(tile)", filler: filler)))
+                        let from = (Int(generator.next() % 4097), 0), to = (Int(generator.next() % 4097), 4096)
+                        try writer.add(tile, data: try Gzip.compress(landTile(from: from, to: to, filler: filler)))
                     }
                 }
             }
@@ -82,27 +84,47 @@ enum ExtractFixtures {
         return tileWest < e && tileEast > w && tileSouth < n && tileNorth > s
     }
 
-    /// A vector tile with one layer `name` (version 2, extent 4096) holding, unless `filler`
-    /// is empty, one point feature whose `filler` property is those letters.
-    static func syntheticTile(name: String, filler: [UInt8]) -> [UInt8] {
+    /// A land tile: a motorway (Protomaps `roads`, kind `highway`) from `from` to `to` in tile
+    /// units (0…4096), so that a tile missing or misplaced shows on a map, and a layer no
+    /// style draws whose one point carries `filler` letters (realistic sizes).
+    static func landTile(from: (Int, Int), to: (Int, Int), filler: [UInt8]) -> [UInt8] {
+        let road = layer("roads", key: "kind", value: Array("highway".utf8), type: 2,
+                         geometry: [9, zigzag(from.0), zigzag(from.1), 10, zigzag(to.0 - from.0), zigzag(to.1 - from.1)])
+        let extra = layer("synthetic", key: "filler", value: filler, type: 1, geometry: [9, 50, 50])
+        var tile = ProtobufWriter()
+        tile.writeBytes(3, road)
+        tile.writeBytes(3, extra)
+        return tile.bytes
+    }
+
+    /// A sea tile: Protomaps `water` covering the whole tile.
+    static func seaTile() -> [UInt8] {
+        let square: [UInt32] = [9, 0, 0, 26, zigzag(4096), 0, 0, zigzag(4096), zigzag(-4096), 0, 15]
+        var tile = ProtobufWriter()
+        tile.writeBytes(3, layer("water", key: "kind", value: Array("ocean".utf8), type: 3, geometry: square))
+        return tile.bytes
+    }
+
+    static func zigzag(_ v: Int) -> UInt32 { UInt32(truncatingIfNeeded: (v << 1) ^ (v >> 63)) }
+
+    /// One layer (version 2, extent 4096) with one feature of `type` and one string property.
+    static func layer(_ name: String, key: String, value: [UInt8], type: UInt64, geometry: [UInt32]) -> [UInt8] {
+        var packed = ProtobufWriter()
+        for g in geometry { packed.writeVarint(UInt64(g)) }
         var feature = ProtobufWriter()
-        feature.writeKey(3, .varint); feature.writeVarint(1)            // type: point
         feature.writeBytes(2, [0, 0])                                    // tags: key 0, value 0
-        feature.writeBytes(4, [9, 50, 50])                               // geometry: MoveTo(25, 25)
-        var value = ProtobufWriter()
-        value.writeBytes(1, filler)                                      // string_value
+        feature.writeKey(3, .varint); feature.writeVarint(type)
+        feature.writeBytes(4, packed.bytes)
+        var stringValue = ProtobufWriter()
+        stringValue.writeBytes(1, value)
         var layer = ProtobufWriter()
         layer.writeKey(15, .varint); layer.writeVarint(2)
         layer.writeString(1, name)
-        if !filler.isEmpty {
-            layer.writeBytes(2, feature.bytes)
-            layer.writeString(3, "filler")
-            layer.writeBytes(4, value.bytes)
-        }
+        layer.writeBytes(2, feature.bytes)
+        layer.writeString(3, key)
+        layer.writeBytes(4, stringValue.bytes)
         layer.writeKey(5, .varint); layer.writeVarint(4096)
-        var tile = ProtobufWriter()
-        tile.writeBytes(3, layer.bytes)
-        return tile.bytes
+        return layer.bytes
     }
 
     /// Every stored tile of the PMTiles archive at `path`, as stored.
@@ -122,10 +144,13 @@ final class ArchiveServer: @unchecked Sendable {
     private var etag = "\"v1\""
     private var replacement: (afterRequests: Int, bytes: [UInt8], etag: String)?
     private var slowFrom: UInt64?
+    /// The header naming the version: `ETag`, or `Last-Modified` (the tag is then its value).
+    private let versionHeader: String
     private(set) var server: LocalHTTPServer!
 
-    init(archive: [UInt8]) throws {
+    init(archive: [UInt8], versionHeader: String = "ETag") throws {
         self.archive = archive
+        self.versionHeader = versionHeader
         server = try LocalHTTPServer { [unowned self] request, number in self.respond(to: request, number: number) }
     }
 
@@ -155,10 +180,10 @@ final class ArchiveServer: @unchecked Sendable {
         }
         guard request.path == "/country.pmtiles" else { return .status(404) }
         guard let header = request.headers["range"], let range = TestSite.range(header, size: body.count) else {
-            return LocalHTTPServer.Response(status: 200, headers: [("ETag", tag)], body: body)
+            return LocalHTTPServer.Response(status: 200, headers: [(versionHeader, tag)], body: body)
         }
         var response = LocalHTTPServer.Response(status: 206, headers: [("Content-Range", "bytes \(range.lowerBound)-\(range.upperBound)/\(body.count)"),
-                                                                       ("ETag", tag), ("Content-Type", "application/octet-stream")],
+                                                                       (versionHeader, tag), ("Content-Type", "application/octet-stream")],
                                                 body: Array(body[range]))
         if let slow, UInt64(range.lowerBound) >= slow { response.behaviour = .trickle(bytesPerTick: 1024, interval: 0.05) }
         return response
