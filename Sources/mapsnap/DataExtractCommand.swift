@@ -108,7 +108,8 @@ enum DataExtractCommand {
             AtomicFile.removeStaleTemporaries(for: target)
             interruptions.install(outputs: Array(Set([output, target])), progress: progress)
         }
-        progress.note("extract: reading the directories of \(source)…")
+        let shown = RegionExtractor.shown(source)
+        progress.note("extract: reading the directories of \(shown)…")
         let started = Date()
         let report: RegionExtractor.Report
         do {
@@ -129,13 +130,13 @@ enum DataExtractCommand {
         let seconds = Date().timeIntervalSince(started)
         let ratio = report.tileBytes > 0 ? Double(report.bytesRead) / Double(report.tileBytes) : 0
         if dryRun {
-            Output.out("would extract \(count(report.tiles)) tiles (\(count(report.entries)) entries, \(bytes(report.tileBytes))) at z\(report.minZoom)–\(report.maxZoom) from \(source)")
+            Output.out("would extract \(count(report.tiles)) tiles (\(count(report.entries)) entries, \(bytes(report.tileBytes))) at z\(report.minZoom)–\(report.maxZoom) from \(shown)")
             Output.out("planned: \(count(report.tileReads)) tile reads of \(bytes(report.tileReadBytes)); read so far (header and directories): \(count(report.reads)) reads, \(bytes(report.bytesRead))")
             Output.out("would write \(output)")
             return
         }
         Output.out("wrote \(output): \(count(report.tiles)) tiles, z\(report.minZoom)–\(report.maxZoom), \(bytes(report.archiveBytes))")
-        Output.out(String(format: "read %@ in %@ requests, %@ (%.2f× the tiles' bytes), %.1f s", source, count(report.reads),
+        Output.out(String(format: "read %@ in %@ requests, %@ (%.2f× the tiles' bytes), %.1f s", shown, count(report.reads),
                           bytes(report.bytesRead), ratio, seconds))
     }
 

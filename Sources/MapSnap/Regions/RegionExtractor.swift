@@ -94,6 +94,9 @@ package enum RegionExtractor {
         return o
     }
 
+    /// `source` as messages show it: a URL's credentials and secret parameters masked.
+    package static func shown(_ source: String) -> String { URLRedaction.redact(source) }
+
     /// Most tile entries an extract plans (a planet at z15 is hundreds of millions): beyond,
     /// it asks for a smaller area rather than exhausting memory.
     static let maxEntries = 50_000_000

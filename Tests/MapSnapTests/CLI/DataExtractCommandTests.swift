@@ -48,6 +48,19 @@ import Testing
         #expect(CLIRunner.listing(dir + "/data") == ["uusimaa.pmtiles"])
     }
 
+    @Test func secretsInTheSourceURLAreNeitherPrintedNorRecorded() throws {
+        let server = try ArchiveServer(archive: ExtractFixtures.country.bytes)
+        defer { server.stop() }
+        let dir = TestPaths.temporaryDirectory()
+        defer { CLIRunner.cleanUp(dir) }
+        let result = try CLIRunner.run(["data", "extract", server.url + "?key=SECRET", "--bbox", "24.93,60.16,24.96,60.175",
+                                        "-o", "x.pmtiles"], in: dir)
+        #expect(result.exitCode == 0, "\(result)")
+        #expect(!result.stdoutText.contains("SECRET") && result.stdoutText.contains("?key=REDACTED"), "\(result)")
+        let origin = try PMTilesSource(path: dir + "/x.pmtiles").metadata.extra["mapsnap:origin"] ?? ""
+        #expect(origin.hasPrefix(server.url + "?key=REDACTED (bbox "), "\(origin)")
+    }
+
     @Test func aPlaceNamesTheRegionAndSetsItsArea() throws {
         let dir = TestPaths.temporaryDirectory()
         defer { CLIRunner.cleanUp(dir) }

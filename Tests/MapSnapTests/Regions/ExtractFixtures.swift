@@ -178,7 +178,7 @@ final class ArchiveServer: @unchecked Sendable {
             if let r = replacement, number > r.afterRequests { return (r.bytes, r.etag, slowFrom) }
             return (archive, etag, slowFrom)
         }
-        guard request.path == "/country.pmtiles" else { return .status(404) }
+        guard request.path.split(separator: "?").first == "/country.pmtiles" else { return .status(404) }
         guard let header = request.headers["range"], let range = TestSite.range(header, size: body.count) else {
             return LocalHTTPServer.Response(status: 200, headers: [(versionHeader, tag)], body: body)
         }
