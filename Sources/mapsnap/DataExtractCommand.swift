@@ -47,7 +47,7 @@ enum DataExtractCommand {
       mapsnap data extract helsinki.mbtiles --bbox 24.90,60.15,24.99,60.19 -o centre.pmtiles
 
     Exit status: 0 done, 2 bad usage or input (area, zooms, source file), 3 network or
-    disk failure, 130 interrupted.
+    disk failure, 130 interrupted (Ctrl-C; 143 for SIGTERM).
     """
 
     static func run(_ arguments: ArraySlice<String>) throws(CLIError) {
