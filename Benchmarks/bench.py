@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Runs the benchmark scenarios S0–S6 and writes Benchmarks/RESULTS.md. Called by run.sh
+"""Runs the benchmark scenarios S0–S7 and writes Benchmarks/RESULTS.md. Called by run.sh
 (which builds mapsnap and generates the fixtures first); see README.md.
 
 Timing: hyperfine, `-N` (no shell), warm-ups, mapsnap and its anchors in the same
@@ -407,6 +407,21 @@ def s6(cfg, rep):
     rep.target("S6", "separate ÷ batch", fmt_x(x), "≥ 3×", None if x is None else x >= 3)
 
 
+def s7(cfg, rep):
+    sys.path.insert(0, HERE)
+    import extract_bench
+    runs = 2 if cfg.quick else 3
+    try:
+        rows = extract_bench.measure(cfg.bin, runs)
+    except (RuntimeError, OSError, subprocess.CalledProcessError) as e:
+        rep.target("S7", "data extract", f"failed: {e}"[:200], "≤ 1.3", False)
+        return
+    title, intro, header, table, notes, targets = extract_bench.section(rows, runs)
+    rep.table(title, intro, header, table, notes)
+    for scenario, what, value, target, ok in targets:
+        rep.target(scenario, what, value, target, ok)
+
+
 # ---------------------------------------------------------------- main
 def have_module(name):
     return subprocess.run([PY, "-c", f"import {name}"], capture_output=True).returncode == 0
@@ -453,7 +468,7 @@ def main():
     ap.add_argument("--bin", required=True)
     ap.add_argument("--tiles", required=True)
     ap.add_argument("--quick", action="store_true")
-    ap.add_argument("--only", default="S0,S1,S2,S3,S4,S5,S6")
+    ap.add_argument("--only", default="S0,S1,S2,S3,S4,S5,S6,S7")
     ap.add_argument("--runs", type=int)
     ap.add_argument("--results", default=os.path.join(HERE, "RESULTS.md"))
     ap.add_argument("--http", help="base URL of a local server for the tile directory (S1 HTTP row)")
@@ -468,7 +483,7 @@ def main():
     started = datetime.datetime.now(datetime.timezone.utc)
     load0 = os.getloadavg()
     t0 = time.perf_counter()
-    for name, fn in (("S0", s0), ("S1", s1), ("S2", s2), ("S3", s3), ("S4", s4), ("S5", s5), ("S6", s6)):
+    for name, fn in (("S0", s0), ("S1", s1), ("S2", s2), ("S3", s3), ("S4", s4), ("S5", s5), ("S6", s6), ("S7", s7)):
         if name in only:
             print(f"{name} …", file=sys.stderr)
             fn(cfg, rep)
@@ -480,7 +495,7 @@ def main():
     head = [
         "# mapsnap benchmark results", "",
         "Written by `Benchmarks/run.sh" + (" --quick" if cfg.quick else "") +
-        (f" --only {cfg.only}" if set(only) != {"S0", "S1", "S2", "S3", "S4", "S5", "S6"} else "") +
+        (f" --only {cfg.only}" if set(only) != {"S0", "S1", "S2", "S3", "S4", "S5", "S6", "S7"} else "") +
         "`; see Benchmarks/README.md for what each scenario measures and how to read this file.", "",
         f"- Date: {started.strftime('%Y-%m-%d %H:%M UTC')} (run took {elapsed / 60:.1f} min)",
         f"- Commit: {git('rev-parse', '--short', 'HEAD')} ({git('log', '-1', '--format=%s')[:90]})"

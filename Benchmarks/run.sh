@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The mapsnap benchmark suite: builds the release CLI, generates the fixtures, times every
-# scenario (S0–S6) against the installed anchors and writes Benchmarks/RESULTS.md.
+# scenario (S0–S7) against the installed anchors and writes Benchmarks/RESULTS.md.
 #
 #   Benchmarks/run.sh [--quick] [--only S1,S2] [--runs N] [--tiles DIR] [--install-anchors]
 #

@@ -30,6 +30,7 @@ public struct DataDirectory: Sendable, Equatable, CustomStringConvertible {
     /// `$XDG_DATA_HOME/mapsnap`, else `~/.local/share/mapsnap`.
     public static func resolve(explicit: String? = nil) -> DataDirectory { resolve(explicit: explicit, environment: .process) }
 
+    /// The folder's path.
     public var description: String { path }
 
     /// File name extensions of region archives.
@@ -104,6 +105,7 @@ public struct Region: Sendable {
     package let schema: VectorTileSchema?
     /// Where it has tiles (nil: the archive declares no bounds — taken as the whole world).
     package let bounds: TileSourceMetadata.Bounds?
+    /// The zooms its tiles span.
     public let minZoom: Int, maxZoom: Int
     /// The archive's size in bytes.
     public let sizeBytes: Int64

@@ -162,23 +162,7 @@ package enum AtomicFile {
     /// replaced (its mode and owner are kept); nil for a new file.
     private static func replace(_ destination: String, with bytes: [UInt8], keeping existing: stat?,
                                 reportedAs path: String) throws(AtomicFileError) {
-        let (directory, base) = split(destination)
-        let prefix = (directory == "/" ? "/" : directory + "/") + "." + base + ".tmp-"
-        var fd: Int32 = -1
-        var tempPath = ""
-        var generator = SystemRandomNumberGenerator()
-        // O_EXCL makes each attempt safe against a concurrent writer picking the same name;
-        // mode 0666 lets the umask decide a new file's permissions, as for any created file.
-        for _ in 0..<64 {
-            let suffix = (0..<6).map { _ in temporaryAlphabet[Int(generator.next(upperBound: UInt(temporaryAlphabet.count)))] }
-            tempPath = prefix + String(decoding: suffix, as: UTF8.self)
-            fd = open(tempPath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o666)
-            if fd >= 0 || errno != EEXIST { break }
-        }
-        guard fd >= 0 else {
-            let e = errno
-            throw .cannotCreate(path: path, errno: e, reason: reason(e))
-        }
+        let (fd, tempPath) = try createTemporary(beside: destination, reportedAs: path, flags: O_WRONLY)
         var failure: AtomicFileError?
         let written = writeAll(bytes, to: fd)
         if written != 0 {
@@ -211,6 +195,30 @@ package enum AtomicFile {
             unlink(tempPath)
             throw failure
         }
+    }
+
+    /// Creates `.NAME.tmp-XXXXXX` beside `destination` (opened with `flags` besides create
+    /// and exclusive) and returns its descriptor and path. Errors name `path`.
+    static func createTemporary(beside destination: String, reportedAs path: String,
+                                flags: Int32) throws(AtomicFileError) -> (descriptor: Int32, path: String) {
+        let (directory, base) = split(destination)
+        let prefix = (directory == "/" ? "/" : directory + "/") + "." + base + ".tmp-"
+        var fd: Int32 = -1
+        var tempPath = ""
+        var generator = SystemRandomNumberGenerator()
+        // O_EXCL makes each attempt safe against a concurrent writer picking the same name;
+        // mode 0666 lets the umask decide a new file's permissions, as for any created file.
+        for _ in 0..<64 {
+            let suffix = (0..<6).map { _ in temporaryAlphabet[Int(generator.next(upperBound: UInt(temporaryAlphabet.count)))] }
+            tempPath = prefix + String(decoding: suffix, as: UTF8.self)
+            fd = open(tempPath, flags | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o666)
+            if fd >= 0 || errno != EEXIST { break }
+        }
+        guard fd >= 0 else {
+            let e = errno
+            throw .cannotCreate(path: path, errno: e, reason: reason(e))
+        }
+        return (fd, tempPath)
     }
 
     /// Opens a FIFO or character device and writes to it: renaming a file over it would
@@ -256,7 +264,7 @@ package enum AtomicFile {
         }
     }
 
-    private static func fileType(_ info: stat) -> mode_t { info.st_mode & S_IFMT }
+    static func fileType(_ info: stat) -> mode_t { info.st_mode & S_IFMT }
 
     /// (directory, last component) of a path; "." for a bare name.
     private static func split(_ path: String) -> (String, String) {
@@ -269,13 +277,13 @@ package enum AtomicFile {
         return (directory, path.split(separator: "/").last.map(String.init) ?? "file")
     }
 
-    private static func realPath(_ path: String) -> String? {
+    static func realPath(_ path: String) -> String? {
         guard let resolved = realpath(path, nil) else { return nil }
         defer { free(resolved) }
         return String(cString: resolved)
     }
 
-    private static func reason(_ code: Int32) -> String {
+    static func reason(_ code: Int32) -> String {
         guard let s = strerror(code) else { return "error \(code)" }
         return String(cString: s)
     }

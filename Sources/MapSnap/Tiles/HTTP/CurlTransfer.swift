@@ -100,7 +100,8 @@ enum CurlTransfer {
                                                    location: location.map { String(cString: $0) },
                                                    retryAfter: retryAfter > 0 ? Double(retryAfter) : nil,
                                                    contentType: contentType.map { String(cString: $0) },
-                                                   contentRange: sink.contentRange))
+                                                   contentRange: sink.contentRange, entityTag: sink.entityTag,
+                                                   lastModified: sink.lastModified))
         case CURLE_WRITE_ERROR:
             switch sink.stop {
             case .tooLarge(let size)?: return .tooLarge(size: size)
@@ -147,6 +148,9 @@ private final class BodySink {
     private(set) var declaredLength: Int?
     /// The last response's `Content-Range`, as its header said.
     private(set) var contentRange: String?
+    /// The last response's `ETag` and `Last-Modified`, as its headers said.
+    private(set) var entityTag: String?
+    private(set) var lastModified: String?
     /// Decided at the first body byte: only a 2xx body is kept.
     private var keeps: Bool?
 
@@ -208,6 +212,14 @@ private final class BodySink {
         if lower.hasPrefix("http/") {
             declaredLength = nil
             contentRange = nil
+            entityTag = nil
+            lastModified = nil
+        } else if lower.hasPrefix("etag:") || lower.hasPrefix("last-modified:") {
+            // Case kept: an entity tag is compared byte for byte. At most 256 bytes are kept.
+            let text = String(decoding: line.prefix(256).filter { $0 != 0x0D && $0 != 0x0A }, as: UTF8.self)
+            guard let colon = text.firstIndex(of: ":") else { return }
+            let value = text[text.index(after: colon)...].trimmingSpaces()
+            if lower.hasPrefix("etag:") { entityTag = value } else { lastModified = value }
         } else if lower.hasPrefix("content-length:") {
             declaredLength = Int(String(lower.dropFirst("content-length:".count).filter { !$0.isWhitespace }))
         } else if lower.hasPrefix("content-range:") {

@@ -41,6 +41,11 @@ struct HTTPExchange: Sendable {
         var contentType: String? = nil
         /// `Content-Range` of a 206 answer (`bytes 0-16383/4096000`), if the server sent one.
         var contentRange: String? = nil
+        /// `ETag` and `Last-Modified` as the server sent them, if it did: what tells one
+        /// version of a resource from the next (a remote archive must not change while it is
+        /// read in pieces).
+        var entityTag: String? = nil
+        var lastModified: String? = nil
     }
 
     /// How an exchange ended.

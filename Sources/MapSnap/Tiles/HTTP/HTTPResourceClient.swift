@@ -32,6 +32,9 @@ struct HTTPResourceClient: Sendable {
         /// The body (nil: the server says there is none).
         var bytes: [UInt8]?
         var warnings: [String] = []
+        /// The version the server gave the resource (`TileDownloader.Details.validator`);
+        /// nil when it gave none or the bytes came from the cache.
+        var validator: String? = nil
     }
 
     /// The resource at `url` (at most `limit` bytes, of `kind`), or nil when the server has none.
@@ -45,6 +48,9 @@ struct HTTPResourceClient: Sendable {
         /// Size of the whole resource in bytes.
         var totalSize: Int
         var warnings: [String] = []
+        /// The version of the resource the bytes belong to (`ETag`, else `Last-Modified`);
+        /// nil when the server named none or the slice came from the cache.
+        var validator: String? = nil
     }
 
     /// Bytes `range` of the resource at `url` (fewer when the resource ends inside it) and its
@@ -61,7 +67,7 @@ struct HTTPResourceClient: Sendable {
         guard stored.count >= 8 else { throw .invalid(location: shown, reason: "range cut short") }
         let total = stored.prefix(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
         guard total <= UInt64(Int.max) else { throw .invalid(location: shown, reason: "impossible total size \(total)") }
-        return Slice(bytes: Array(stored.dropFirst(8)), totalSize: Int(total), warnings: fetched.warnings)
+        return Slice(bytes: Array(stored.dropFirst(8)), totalSize: Int(total), warnings: fetched.warnings, validator: fetched.validator)
     }
 
     // MARK: - Fetching
@@ -88,7 +94,7 @@ struct HTTPResourceClient: Sendable {
         }
         if options.offline { throw .notCached(location: shown) }
         do throws(ResourceError) {
-            let bytes = try download(url, range: range, kind: kind, limit: limit, deadline: deadline)
+            let (bytes, validator) = try download(url, range: range, kind: kind, limit: limit, deadline: deadline)
             if let cache {
                 do {
                     if let bytes { try cache.store(bytes, resource: cacheKey) } else { try cache.storeAbsent(resource: cacheKey) }
@@ -96,7 +102,7 @@ struct HTTPResourceClient: Sendable {
                     warnings.append("\(shown): could not write the cache: \(error.description)")
                 }
             }
-            return Fetched(bytes: bytes, warnings: warnings)
+            return Fetched(bytes: bytes, warnings: warnings, validator: validator)
         } catch {
             // Content problems are the server's answer, not a failed refresh: never mask them.
             if case .network = error, let stale {
@@ -111,9 +117,9 @@ struct HTTPResourceClient: Sendable {
     }
 
     /// One download under the transfer layer's policy; the body checked (and, for a range,
-    /// prefixed with the total size) — nil for 404/204.
+    /// prefixed with the total size) — nil for 404/204 — and the version the server named.
     private func download(_ url: String, range: ClosedRange<UInt64>?, kind: ResourceKind, limit: Int,
-                          deadline: Deadline) throws(ResourceError) -> [UInt8]? {
+                          deadline: Deadline) throws(ResourceError) -> (bytes: [UInt8]?, validator: String?) {
         let shown = URLRedaction.redact(url)
         var limited = options
         limited.maxTileBytes = max(1, min(limit, options.maxTileBytes))
@@ -130,7 +136,7 @@ struct HTTPResourceClient: Sendable {
         }
         switch result {
         case .absent:
-            return nil
+            return (nil, nil)
         case .clientError(let status):
             throw .network(location: shown, reason: "\(shown): HTTP \(status)\(status == 401 || status == 403 ? " (an API key missing or refused?)" : "")")
         case .body(let body, let reserved, let details):
@@ -140,9 +146,9 @@ struct HTTPResourceClient: Sendable {
             }
             guard let range else {
                 if let reason = kind.rejection(of: body) { throw .invalid(location: shown, reason: reason) }
-                return body
+                return (body, details.validator)
             }
-            return try Self.prefixedSlice(body, details: details, range: range, shown: shown)
+            return (try Self.prefixedSlice(body, details: details, range: range, shown: shown), details.validator)
         }
     }
 

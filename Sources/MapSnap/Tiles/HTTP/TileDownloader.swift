@@ -29,6 +29,17 @@ struct TileDownloader: Sendable {
         var contentType: String?
         /// `Content-Range` of a 206 answer to a range request.
         var contentRange: String?
+        /// `ETag` and `Last-Modified`, when the server sent them.
+        var entityTag: String? = nil
+        var lastModified: String? = nil
+
+        /// What identifies the version of the resource: the entity tag, else the modification
+        /// date (prefixed, so the two are never taken for each other), else nil.
+        var validator: String? {
+            if let entityTag, !entityTag.isEmpty { return "ETag " + entityTag }
+            if let lastModified, !lastModified.isEmpty { return "Last-Modified " + lastModified }
+            return nil
+        }
     }
 
     /// How one attempt ended when it neither succeeded nor failed for good.
@@ -154,7 +165,8 @@ struct TileDownloader: Sendable {
             budget.release(response.reservedBytes)
             return .done(.success(.absent))
         case 200..<300:
-            let details = Details(status: status, contentType: response.contentType, contentRange: response.contentRange)
+            let details = Details(status: status, contentType: response.contentType, contentRange: response.contentRange,
+                                  entityTag: response.entityTag, lastModified: response.lastModified)
             return .done(.success(.body(response.body, reservedBytes: response.reservedBytes, details: details)))
         case 301, 302, 303, 307, 308:
             guard let location = response.location else {

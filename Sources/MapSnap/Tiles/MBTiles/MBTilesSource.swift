@@ -155,6 +155,50 @@ final class MBTilesSource: TileSource, Sendable {
         return .queryFailed(path: path, tile: tile, code: error.code, message: error.message)
     }
 
+    /// The tiles of zoom `z` whose columns and (XYZ) rows lie in the ranges given, with their
+    /// stored sizes, in the database's row order — one indexed range query, no tile bytes read
+    /// (`data extract` reads the bytes afterwards, tile by tile, in the order it writes them).
+    func storedTiles(zoom z: Int, columns: ClosedRange<Int>, rows: ClosedRange<Int>) throws -> [(tile: TileID, size: Int)] {
+        let prepared = database.withLock { db in
+            Result { () throws(SQLiteFailure) in
+                try db.connection.prepare("""
+                    SELECT tile_column, tile_row, length(tile_data) FROM tiles
+                    WHERE zoom_level = ?1 AND tile_column BETWEEN ?2 AND ?3 AND tile_row BETWEEN ?4 AND ?5
+                    """)
+            }
+        }
+        let statement: SQLiteStatement
+        switch prepared {
+        case .success(let s): statement = s
+        case .failure(let error): throw MBTilesError.notMBTiles(path: path, message: error.message)
+        }
+        let n = 1 << z
+        statement.bind(Int64(z), at: 1)
+        statement.bind(Int64(columns.lowerBound), at: 2)
+        statement.bind(Int64(columns.upperBound), at: 3)
+        // XYZ rows y0…y1 are TMS rows (n-1-y1)…(n-1-y0).
+        statement.bind(Int64(n - 1 - rows.upperBound), at: 4)
+        statement.bind(Int64(n - 1 - rows.lowerBound), at: 5)
+        var out: [(tile: TileID, size: Int)] = []
+        while true {
+            let row = database.withLock { _ in
+                Result { () throws(SQLiteFailure) -> (x: Int, row: Int, size: Int)? in
+                    guard try statement.step() else { return nil }
+                    return (statement.int(0), statement.int(1), statement.int(2))
+                }
+            }
+            let found: (x: Int, row: Int, size: Int)?
+            switch row {
+            case .success(let r): found = r
+            case .failure(let error): throw failure(error, tile: "(zoom \(z) range)")
+            }
+            guard let (x, tmsRow, size) = found else { break }
+            guard let tile = TileID(z: z, x: x, y: n - 1 - tmsRow) else { continue }
+            out.append((tile, size))
+        }
+        return out
+    }
+
     /// Calls `body` with every tile as stored (XYZ address, raw possibly-gzipped bytes), in
     /// the database's row order. Rows with out-of-range addresses are skipped.
     func forEachStoredTile(_ body: (TileID, [UInt8]) throws -> Void) throws {

@@ -26,6 +26,8 @@ public enum PMTilesError: Error, Equatable, Sendable, CustomStringConvertible {
     case metadataNotJSON(path: String, JSONError)
     /// Reading the file failed.
     case io(path: String, offset: UInt64, reason: String)
+    /// A remote archive changed between two of its reads (another size or version).
+    case archiveChanged(path: String, reason: String)
     /// The writer was given the same tile twice.
     case duplicateTile(String)
 
@@ -46,6 +48,7 @@ public enum PMTilesError: Error, Equatable, Sendable, CustomStringConvertible {
         case .invalidMetadata(let p, let r): return "\(p): JSON metadata is invalid: \(r)"
         case .metadataNotJSON(let p, let e): return "\(p): JSON metadata is invalid: not JSON: \(e.reason) at byte \(e.byteOffset)"
         case .io(let p, let o, let r): return "\(p): read failed at offset \(o): \(r)"
+        case .archiveChanged(let p, let r): return "\(p): the archive changed on the server while it was read (\(r))"
         case .duplicateTile(let t): return "PMTiles writer: tile \(t) was added twice"
         }
     }

@@ -33,8 +33,10 @@ final class PMTilesSource: TileSource, @unchecked Sendable {
     /// The spec's writers nest at most root → leaf; allow some slack, never unbounded.
     static let maxDirectoryDepth = 4
 
-    private let file: any PMTilesByteSource
-    private let rootEntries: [PMTilesEntry]
+    /// Where the archive's bytes come from.
+    let file: any PMTilesByteSource
+    /// The root directory, decoded.
+    let rootEntries: [PMTilesEntry]
     private let lock = NSLock()
     /// Guarded by `lock`.
     private var leafCache: [UInt64: [PMTilesEntry]] = [:]
@@ -206,6 +208,15 @@ final class PMTilesSource: TileSource, @unchecked Sendable {
             throw PMTilesError.corruptDirectory(path: path, offset: offset, reason: "\(length) bytes exceeds the \(maxDirectoryBytes)-byte directory limit")
         }
         let raw = try file.read(offset: offset, length: length, deadline: deadline)
+        return try decodeDirectory(raw, header: header, offset: offset, path: path)
+    }
+
+    /// The entries of the directory stored as `raw` (compressed as the header says) at file
+    /// offset `offset`, within the bounds above.
+    static func decodeDirectory(_ raw: [UInt8], header: PMTilesHeader, offset: UInt64, path: String) throws(PMTilesError) -> [PMTilesEntry] {
+        guard raw.count <= maxDirectoryBytes else {
+            throw PMTilesError.corruptDirectory(path: path, offset: offset, reason: "\(raw.count) bytes exceeds the \(maxDirectoryBytes)-byte directory limit")
+        }
         let bytes = try inflateInternal(raw, header: header, path: path, what: "directory at offset \(offset)", limit: maxDirectoryBytes)
         do {
             return try PMTilesDirectory.decode(bytes)

@@ -98,6 +98,37 @@ import Testing
         #expect(throws: PMTilesError.self) { try source.tileData(for: tile) }
     }
 
+    @Test(arguments: [("ETag", "\"v1\"", "\"v2\""), ("Last-Modified", "Tue, 01 Dec 2026 10:00:00 GMT", "Thu, 03 Dec 2026 10:00:00 GMT")])
+    func rangesOfAnotherVersionAreRefusedEvenAtTheSameSize(header: String, first: String, second: String) throws {
+        // Re-uploaded with one tile byte changed: the size alone cannot tell.
+        let archive = ExtractFixtures.country.bytes
+        var changed = archive
+        changed[changed.count - 100] ^= 0xFF
+        let server = try ArchiveServer(archive: archive, versionHeader: header)
+        defer { server.stop() }
+        server.replace(afterRequests: 0, with: archive, etag: first)
+        let source = try #require(try TileSources.open(server.url, httpOptions: HTTPTileSourceTests.options()) as? PMTilesSource)
+        let tile = TileID(z: 14, x: 9326, y: 4742)!
+        let before = try source.tileData(for: tile)
+        #expect(before != nil)
+        server.replace(afterRequests: server.server.requestCount, with: changed, etag: second)
+        do {
+            _ = try source.tileData(for: TileID(z: 14, x: 9330, y: 4745)!)
+            Issue.record("a range of another version must throw")
+        } catch {
+            #expect(error as? PMTilesError == .archiveChanged(path: server.url, reason: "\(header) \(first) became \(header) \(second)"))
+        }
+    }
+
+    @Test func theVersionIsTheEntityTagElseTheModificationDate() {
+        var details = TileDownloader.Details(status: 206, contentType: nil, contentRange: nil)
+        #expect(details.validator == nil)
+        details.lastModified = "Thu, 03 Dec 2026 10:00:00 GMT"
+        #expect(details.validator == "Last-Modified Thu, 03 Dec 2026 10:00:00 GMT")
+        details.entityTag = "W/\"abc\""
+        #expect(details.validator == "ETag W/\"abc\"")
+    }
+
     @Test func aServerWithoutRangeSupportIsNamed() throws {
         let (site, _) = try Self.servedArchive()
         site.honoursRanges = false
