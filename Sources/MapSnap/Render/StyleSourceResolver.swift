@@ -18,9 +18,19 @@ struct ResolvedSource: Sendable {
         let toZoom: Int
         /// What to credit on the map when this candidate supplies a tile.
         let attribution: String?
+        /// How the coverage warning names it: "the embedded world data", "--source x.mbtiles"
+        /// (credentials already masked).
+        let label: String
+        /// The highest data zoom at which its tiles still carry detail (`MapCoverage`): past it
+        /// they are drawn, over-zoomed, but the view counts as lacking detail there.
+        let detailMaxZoom: Int
+        /// Named by the user for this render (`--source`): a view where it supplies no tile is
+        /// reported, naming it and its bounds (bundled data and regions simply stand aside).
+        let isNamedByUser: Bool
 
         init(source: TileSourceRegistry.Opened, name: String, fromZoom: Int, bounds: TileSourceMetadata.Bounds?,
-             attribution: String? = nil, toZoom: Int = 30) {
+             attribution: String? = nil, toZoom: Int = 30, label: String? = nil, detailMaxZoom: Int? = nil,
+             isNamedByUser: Bool = false) {
             self.source = source.source
             self.sourceID = source.id
             self.name = URLRedaction.redact(name)
@@ -28,6 +38,15 @@ struct ResolvedSource: Sendable {
             self.bounds = bounds
             self.toZoom = toZoom
             self.attribution = attribution ?? source.source.metadata.attribution
+            self.label = label ?? self.name
+            self.detailMaxZoom = detailMaxZoom ?? MapCoverage.detailMaxZoom(of: source.source.metadata)
+            self.isNamedByUser = isNamedByUser
+        }
+
+        /// Whether its tiles are used at data zoom `z` at all (its zoom window and the
+        /// source's own minimum zoom).
+        func isUsed(atZoom z: Int) -> Bool {
+            z >= fromZoom && z <= toZoom && z >= source.metadata.minZoom
         }
     }
 
@@ -38,6 +57,9 @@ struct ResolvedSource: Sendable {
     let tileSize: Int
     /// Set for `raster-dem` sources: their tiles decode to elevations, not images.
     var demEncoding: DEMEncoding? = nil
+    /// The bundled data (`mapsnap:embedded`, `…:imagery`, `…:relief` without `--source`), where
+    /// regions of the data directory draw: a view lacking detail is mended by adding one.
+    var offersRegions = false
 }
 
 /// Turns a style's `sources` into tile sources: `mapsnap:embedded`/`mapsnap:relief`/
@@ -65,6 +87,10 @@ struct StyleSourceResolver {
     /// When what opening fetches over the network (TileJSON, PMTiles headers) must end.
     var deadline: Deadline = .none
 
+    /// Bundled styles of the OpenMapTiles schema (the embedded data's): a vector `--source`
+    /// then draws in front of the embedded data, which shows wherever it has no tile.
+    var embeddedBeneathOverride = false
+
     /// The URL of the bundled styles' DEM slot.
     static let demPlaceholder = "mapsnap:dem"
 
@@ -76,6 +102,11 @@ struct StyleSourceResolver {
     static let embeddedRasterMaxZoom = 11
     /// The city tiles replace the world data from this zoom up.
     static let cityFromZoom = 10
+    /// How warnings name the bundled data files.
+    static let embeddedLabels = ["helsinki.mbtiles": "the bundled Helsinki street data",
+                                 "world.mbtiles": "the embedded world data",
+                                 "relief.mbtiles": "the bundled relief shading",
+                                 "imagery.mbtiles": "the bundled imagery"]
 
     func resolve(_ style: Style, warnings: inout [String]) throws -> [String: ResolvedSource] {
         var out: [String: ResolvedSource] = [:]
@@ -108,9 +139,15 @@ struct StyleSourceResolver {
             // A raster --source stands for imagery: it replaces raster sources but not the
             // bundled relief shading, which stays under it.
             if let override, override.source.metadata.format.isVector == isVector, s.url != "mapsnap:relief" {
-                out[id] = ResolvedSource(id: id, isVector: isVector,
-                                         candidates: [.init(source: override, name: overrideName, fromZoom: 0, bounds: nil)],
-                                         tileSize: override.source.metadata.tileSize)
+                var cands: [ResolvedSource.Candidate] = [.init(source: override, name: overrideName, fromZoom: 0, bounds: nil,
+                                                               label: "--source \(URLRedaction.redact(overrideName))", isNamedByUser: true)]
+                // Where the --source has no tile (outside its area, a 404), the embedded data
+                // of the same schema is drawn instead of an empty background.
+                if isVector, embeddedBeneathOverride, s.url == "mapsnap:embedded" {
+                    var ignored: [String] = []
+                    cands += embeddedCandidates(warnings: &ignored)
+                }
+                out[id] = ResolvedSource(id: id, isVector: isVector, candidates: cands, tileSize: override.source.metadata.tileSize)
                 continue
             }
             let location = s.url ?? s.tiles.first
@@ -120,16 +157,8 @@ struct StyleSourceResolver {
             }
             switch location {
             case "mapsnap:embedded":
-                var cands: [ResolvedSource.Candidate] = []
-                let credits = shortAttribution
-                for (i, file) in Self.embeddedVector.enumerated() {
-                    guard let path = dataPath(file), let src = try? registry.open(path, http: http) else { continue }
-                    let city = i < Self.embeddedVector.count - 1
-                    cands.append(.init(source: src, name: file, fromZoom: city ? Self.cityFromZoom : 0,
-                                       bounds: city ? src.source.metadata.bounds : nil, attribution: credits[file]))
-                }
-                if cands.isEmpty { warnings.append("the embedded base map data (Data/) was not found; drawing the background only") }
-                out[id] = ResolvedSource(id: id, isVector: true, candidates: cands, tileSize: 512)
+                out[id] = ResolvedSource(id: id, isVector: true, candidates: embeddedCandidates(warnings: &warnings), tileSize: 512,
+                                         offersRegions: true)
             case "mapsnap:relief", "mapsnap:imagery":
                 let file = location == "mapsnap:relief" ? Self.embeddedRelief : Self.embeddedImagery
                 if let path = dataPath(file), let src = try? registry.open(path, http: http) {
@@ -137,8 +166,9 @@ struct StyleSourceResolver {
                     // style's background shows instead.
                     out[id] = ResolvedSource(id: id, isVector: false, candidates: [.init(source: src, name: file, fromZoom: 0, bounds: nil,
                                                                                         attribution: shortAttribution[file],
-                                                                                        toZoom: Self.embeddedRasterMaxZoom)],
-                                             tileSize: src.source.metadata.tileSize)
+                                                                                        toZoom: Self.embeddedRasterMaxZoom,
+                                                                                        label: Self.embeddedLabels[file])],
+                                             tileSize: src.source.metadata.tileSize, offersRegions: true)
                 }
             default:
                 if let src = try openLocal(id: id, location: location, attribution: s.attribution, warnings: &warnings) {
@@ -148,6 +178,22 @@ struct StyleSourceResolver {
             }
         }
         return out
+    }
+
+    /// The bundled vector data, in priority order: the city's street tiles within their
+    /// bounds from `cityFromZoom`, then the world base map everywhere.
+    private func embeddedCandidates(warnings: inout [String]) -> [ResolvedSource.Candidate] {
+        var cands: [ResolvedSource.Candidate] = []
+        let credits = shortAttribution
+        for (i, file) in Self.embeddedVector.enumerated() {
+            guard let path = dataPath(file), let src = try? registry.open(path, http: http) else { continue }
+            let city = i < Self.embeddedVector.count - 1
+            cands.append(.init(source: src, name: file, fromZoom: city ? Self.cityFromZoom : 0,
+                               bounds: city ? src.source.metadata.bounds : nil, attribution: credits[file],
+                               label: Self.embeddedLabels[file]))
+        }
+        if cands.isEmpty { warnings.append("the embedded base map data (Data/) was not found; drawing the background only") }
+        return cands
     }
 
     /// A `raster-dem` source: `--dem` when given, else its own local tiles; nil (skipped)
