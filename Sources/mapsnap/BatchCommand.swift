@@ -7,7 +7,7 @@ import MapSnap
 enum BatchCommand {
     static let help = """
     USAGE: mapsnap batch JOBS.jsonl --out-dir DIR [--jobs N] [--shard K/N]
-                         [--render-timeout SEC] [--allow-missing-tiles]
+                         [--render-timeout SEC] [--allow-missing-tiles] [--require-detail]
                          [--format NAME] [--quality N] [-q]
 
     Renders one map per line of JOBS.jsonl (each line a JSON render spec, see
@@ -19,7 +19,8 @@ enum BatchCommand {
     extension (see mapsnap render --help). Jobs run in parallel (default: one per core); output bytes do
     not depend on N. A failing job is reported with its line number and the others still
     run; the exit code is the worst of all jobs. A job whose base-map tiles all failed
-    fails (exit 3) unless --allow-missing-tiles; --render-timeout is per job (default
+    fails (exit 3) unless --allow-missing-tiles, and with --require-detail so does a job
+    whose view has too little detailed map data; --render-timeout is per job (default
     300 seconds; 0 = no limit), as for render.
 
     --shard K/N renders only the K-th of N slices of the jobs (every N-th non-blank line,
@@ -32,7 +33,7 @@ enum BatchCommand {
 
     static func run(_ arguments: ArraySlice<String>) throws(CLIError) {
         let args = try OptionTable(valued: ["--out-dir", "--jobs", "--render-timeout", "--shard", "--format", "--quality"],
-                                   switches: ["--help", "--quiet", "--allow-missing-tiles"],
+                                   switches: ["--help", "--quiet", "--allow-missing-tiles", "--require-detail"],
                                    aliases: ["-h": "--help", "-q": "--quiet", "-j": "--jobs"]).parse(arguments)
         if args.has("--help") { Output.out(help); return }
         guard args.positionals.count == 1, let jobsPath = args.positionals.first else {
@@ -52,6 +53,7 @@ enum BatchCommand {
         // No flag: the default; "0": no limit (nil).
         let renderTimeout: Double? = try args.last("--render-timeout").map(RenderCommand.renderTimeout) ?? RenderCommand.defaultRenderTimeout
         let allowMissingTiles = args.has("--allow-missing-tiles")
+        let requireDetail = args.has("--require-detail")
         let quiet = args.has("--quiet")
         var defaults = RenderSpecBuilder()
         do {
@@ -87,7 +89,7 @@ enum BatchCommand {
             let source = "\(jobsPath):\(jobs.lineNumber(of: i))"
             let outcome = runJob(i, jobs: jobs, name: names[i], source: source, outDir: outDir,
                                  renderTimeout: renderTimeout, threads: threadsPerJob, quiet: quiet,
-                                 allowMissingTiles: allowMissingTiles, format: format, progress: progress,
+                                 allowMissingTiles: allowMissingTiles, requireDetail: requireDetail, format: format, progress: progress,
                                  repeats: repeats)
             results.withLock { $0[k] = outcome }
             progress.jobFinished()
@@ -150,7 +152,7 @@ enum BatchCommand {
 
     /// Parses and renders one job; its outcome as an exit code and a message naming its line.
     static func runJob(_ i: Int, jobs: RenderJobs, name: Name, source: String, outDir: String,
-                       renderTimeout: Double?, threads: Int, quiet: Bool, allowMissingTiles: Bool, format: Format,
+                       renderTimeout: Double?, threads: Int, quiet: Bool, allowMissingTiles: Bool, requireDetail: Bool, format: Format,
                        progress: Progress, repeats: RepeatedWarnings) -> (Int32, String?) {
         if let problem = problem(withOutputName: name.file) {
             return (2, "\(source): output \"\(printable(name.file))\": \(problem)")
@@ -177,7 +179,8 @@ enum BatchCommand {
         spec.quality = spec.quality ?? format.quality
         let path = (outDir as NSString).appendingPathComponent(name.file)
         do {
-            try RenderCommand.render(spec, to: path, quiet: quiet, allowMissingTiles: allowMissingTiles, warn: warn)
+            try RenderCommand.render(spec, to: path, quiet: quiet, allowMissingTiles: allowMissingTiles, requireDetail: requireDetail,
+                                     warn: warn)
             return (0, nil)
         } catch {
             return (error.exitCode, "\(source): \(error.description)")
