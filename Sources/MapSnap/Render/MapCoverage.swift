@@ -79,7 +79,7 @@ public struct MapCoverage: Sendable, Hashable {
                 // A source claiming everything (a --source) still has data only within the
                 // bounds its metadata declares: its tiles at the edge are blank beyond them.
                 var parts = t.clips
-                if let b = cand.bounds ?? cand.source.metadata.bounds {
+                if let b = cand.bounds ?? cand.source.metadata.bounds, b.hasArea {
                     let area = LoadedSource.pixelRects(of: b, camera: camera, worldCopy: t.covering.worldCopy)
                     parts = parts.flatMap { clip in area.compactMap { clip.intersection($0) } }
                 }
@@ -108,7 +108,7 @@ public struct MapCoverage: Sendable, Hashable {
                 let stats = s.candidateStatistics[k]
                 // A --source without a tile here has its own warning (`namedSourceWarnings`).
                 if c.isNamedByUser && stats.loaded == 0 { continue }
-                let area = (c.bounds ?? c.source.metadata.bounds).flatMap { isWholeWorld($0) ? nil : "covers only \(describe($0))" }
+                let area = (c.bounds ?? c.source.metadata.bounds).flatMap { !$0.hasArea || isWholeWorld($0) ? nil : "covers only \(describe($0))" }
                 if s.dataZoom > c.detailMaxZoom {
                     limited.append("\(c.label) \(area.map { $0 + " and " } ?? "")ends at z\(c.source.metadata.maxZoom)")
                 } else if let area {
@@ -142,7 +142,8 @@ public struct MapCoverage: Sendable, Hashable {
                 let found = stats.requested == 0 ? "no tile for this view"
                     : "no tile for this view (\(stats.requested == 1 ? "the 1 tile" : "all \(stats.requested) tiles") asked for \(stats.requested == 1 ? "is" : "are") absent)"
                 let zooms = "zoom \(meta.minZoom)–\(meta.maxZoom)"
-                var line = "\(c.label): \(found); " + (meta.bounds.map { "it covers \(describe($0)), \(zooms)" } ?? "it declares no bounds (\(zooms))")
+                let declared = meta.bounds.flatMap { $0.hasArea ? $0 : nil }
+                var line = "\(c.label): \(found); " + (declared.map { "it covers \(describe($0)), \(zooms)" } ?? "it declares no bounds (\(zooms))")
                 if let instead = s.usedCandidates.first(where: { $0 != k }) {
                     line += "; \(s.source.candidates[instead].label) is drawn there instead"
                 }

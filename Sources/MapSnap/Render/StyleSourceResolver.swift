@@ -139,11 +139,15 @@ struct StyleSourceResolver {
             // A raster --source stands for imagery: it replaces raster sources but not the
             // bundled relief shading, which stays under it.
             if let override, override.source.metadata.format.isVector == isVector, s.url != "mapsnap:relief" {
-                var cands: [ResolvedSource.Candidate] = [.init(source: override, name: overrideName, fromZoom: 0, bounds: nil,
+                // Outside the --source's area and where it has no tile (a 404), the embedded data
+                // of the same schema is drawn instead of an empty background: the --source then
+                // draws within the bounds it declares, as the bundled city tiles and regions do
+                // (its tiles at the edge of an extract are blank beyond them).
+                let beneath = isVector && embeddedBeneathOverride && s.url == "mapsnap:embedded"
+                var cands: [ResolvedSource.Candidate] = [.init(source: override, name: overrideName, fromZoom: 0,
+                                                               bounds: beneath ? override.source.metadata.bounds.flatMap { $0.hasArea ? $0 : nil } : nil,
                                                                label: "--source \(URLRedaction.redact(overrideName))", isNamedByUser: true)]
-                // Where the --source has no tile (outside its area, a 404), the embedded data
-                // of the same schema is drawn instead of an empty background.
-                if isVector, embeddedBeneathOverride, s.url == "mapsnap:embedded" {
+                if beneath {
                     var ignored: [String] = []
                     cands += embeddedCandidates(warnings: &ignored)
                 }

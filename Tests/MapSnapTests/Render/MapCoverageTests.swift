@@ -260,3 +260,36 @@ extension MapCoverageTests {
         #expect(signature(threads: 4, order: { Array((0..<$0).reversed()) }) == reference)
     }
 }
+
+extension MapCoverageTests {
+    /// With a bundled style of the OpenMapTiles schema, a vector `--source` draws within its
+    /// declared bounds in front of the embedded data; other schemas, raster tiles and style
+    /// files keep the `--source` alone, drawn everywhere.
+    @Test(arguments: [
+        ("normal", "helsinki-openmaptiles.mbtiles", ["--source", "the bundled Helsinki street data", "the embedded world data"], true),
+        ("terrain", "helsinki-openmaptiles.mbtiles", ["--source", "the bundled Helsinki street data", "the embedded world data"], true),
+        ("normal", "helsinki-protomaps.pmtiles", ["--source"], false),
+        ("file", "helsinki-openmaptiles.mbtiles", ["--source"], false),
+        ("normal", "helsinki-raster-z12-13", ["--source"], false),
+    ])
+    func whatDrawsBeneathASource(style: String, fixture: String, labels: [String], bounded: Bool) throws {
+        var path = style
+        if style == "file" {
+            path = TestPaths.temporaryDirectory() + "/style.json"
+            try Data(#"""
+            {"version": 8, "sources": {"s": {"type": "vector", "url": "nowhere.mbtiles"}},
+             "layers": [{"id": "water", "type": "fill", "source": "s", "source-layer": "water"}]}
+            """#.utf8).write(to: URL(fileURLWithPath: path))
+        }
+        var o = MapSnapshotOptions(width: 100, height: 100, center: LatLng(60.17, 24.94), zoom: 12, style: path)
+        o.source = TestPaths.fixture(fixture)
+        let setup = try MapRenderer().preparedStyle(for: o)
+        let overridden = setup.sources.values.filter { $0.candidates.first?.isNamedByUser == true }
+        #expect(overridden.count == 1, "\(setup.sources.keys.sorted())")
+        let source = try #require(overridden.first)
+        #expect(source.candidates.map { $0.isNamedByUser ? "--source" : $0.label } == labels)
+        #expect((source.candidates[0].bounds != nil) == bounded)
+        #expect(source.candidates[0].label == "--source " + TestPaths.fixture(fixture))
+        #expect(!source.offersRegions)
+    }
+}
