@@ -98,7 +98,7 @@ enum RenderCommand {
       of the view has detailed data). Tiles a source does not have are not failures.
 
     EXAMPLES
-      mapsnap render --marker 'label:A|60.1699,24.9384' --zoom 15 -o helsinki.png
+      mapsnap render --marker 'label:A|60.1699,24.9443' --zoom 16 -o helsinki.png
       mapsnap render --gpx ride.gpx --style terrain --size 800x600 --scale 2 -o ride.png
       mapsnap render --style terrain --dem terrarium-tiles/ --center 46.55,7.98 --zoom 12 -o alps.png
       mapsnap render --polyline6 '...' --marker 'color:green|label:S|...' -o route.png
