@@ -139,8 +139,8 @@ public struct MapCoverage: Sendable, Hashable {
                 let stats = s.candidateStatistics[k]
                 guard stats.loaded == 0 && stats.failed == 0 else { continue }
                 let meta = c.source.metadata
-                let found = stats.requested == 0 ? "no tile for this view"
-                    : "no tile for this view (\(stats.requested == 1 ? "the 1 tile" : "all \(stats.requested) tiles") asked for \(stats.requested == 1 ? "is" : "are") absent)"
+                let n = stats.requested
+                let found = "no tile for this view" + (n == 0 ? "" : n == 1 ? " (the 1 tile asked for is absent)" : " (all \(n) tiles asked for are absent)")
                 let zooms = "zoom \(meta.minZoom)–\(meta.maxZoom)"
                 let declared = meta.bounds.flatMap { $0.hasArea ? $0 : nil }
                 var line = "\(c.label): \(found); " + (declared.map { "it covers \(describe($0)), \(zooms)" } ?? "it declares no bounds (\(zooms))")
