@@ -7,7 +7,7 @@ import MapSnap
 enum BatchCommand {
     static let help = """
     USAGE: mapsnap batch JOBS.jsonl --out-dir DIR [--jobs N] [--shard K/N]
-                         [--render-timeout SEC] [--allow-missing-tiles]
+                         [--render-timeout SEC] [--allow-missing-tiles] [--require-detail]
                          [--format NAME] [--quality N] [--data-dir DIR] [-q]
 
     Renders one map per line of JOBS.jsonl (each line a JSON render spec, see
@@ -19,7 +19,8 @@ enum BatchCommand {
     extension (see mapsnap render --help). Jobs run in parallel (default: one per core); output bytes do
     not depend on N. A failing job is reported with its line number and the others still
     run; the exit code is the worst of all jobs. A job whose base-map tiles all failed
-    fails (exit 3) unless --allow-missing-tiles; --render-timeout is per job (default
+    fails (exit 3) unless --allow-missing-tiles, and with --require-detail so does a job
+    whose view has too little detailed map data; --render-timeout is per job (default
     300 seconds; 0 = no limit), as for render. --data-dir names the regions the bundled
     styles draw (default $MAPSNAP_DATA, else $XDG_DATA_HOME/mapsnap, else
     ~/.local/share/mapsnap), as for render.
@@ -34,7 +35,7 @@ enum BatchCommand {
 
     static func run(_ arguments: ArraySlice<String>) throws(CLIError) {
         let args = try OptionTable(valued: ["--out-dir", "--jobs", "--render-timeout", "--shard", "--format", "--quality", "--data-dir"],
-                                   switches: ["--help", "--quiet", "--allow-missing-tiles"],
+                                   switches: ["--help", "--quiet", "--allow-missing-tiles", "--require-detail"],
                                    aliases: ["-h": "--help", "-q": "--quiet", "-j": "--jobs"]).parse(arguments)
         if args.has("--help") { Output.out(help); return }
         guard args.positionals.count == 1, let jobsPath = args.positionals.first else {
@@ -54,6 +55,7 @@ enum BatchCommand {
         // No flag: the default; "0": no limit (nil).
         let renderTimeout: Double? = try args.last("--render-timeout").map(RenderCommand.renderTimeout) ?? RenderCommand.defaultRenderTimeout
         let allowMissingTiles = args.has("--allow-missing-tiles")
+        let requireDetail = args.has("--require-detail")
         // Resolved once, so every job of the run draws the same regions.
         let dataDirectory = DataDirectory.resolve(explicit: args.last("--data-dir")).path
         let quiet = args.has("--quiet")
@@ -91,7 +93,7 @@ enum BatchCommand {
             let source = "\(jobsPath):\(jobs.lineNumber(of: i))"
             let outcome = runJob(i, jobs: jobs, name: names[i], source: source, outDir: outDir,
                                  renderTimeout: renderTimeout, dataDirectory: dataDirectory, threads: threadsPerJob, quiet: quiet,
-                                 allowMissingTiles: allowMissingTiles, format: format, progress: progress,
+                                 allowMissingTiles: allowMissingTiles, requireDetail: requireDetail, format: format, progress: progress,
                                  repeats: repeats)
             results.withLock { $0[k] = outcome }
             progress.jobFinished()
@@ -154,7 +156,8 @@ enum BatchCommand {
 
     /// Parses and renders one job; its outcome as an exit code and a message naming its line.
     static func runJob(_ i: Int, jobs: RenderJobs, name: Name, source: String, outDir: String,
-                       renderTimeout: Double?, dataDirectory: String, threads: Int, quiet: Bool, allowMissingTiles: Bool, format: Format,
+                       renderTimeout: Double?, dataDirectory: String, threads: Int, quiet: Bool, allowMissingTiles: Bool,
+                       requireDetail: Bool, format: Format,
                        progress: Progress, repeats: RepeatedWarnings) -> (Int32, String?) {
         if let problem = problem(withOutputName: name.file) {
             return (2, "\(source): output \"\(printable(name.file))\": \(problem)")
@@ -182,7 +185,8 @@ enum BatchCommand {
         spec.quality = spec.quality ?? format.quality
         let path = (outDir as NSString).appendingPathComponent(name.file)
         do {
-            try RenderCommand.render(spec, to: path, quiet: quiet, allowMissingTiles: allowMissingTiles, warn: warn)
+            try RenderCommand.render(spec, to: path, quiet: quiet, allowMissingTiles: allowMissingTiles, requireDetail: requireDetail,
+                                     warn: warn)
             return (0, nil)
         } catch {
             return (error.exitCode, "\(source): \(error.description)")

@@ -45,6 +45,10 @@ enum RenderCommand {
       --render-timeout SEC  time allowed for loading the base map's tiles; tiles not read
                             by then are skipped (default 300; 0 = no limit)
       --allow-missing-tiles write the map even when no base-map tile could be read
+      --require-detail      fail (exit 3, nothing written) when a quarter or more of the view
+                            has no detailed map data (only over-zoomed or no tiles: outside
+                            every source's area, past the zooms it has); without it that is
+                            a warning
       --max-connections N   HTTP connections per host at once, shared by all renders of the
                             process (default 8)
       --allow-cross-origin-redirects
@@ -90,11 +94,11 @@ enum RenderCommand {
     EXIT CODES
       0 success, 2 bad usage or input (nothing written), 3 runtime failure (I/O, source,
       or no base-map tile could be read — every tile that exists failed or timed out;
-      nothing written unless --allow-missing-tiles). Tiles a source does not have are
-      not failures.
+      nothing written unless --allow-missing-tiles; or, with --require-detail, too little
+      of the view has detailed data). Tiles a source does not have are not failures.
 
     EXAMPLES
-      mapsnap render --marker 'label:A|60.1699,24.9384' --zoom 15 -o helsinki.png
+      mapsnap render --marker 'label:A|60.1699,24.9443' --zoom 16 -o helsinki.png
       mapsnap render --gpx ride.gpx --style terrain --size 800x600 --scale 2 -o ride.png
       mapsnap render --style terrain --dem terrarium-tiles/ --center 46.55,7.98 --zoom 12 -o alps.png
       mapsnap render --polyline6 '...' --marker 'color:green|label:S|...' -o route.png
@@ -106,7 +110,7 @@ enum RenderCommand {
                  "--attribution", "--caption", "--output", "--max-size", "--max-pixels", "--cache-dir", "--timeout",
                  "--render-timeout", "--max-connections", "--format", "--quality", "--data-dir"],
         switches: ["--no-scale-bar", "--fractional-zoom", "--quiet", "--help", "--offline", "--allow-missing-tiles",
-                   "--allow-cross-origin-redirects"],
+                   "--allow-cross-origin-redirects", "--require-detail"],
         aliases: ["-o": "--output", "-q": "--quiet", "-h": "--help"])
 
     static func run(_ arguments: ArraySlice<String>) throws(CLIError) {
@@ -123,7 +127,8 @@ enum RenderCommand {
             throw .usage("render: missing -o OUT.png (use '-o -' for stdout)")
         }
         if !args.has("--quiet") { spec.warnings.forEach(Output.warning) }
-        try render(spec, to: output, quiet: args.has("--quiet"), allowMissingTiles: args.has("--allow-missing-tiles"))
+        try render(spec, to: output, quiet: args.has("--quiet"), allowMissingTiles: args.has("--allow-missing-tiles"),
+                   requireDetail: args.has("--require-detail"))
     }
 
     /// The CLI's time limit for loading tiles when `--render-timeout` is not given.
@@ -226,8 +231,9 @@ enum RenderCommand {
     }
 
     /// Renders and writes one map. A map whose base-map tiles all failed (`nothingLoaded`)
-    /// is a runtime failure unless `allowMissingTiles`; nothing is written then.
-    static func render(_ spec: RenderSpec, to output: String, quiet: Bool, allowMissingTiles: Bool,
+    /// is a runtime failure unless `allowMissingTiles`, and so is a map lacking detail
+    /// (`MapCoverage.lacksDetail`) with `requireDetail`; nothing is written then.
+    static func render(_ spec: RenderSpec, to output: String, quiet: Bool, allowMissingTiles: Bool, requireDetail: Bool = false,
                        warn: (String) -> Void = Output.warning) throws(CLIError) {
         let snapshot: MapSnapshot
         do {
@@ -237,7 +243,11 @@ enum RenderCommand {
         } catch {
             throw .runtime(String(describing: error))
         }
-        if !quiet { snapshot.warnings.forEach(warn) }
+        // With --require-detail the coverage warning is the error, said once.
+        let failsForDetail = requireDetail && snapshot.coverage.lacksDetail
+        if !quiet {
+            for w in snapshot.warnings where !(failsForDetail && w == snapshot.coverage.warning) { warn(w) }
+        }
         let tiles = snapshot.baseMapTiles
         if tiles.nothingLoaded {
             let what = "no base-map tile could be read (\(tiles.failed) of \(tiles.requested) failed, none loaded)"
@@ -245,6 +255,9 @@ enum RenderCommand {
                 throw .runtime("\(what); nothing written (--allow-missing-tiles writes the map anyway)")
             }
             if !quiet { warn("\(what); writing the map anyway (--allow-missing-tiles)") }
+        }
+        if failsForDetail, let why = snapshot.coverage.warning {
+            throw .runtime("\(why); nothing written (--require-detail)")
         }
         let format = spec.outputFormat(fileName: output == "-" ? nil : output)
         let png: [UInt8]

@@ -69,6 +69,9 @@ struct BaseMapSetup: Sendable {
         // Regions draw under the bundled styles only, and not when --source names the tiles.
         let regions = builtin.contains(styleName) && override == nil
             ? key.dataDirectory.map { RegionMosaic(directory: DataDirectory(path: $0)) } ?? RegionMosaic() : RegionMosaic()
+        /// A bundled style of the embedded data's schema (OpenMapTiles): its data can show
+        /// beneath a vector `--source`.
+        var readsEmbeddedSchema = false
         var loaded: Style
         /// What the style's relative locations resolve against: its folder or its URL.
         let base: String?
@@ -80,6 +83,7 @@ struct BaseMapSetup: Sendable {
             if builtin.contains(styleName) {
                 let file = Self.bundledStyleFile(styleName, source: override?.source, sourceName: key.source ?? "",
                                                  deadline: deadline, warning: &schemaWarning)
+                readsEmbeddedSchema = !file.hasPrefix("protomaps/")
                 switch ResourceLocator.directory(named: "Styles", probe: file) {
                 case .success(let dir): path = (dir as NSString).appendingPathComponent(file)
                 case .failure(let e): throw RenderError.resourcesNotFound(e)
@@ -120,9 +124,10 @@ struct BaseMapSetup: Sendable {
             throw RenderError.sprite(error, style: URLRedaction.redact(styleName), fromOptions: key.sprite != nil)
         }
         let dataDir = try? ResourceLocator.directory(named: "Data", probe: "helsinki.mbtiles").get()
-        let resolver = StyleSourceResolver(styleBase: base, dataDirectory: dataDir, override: override, overrideName: key.source ?? "",
+        var resolver = StyleSourceResolver(styleBase: base, dataDirectory: dataDir, override: override, overrideName: key.source ?? "",
                                            demOverride: key.demSource, demEncodingOverride: key.demEncoding, http: key.http,
                                            registry: registry, deadline: deadline, regions: regions)
+        resolver.embeddedBeneathOverride = readsEmbeddedSchema
         sources = try resolver.resolve(loaded, warnings: &warnings)
         if let missing = Self.missingLayersWarning(loaded, sources) { warnings.append(missing) }
         self.warnings = warnings + fetcher.warnings
@@ -374,6 +379,16 @@ final class BaseMap {
             return LoadedSource(source: s, camera: camera, dataZoom: z, maxThreads: maxThreads, loadOrder: loadOrder,
                                 cache: tileCache, deadline: deadline)
         }
+    }
+
+    /// Where the image has detail (after drawing: every source the style drew from).
+    func coverage(camera: Camera) -> MapCoverage {
+        MapCoverage.measure(loaded.keys.sorted().compactMap { loaded[$0] }, camera: camera)
+    }
+
+    /// A line for each `--source` that supplied no tile to the image.
+    var namedSourceWarnings: [String] {
+        MapCoverage.namedSourceWarnings(loaded.keys.sorted().compactMap { loaded[$0] })
     }
 
     /// Tile counts of every source loaded so far.

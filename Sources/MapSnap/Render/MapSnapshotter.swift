@@ -82,6 +82,9 @@ public struct MapSnapshotter: Sendable {
             throw RenderError.overlay(error)
         }
         warnings.append(contentsOf: base.allWarnings)
+        warnings.append(contentsOf: base.namedSourceWarnings)
+        let coverage = base.coverage(camera: camera)
+        if let w = coverage.warning { warnings.append(w) }
 
         let attribution = attributionText(base)
         if options.attribution == nil {
@@ -93,7 +96,7 @@ public struct MapSnapshotter: Sendable {
         decorations.draw(attribution: attribution, caption: options.caption, scaleBar: options.showsScaleBar)
         warnings.append(contentsOf: text.warnings)
         return MapSnapshot(image: canvas.image, camera: camera, warnings: warnings, attribution: attribution,
-                           baseMapTiles: base.tileStatistics, encoderThreads: canvas.maximumThreads)
+                           baseMapTiles: base.tileStatistics, coverage: coverage, encoderThreads: canvas.maximumThreads)
     }
 
     /// nil option → the sources' attribution; "" → none; otherwise the text given.
@@ -160,6 +163,9 @@ public struct MapSnapshot: Sendable {
     /// How the base map's tiles fared; `baseMapTiles.nothingLoaded` means the map shows no
     /// base-map data because every tile that exists failed (see `TileLoadStatistics`).
     public let baseMapTiles: TileLoadStatistics
+    /// How much of the image the base map draws with detail (not only over-zoomed or empty);
+    /// `coverage.warning`, when set, is also in `warnings`.
+    public let coverage: MapCoverage
     /// Threads encoding may use: the render's (`MapSnapshotOptions.maximumThreads`).
     let encoderThreads: Int
 

@@ -81,20 +81,20 @@ struct RegionMosaic: Sendable {
     /// The candidates of a vector style source drawn with one schema's layers: that schema's
     /// regions supply tiles, the other schema's regions are holes (their area is left to the
     /// other source's layers), in mosaic order.
-    func vectorCandidates(protomapsLayers: Bool, credits: [String: String]) -> [ResolvedSource.Candidate] {
-        vector.map { e in
-            .init(source: e.opened, name: e.region.path, fromZoom: max(Self.fromZoom, e.region.minZoom),
-                  bounds: e.region.bounds, attribution: e.region.attribution.map(Self.plainCredit),
-                  isHole: e.usesProtomapsLayers != protomapsLayers)
-        }
+    func vectorCandidates(protomapsLayers: Bool) -> [ResolvedSource.Candidate] {
+        vector.map { e in candidate(e, isHole: e.usesProtomapsLayers != protomapsLayers) }
     }
 
     /// The candidates of the imagery slot: the raster regions, in mosaic order.
-    var rasterCandidates: [ResolvedSource.Candidate] {
-        raster.map { e in
-            .init(source: e.opened, name: e.region.path, fromZoom: max(Self.fromZoom, e.region.minZoom),
-                  bounds: e.region.bounds, attribution: e.region.attribution.map(Self.plainCredit))
-        }
+    var rasterCandidates: [ResolvedSource.Candidate] { raster.map { candidate($0, isHole: false) } }
+
+    /// A region as a candidate: inside its bounds (bounds without area, such as a PMTiles
+    /// header's zeros, count as none: the whole world) from `fromZoom` up.
+    private func candidate(_ e: Entry, isHole: Bool) -> ResolvedSource.Candidate {
+        let bounds = e.region.bounds.flatMap { $0.hasArea ? $0 : nil }
+        return .init(source: e.opened, name: e.region.path, fromZoom: max(Self.fromZoom, e.region.minZoom),
+                     bounds: bounds, attribution: e.region.attribution.map(Self.plainCredit),
+                     label: "region \(e.region.name)", isHole: isHole)
     }
 
     /// A credit as text to draw: HTML tags removed (archives often carry TileJSON's

@@ -18,12 +18,22 @@ struct ResolvedSource: Sendable {
         let toZoom: Int
         /// What to credit on the map when this candidate supplies a tile.
         let attribution: String?
+        /// How the coverage warning names it: "the embedded world data", "--source x.mbtiles"
+        /// (credentials already masked).
+        let label: String
+        /// The highest data zoom at which its tiles still carry detail (`MapCoverage`): past it
+        /// they are drawn, over-zoomed, but the view counts as lacking detail there.
+        let detailMaxZoom: Int
+        /// Named by the user for this render (`--source`): a view where it supplies no tile is
+        /// reported, naming it and its bounds (bundled data and regions simply stand aside).
+        let isNamedByUser: Bool
         /// A hole: it claims its bounds and draws nothing there — the area of a region that
         /// another style source's layers draw (a Protomaps region under OpenMapTiles layers).
         let isHole: Bool
 
         init(source: TileSourceRegistry.Opened, name: String, fromZoom: Int, bounds: TileSourceMetadata.Bounds?,
-             attribution: String? = nil, toZoom: Int = 30, isHole: Bool = false) {
+             attribution: String? = nil, toZoom: Int = 30, label: String? = nil, detailMaxZoom: Int? = nil,
+             isNamedByUser: Bool = false, isHole: Bool = false) {
             self.isHole = isHole
             self.source = source.source
             self.sourceID = source.id
@@ -32,6 +42,15 @@ struct ResolvedSource: Sendable {
             self.bounds = bounds
             self.toZoom = toZoom
             self.attribution = attribution ?? source.source.metadata.attribution
+            self.label = label ?? self.name
+            self.detailMaxZoom = detailMaxZoom ?? MapCoverage.detailMaxZoom(of: source.source.metadata)
+            self.isNamedByUser = isNamedByUser
+        }
+
+        /// Whether its tiles are used at data zoom `z` at all (its zoom window and the
+        /// source's own minimum zoom).
+        func isUsed(atZoom z: Int) -> Bool {
+            z >= fromZoom && z <= toZoom && z >= source.metadata.minZoom
         }
     }
 
@@ -42,6 +61,9 @@ struct ResolvedSource: Sendable {
     let tileSize: Int
     /// Set for `raster-dem` sources: their tiles decode to elevations, not images.
     var demEncoding: DEMEncoding? = nil
+    /// The bundled data (`mapsnap:embedded`, `…:imagery`, `…:relief` without `--source`), where
+    /// regions of the data directory draw: a view lacking detail is mended by adding one.
+    var offersRegions = false
 }
 
 /// Turns a style's `sources` into tile sources: `mapsnap:embedded`/`mapsnap:relief`/
@@ -71,6 +93,10 @@ struct StyleSourceResolver {
     /// The data directory's regions, drawn in front of the embedded data (bundled styles only).
     var regions = RegionMosaic()
 
+    /// Bundled styles of the OpenMapTiles schema (the embedded data's): a vector `--source`
+    /// then draws in front of the embedded data, which shows wherever it has no tile.
+    var embeddedBeneathOverride = false
+
     /// The URL of the bundled styles' DEM slot.
     static let demPlaceholder = "mapsnap:dem"
 
@@ -82,6 +108,11 @@ struct StyleSourceResolver {
     static let embeddedRasterMaxZoom = 11
     /// The city tiles replace the world data from this zoom up.
     static let cityFromZoom = 10
+    /// How warnings name the bundled data files.
+    static let embeddedLabels = ["helsinki.mbtiles": "the bundled Helsinki street data",
+                                 "world.mbtiles": "the embedded world data",
+                                 "relief.mbtiles": "the bundled relief shading",
+                                 "imagery.mbtiles": "the bundled imagery"]
 
     func resolve(_ style: Style, warnings: inout [String]) throws -> [String: ResolvedSource] {
         var out: [String: ResolvedSource] = [:]
@@ -114,9 +145,19 @@ struct StyleSourceResolver {
             // A raster --source stands for imagery: it replaces raster sources but not the
             // bundled relief shading, which stays under it.
             if let override, override.source.metadata.format.isVector == isVector, s.url != "mapsnap:relief" {
-                out[id] = ResolvedSource(id: id, isVector: isVector,
-                                         candidates: [.init(source: override, name: overrideName, fromZoom: 0, bounds: nil)],
-                                         tileSize: override.source.metadata.tileSize)
+                // Outside the --source's area and where it has no tile (a 404), the embedded data
+                // of the same schema is drawn instead of an empty background: the --source then
+                // draws within the bounds it declares, as the bundled city tiles and regions do
+                // (its tiles at the edge of an extract are blank beyond them).
+                let beneath = isVector && embeddedBeneathOverride && s.url == "mapsnap:embedded"
+                var cands: [ResolvedSource.Candidate] = [.init(source: override, name: overrideName, fromZoom: 0,
+                                                               bounds: beneath ? override.source.metadata.bounds.flatMap { $0.hasArea ? $0 : nil } : nil,
+                                                               label: "--source \(URLRedaction.redact(overrideName))", isNamedByUser: true)]
+                if beneath {
+                    var ignored: [String] = []
+                    cands += embeddedCandidates(warnings: &ignored)
+                }
+                out[id] = ResolvedSource(id: id, isVector: isVector, candidates: cands, tileSize: override.source.metadata.tileSize)
                 continue
             }
             let location = s.url ?? s.tiles.first
@@ -126,19 +167,12 @@ struct StyleSourceResolver {
             }
             switch location {
             case "mapsnap:embedded":
-                let credits = shortAttribution
-                var cands = regions.vectorCandidates(protomapsLayers: false, credits: credits)
-                for (i, file) in Self.embeddedVector.enumerated() {
-                    guard let path = dataPath(file), let src = try? registry.open(path, http: http) else { continue }
-                    let city = i < Self.embeddedVector.count - 1
-                    cands.append(.init(source: src, name: file, fromZoom: city ? Self.cityFromZoom : 0,
-                                       bounds: city ? src.source.metadata.bounds : nil, attribution: credits[file]))
-                }
-                if cands.allSatisfy(\.isHole) { warnings.append("the embedded base map data (Data/) was not found; drawing the background only") }
-                out[id] = ResolvedSource(id: id, isVector: true, candidates: cands, tileSize: 512)
+                out[id] = ResolvedSource(id: id, isVector: true,
+                                         candidates: regions.vectorCandidates(protomapsLayers: false) + embeddedCandidates(warnings: &warnings),
+                                         tileSize: 512, offersRegions: true)
             case RegionMosaic.protomapsSourceURL:
-                out[id] = ResolvedSource(id: id, isVector: true, candidates: regions.vectorCandidates(protomapsLayers: true, credits: [:]),
-                                         tileSize: 512)
+                out[id] = ResolvedSource(id: id, isVector: true, candidates: regions.vectorCandidates(protomapsLayers: true),
+                                         tileSize: 512, offersRegions: true)
             case "mapsnap:relief", "mapsnap:imagery":
                 let file = location == "mapsnap:relief" ? Self.embeddedRelief : Self.embeddedImagery
                 // Raster regions are imagery: in front of the Blue Marble, not of the relief.
@@ -149,8 +183,9 @@ struct StyleSourceResolver {
                     out[id] = ResolvedSource(id: id, isVector: false,
                                              candidates: front + [.init(source: src, name: file, fromZoom: 0, bounds: nil,
                                                                         attribution: shortAttribution[file],
-                                                                        toZoom: Self.embeddedRasterMaxZoom)],
-                                             tileSize: src.source.metadata.tileSize)
+                                                                        toZoom: Self.embeddedRasterMaxZoom,
+                                                                        label: Self.embeddedLabels[file])],
+                                             tileSize: src.source.metadata.tileSize, offersRegions: true)
                 }
             default:
                 if let src = try openLocal(id: id, location: location, attribution: s.attribution, warnings: &warnings) {
@@ -160,6 +195,22 @@ struct StyleSourceResolver {
             }
         }
         return out
+    }
+
+    /// The bundled vector data, in priority order: the city's street tiles within their
+    /// bounds from `cityFromZoom`, then the world base map everywhere.
+    private func embeddedCandidates(warnings: inout [String]) -> [ResolvedSource.Candidate] {
+        var cands: [ResolvedSource.Candidate] = []
+        let credits = shortAttribution
+        for (i, file) in Self.embeddedVector.enumerated() {
+            guard let path = dataPath(file), let src = try? registry.open(path, http: http) else { continue }
+            let city = i < Self.embeddedVector.count - 1
+            cands.append(.init(source: src, name: file, fromZoom: city ? Self.cityFromZoom : 0,
+                               bounds: city ? src.source.metadata.bounds : nil, attribution: credits[file],
+                               label: Self.embeddedLabels[file]))
+        }
+        if cands.isEmpty { warnings.append("the embedded base map data (Data/) was not found; drawing the background only") }
+        return cands
     }
 
     /// A `raster-dem` source: `--dem` when given, else its own local tiles; nil (skipped)

@@ -6,6 +6,10 @@ import Foundation
 struct DrawTile {
     /// The tile at the render's data zoom; its square is the clip rectangle.
     let covering: CoveringTile
+    /// Index of `covering` in the camera's tile cover (draw tiles are in cover order).
+    let coveringIndex: Int
+    /// Index into the source's `candidates` of the tile source supplying it.
+    let candidate: Int
     /// The tile whose data is drawn.
     let sourceTile: TileID
     /// `sourceTile`'s square in image pixels (larger than `covering.rect` when over-zooming).
@@ -15,10 +19,17 @@ struct DrawTile {
     /// The parts of `covering.rect` this source tile draws (disjoint): the whole square,
     /// or — where a city's street tiles take over inside their bounds — the square minus
     /// those bounds, or the square within them.
-    let clips: [PixelRect]
+    fileprivate(set) var clips: [PixelRect]
 }
 
 /// Fetched and decoded tiles of one style source for one camera.
+///
+/// Each covering tile is claimed by the source's candidates in priority order, each taking
+/// what is left of the square within its bounds and zoom window. Where a candidate has no
+/// tile (absent from an archive, a 404), the next candidates claim that part in its place,
+/// so a city extract's gaps or a `--source` outside its area show the data beneath — one
+/// more round of fetches, made only when something was absent. A tile that failed (an
+/// error, the time limit) is not replaced: it is reported.
 final class LoadedSource {
     enum Payload: Sendable {
         case vector(VectorTile)
@@ -29,6 +40,8 @@ final class LoadedSource {
     }
 
     let source: ResolvedSource
+    /// The data zoom of the covering tiles.
+    let dataZoom: Int
     private(set) var drawTiles: [DrawTile] = []
     /// Draw tiles that show the same source tile in the same world copy form a group,
     /// whose data painters read once: `sourceTileGroupIndex[i]` is the group of
@@ -44,6 +57,8 @@ final class LoadedSource {
     private(set) var usedCandidates: [Int] = []
     /// How the fetches went (requested, loaded, absent, failed).
     private(set) var statistics = TileLoadStatistics()
+    /// The same counts per candidate (indexed like `source.candidates`).
+    private(set) var candidateStatistics: [TileLoadStatistics]
 
     /// Loads every tile the camera needs at `dataZoom`, in parallel; results are stored by
     /// index so the outcome never depends on which fetch finished first. Tiles not fetched
@@ -51,42 +66,101 @@ final class LoadedSource {
     init(source: ResolvedSource, camera: Camera, dataZoom: Int, maxThreads: Int? = nil, loadOrder: ((Int) -> [Int])? = nil,
          cache: DecodedTileCache? = nil, deadline: Deadline = .none) {
         self.source = source
+        self.dataZoom = dataZoom
+        candidateStatistics = Array(repeating: TileLoadStatistics(), count: source.candidates.count)
         let covering = TileCover.tiles(for: camera, dataZoom: dataZoom)
         struct Key: Hashable { let candidate: Int; let tile: TileID }
         var keys: [Key] = []
         var index: [Key: Int] = [:]
-        for c in covering {
-            var remaining = [c.rect]
-            for (ci, cand) in source.candidates.enumerated() where !remaining.isEmpty {
-                let meta = cand.source.metadata
-                guard c.id.z >= cand.fromZoom, c.id.z <= cand.toZoom, c.id.z >= meta.minZoom else { continue }
+        var results: [Result<Payload, TileLoadFailure>] = []
+        /// Whether the tile in `slot` was loaded and found absent.
+        func isAbsent(_ slot: Int) -> Bool {
+            guard slot < results.count, case .success(.missing) = results[slot] else { return false }
+            return true
+        }
+        /// The draw tiles that supply `rects` (parts of covering tile `ci`'s square) from
+        /// candidates `first…` on: each takes what is left within its bounds and zooms. A
+        /// candidate whose tile is already known to be absent passes its part on.
+        func claims(_ ci: Int, _ rects: [PixelRect], from first: Int) -> [DrawTile] {
+            let c = covering[ci]
+            var remaining = rects
+            var out: [DrawTile] = []
+            for (k, cand) in source.candidates.enumerated().dropFirst(first) where !remaining.isEmpty {
+                guard cand.isUsed(atZoom: c.id.z) else { continue }
                 var claim = remaining
                 if let b = cand.bounds {
-                    let r = Self.pixelRect(of: b, camera: camera, worldCopy: c.worldCopy)
-                    claim = remaining.compactMap { $0.intersection(r) }
+                    let area = Self.pixelRects(of: b, camera: camera, worldCopy: c.worldCopy)
+                    claim = remaining.flatMap { r in area.compactMap { r.intersection($0) } }
                     guard !claim.isEmpty else { continue }
-                    remaining = remaining.flatMap { $0.subtracting(r) }
+                    remaining = remaining.flatMap { r in area.reduce([r]) { left, a in left.flatMap { $0.subtracting(a) } } }
                 } else {
                     remaining = []
                 }
                 if cand.isHole { continue }
-                let sz = min(c.id.z, meta.maxZoom)
+                let sz = min(c.id.z, cand.source.metadata.maxZoom)
                 let ancestor = c.id.ancestor(atZoom: sz)
-                let key = Key(candidate: ci, tile: ancestor)
+                let key = Key(candidate: k, tile: ancestor)
                 let slot: Int
                 if let s = index[key] { slot = s } else {
                     slot = keys.count
                     index[key] = slot
                     keys.append(key)
                 }
+                if isAbsent(slot) {
+                    out += claims(ci, claim, from: k + 1)
+                    continue
+                }
                 let n = Double(1 << sz)
                 let origin = camera.pixel(forWorld: WorldPoint(x: Double(ancestor.x) / n + Double(c.worldCopy), y: Double(ancestor.y) / n))
                 let side = camera.worldSize / n
-                drawTiles.append(DrawTile(covering: c, sourceTile: ancestor,
-                                          sourceRect: PixelRect(x: origin.x, y: origin.y, width: side, height: side),
-                                          payload: slot, clips: claim))
+                out.append(DrawTile(covering: c, coveringIndex: ci, candidate: k, sourceTile: ancestor,
+                                    sourceRect: PixelRect(x: origin.x, y: origin.y, width: side, height: side),
+                                    payload: slot, clips: claim))
+            }
+            return out
+        }
+        var tiles = covering.indices.flatMap { claims($0, [covering[$0].rect], from: 0) }
+        // Draw tiles whose payload arrived in the last round: where absent, the candidates
+        // after theirs are asked in the next.
+        var fresh = Array(tiles.indices)
+        var fetchWarnings: [[HTTPTileSourceWarning]] = []
+        while true {
+            let (loaded, notes) = Self.fetch(Array(keys[results.count...]).map { ($0.candidate, $0.tile) }, source: source,
+                                             maxThreads: maxThreads, loadOrder: loadOrder, cache: cache, deadline: deadline)
+            results += loaded
+            fetchWarnings += notes
+            var replacements: [DrawTile] = []
+            for i in fresh where isAbsent(tiles[i].payload) && tiles[i].candidate + 1 < source.candidates.count {
+                replacements += claims(tiles[i].coveringIndex, tiles[i].clips, from: tiles[i].candidate + 1)
+            }
+            fresh = []
+            guard !replacements.isEmpty else { break }
+            // A replacement from a source tile this covering tile already draws widens its
+            // clips; others are new draw tiles, kept in cover order, then candidate order.
+            struct Drawn: Hashable { let covering: Int; let payload: Int }
+            var drawn: [Drawn: Int] = [:]
+            for (j, t) in tiles.enumerated() { drawn[Drawn(covering: t.coveringIndex, payload: t.payload)] = j }
+            for r in replacements {
+                let key = Drawn(covering: r.coveringIndex, payload: r.payload)
+                if let j = drawn[key] {
+                    tiles[j].clips += r.clips
+                } else {
+                    drawn[key] = tiles.count
+                    fresh.append(tiles.count)
+                    tiles.append(r)
+                }
+            }
+            if !fresh.isEmpty {
+                let order = tiles.indices.sorted {
+                    (tiles[$0].coveringIndex, tiles[$0].candidate, $0) < (tiles[$1].coveringIndex, tiles[$1].candidate, $1)
+                }
+                var position = [Int](repeating: 0, count: tiles.count)
+                for (p, i) in order.enumerated() { position[i] = p }
+                tiles = order.map { tiles[$0] }
+                fresh = fresh.map { position[$0] }
             }
         }
+        drawTiles = tiles
         struct GroupKey: Hashable { let payload: Int; let worldCopy: Int }
         var groups: [GroupKey: Int] = [:]
         for tile in drawTiles {
@@ -107,12 +181,44 @@ final class LoadedSource {
                                                      maxX: max(b.maxX, c.maxX), maxY: max(b.maxY, c.maxY))
             }
         }
-        var results = [Result<Payload, TileLoadFailure>](repeating: .success(.missing), count: keys.count)
-        // Each fetch's own warnings, by job: renders sharing a source never see each other's.
-        var fetchWarnings = [[HTTPTileSourceWarning]](repeating: [], count: keys.count)
+        for (i, notes) in fetchWarnings.enumerated() {
+            let name = source.candidates[keys[i].candidate].name
+            warnings.append(contentsOf: notes.map { "\(name): \($0)" })
+        }
+        var used = Set<Int>()
+        for (i, r) in results.enumerated() {
+            var counts = TileLoadStatistics(requested: 1)
+            switch r {
+            case .success(let p):
+                payloads.append(p)
+                if case .missing = p {
+                    counts.absent = 1
+                } else {
+                    counts.loaded = 1
+                    used.insert(keys[i].candidate)
+                }
+            case .failure(let f):
+                counts.failed = 1
+                payloads.append(.missing)
+                warnings.append("tile \(keys[i].tile) of \(source.candidates[keys[i].candidate].name) skipped: \(f.message)")
+            }
+            statistics = statistics + counts
+            candidateStatistics[keys[i].candidate] = candidateStatistics[keys[i].candidate] + counts
+        }
+        usedCandidates = used.sorted()
+    }
+
+    /// Reads `jobs` (candidate index, tile) in parallel, from the decoded-tile cache when
+    /// there; results and each fetch's own warnings come back in job order (renders sharing
+    /// a source never see each other's warnings).
+    private static func fetch(_ jobs: [(candidate: Int, tile: TileID)], source: ResolvedSource, maxThreads: Int?,
+                              loadOrder: ((Int) -> [Int])?, cache: DecodedTileCache?,
+                              deadline: Deadline) -> ([Result<Payload, TileLoadFailure>], [[HTTPTileSourceWarning]]) {
+        var results = [Result<Payload, TileLoadFailure>](repeating: .success(.missing), count: jobs.count)
+        var fetchWarnings = [[HTTPTileSourceWarning]](repeating: [], count: jobs.count)
+        guard !jobs.isEmpty else { return (results, fetchWarnings) }
         let isVector = source.isVector
         let dem = source.demEncoding
-        let jobs = keys
         results.withUnsafeMutableBufferPointer { out in
             fetchWarnings.withUnsafeMutableBufferPointer { notes in
                 let buffer = UnsafeMutableSendableBuffer(out)
@@ -139,29 +245,7 @@ final class LoadedSource {
                 }
             }
         }
-        for (i, notes) in fetchWarnings.enumerated() {
-            let name = source.candidates[keys[i].candidate].name
-            warnings.append(contentsOf: notes.map { "\(name): \($0)" })
-        }
-        var used = Set<Int>()
-        statistics.requested = results.count
-        for (i, r) in results.enumerated() {
-            switch r {
-            case .success(let p):
-                payloads.append(p)
-                if case .missing = p {
-                    statistics.absent += 1
-                } else {
-                    statistics.loaded += 1
-                    used.insert(keys[i].candidate)
-                }
-            case .failure(let f):
-                statistics.failed += 1
-                payloads.append(.missing)
-                warnings.append("tile \(keys[i].tile) of \(source.candidates[keys[i].candidate].name) skipped: \(f.message)")
-            }
-        }
-        usedCandidates = used.sorted()
+        return (results, fetchWarnings)
     }
 
     private var reportedTiles: Set<TileID> = []
@@ -183,9 +267,19 @@ final class LoadedSource {
         warnings.append("tile \(tile) of \(source.id): skipped broken data: \(message)")
     }
 
-    /// A source's bounds as an image rectangle in one world copy.
-    static func pixelRect(of b: TileSourceMetadata.Bounds, camera: Camera, worldCopy: Int) -> PixelRect {
-        var sw = WebMercator.project(b.southWest), ne = WebMercator.project(b.northEast)
+    /// A source's bounds as image rectangles in one world copy: one, or two for bounds that
+    /// cross the antimeridian (west > east: from west to 180°, and from −180° to east).
+    static func pixelRects(of b: TileSourceMetadata.Bounds, camera: Camera, worldCopy: Int) -> [PixelRect] {
+        let west = b.southWest.longitude, east = b.northEast.longitude
+        guard west > east else { return [pixelRect(west: west, east: east, b, camera: camera, worldCopy: worldCopy)] }
+        return [pixelRect(west: west, east: 180, b, camera: camera, worldCopy: worldCopy),
+                pixelRect(west: -180, east: east, b, camera: camera, worldCopy: worldCopy)]
+    }
+
+    private static func pixelRect(west: Double, east: Double, _ b: TileSourceMetadata.Bounds, camera: Camera,
+                                  worldCopy: Int) -> PixelRect {
+        var sw = WebMercator.project(LatLng(latitude: b.southWest.latitude, longitude: west))
+        var ne = WebMercator.project(LatLng(latitude: b.northEast.latitude, longitude: east))
         sw.x += Double(worldCopy)
         ne.x += Double(worldCopy)
         let p = camera.pixel(forWorld: sw), q = camera.pixel(forWorld: ne)

@@ -27,7 +27,7 @@ enum LandingPage {
         </ul>
         <p>Styles (<code>maptype=</code>): \(styles); default <code>\(escape(configuration.defaultStyle))</code>. Google's <code>roadmap</code>, <code>terrain</code>, <code>satellite</code> and <code>hybrid</code> pick the bundled style of that kind when it is served.</p>
         <p>Limits per request: at most \(configuration.limits.maximumImageSide) pixels per side, \(configuration.limits.maximumPixelCount) pixels, \(configuration.limits.maximumOverlayCount) overlays, \(configuration.limits.maximumPointCount) points.</p>
-        <p>Images carry an <code>ETag</code> (send it back in <code>If-None-Match</code> for a <code>304</code>) and <code>Cache-Control: , max-age=\(configuration.cacheMaxAgeSeconds)</code>. Errors are one line of text, or JSON with <code>Accept: application/json</code>.</p>
+        <p>Images carry an <code>ETag</code> (send it back in <code>If-None-Match</code> for a <code>304</code>), <code>Cache-Control: public, max-age=\(configuration.cacheMaxAgeSeconds)</code> and <code>X-Mapsnap-Detail</code>: the share of the image with detailed map data (0.00–1.00). Errors are one line of text, or JSON with <code>Accept: application/json</code>.</p>
         </body></html>
 
         """

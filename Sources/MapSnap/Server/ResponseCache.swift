@@ -11,6 +11,8 @@ final class ResponseCache: Sendable {
         var contentType: String
         var body: [UInt8]
         var note: String
+        /// Headers the image was answered with besides its type and caching (`X-Mapsnap-Detail`).
+        var headers: [(name: String, value: String)] = []
     }
 
     private struct State {

@@ -1,7 +1,7 @@
 
 /// The server's counters, written as Prometheus text (`GET /metrics`, exposition format
 /// 0.0.4): requests by status, a latency histogram, renders in flight, the queue, the
-/// renderer's cache counters and tile errors.
+/// renderer's cache counters, tile errors and renders lacking detail.
 final class ServerMetrics: Sendable {
     /// Upper bounds of the latency histogram's buckets, in seconds.
     static let latencyBuckets: [Double] = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30]
@@ -13,6 +13,7 @@ final class ServerMetrics: Sendable {
         var latencyCount = 0
         var renders = 0
         var renderFailures = 0
+        var rendersWithoutDetail = 0
         var tileErrors = 0
         var notModified = 0
     }
@@ -31,11 +32,13 @@ final class ServerMetrics: Sendable {
         }
     }
 
-    /// Counts one render and the tiles it could not read.
-    func recordRender(succeeded: Bool, tileErrors: Int) {
+    /// Counts one render, the tiles it could not read, and whether it lacked detail
+    /// (`MapCoverage.lacksDetail`).
+    func recordRender(succeeded: Bool, tileErrors: Int, lacksDetail: Bool = false) {
         counters.withLock { c in
             c.renders += 1
             if !succeeded { c.renderFailures += 1 }
+            if lacksDetail { c.rendersWithoutDetail += 1 }
             c.tileErrors += tileErrors
         }
     }
@@ -95,6 +98,9 @@ final class ServerMetrics: Sendable {
             ("mapsnap_prepared_style_hits_total", "counter", "Renders that found their style prepared.", gauges.renderer.preparedStyleHits),
             ("mapsnap_prepared_style_misses_total", "counter", "Renders that prepared their style.", gauges.renderer.preparedStyleMisses),
             ("mapsnap_tile_errors_total", "counter", "Base-map tiles that could not be read or decoded.", c.tileErrors),
+            ("mapsnap_renders_without_detail_total", "counter",
+             "Renders where a quarter or more of the image had no detailed map data (only over-zoomed or no tiles).",
+             c.rendersWithoutDetail),
             ("mapsnap_ready", "gauge", "1 while the server accepts work, 0 while it drains.", gauges.ready ? 1 : 0),
         ]
         for metric in single { family(metric.name, metric.type, metric.help, [("", "\(metric.value)")]) }

@@ -11,7 +11,9 @@ import Synchronization
 ///   `GET /metrics` (Prometheus text), `GET /` (a page documenting the API).
 ///
 /// Images carry `ETag` (canonical request + data version; `If-None-Match` gets `304` without
-/// a render) and `Cache-Control: public, max-age`. Errors are one line of text (JSON when the
+/// a render), `Cache-Control: public, max-age` and `X-Mapsnap-Detail`: the share of the image
+/// with detailed map data (`MapCoverage.detailedFraction`, two decimals; renders under
+/// 0.75 are counted in `mapsnap_renders_without_detail_total`). Errors are one line of text (JSON when the
 /// client accepts `application/json`): `400` bad request, `403` key, `404`, `405`, `413`,
 /// `414`, `429`/`503` with `Retry-After` when the render queue is full.
 ///
@@ -37,6 +39,8 @@ package final class StaticMapServer: Sendable {
 
     /// Paths of the map endpoints.
     static let staticMapPaths: Set<String> = ["/maps/api/staticmap", "/staticmap"]
+    /// The response header giving `MapCoverage.detailedFraction`.
+    static let detailHeader = "X-Mapsnap-Detail"
     /// Seconds clients are asked to wait when the queue is full.
     static let retryAfterSeconds = 1
 
@@ -186,8 +190,8 @@ package final class StaticMapServer: Sendable {
             return respond(HTTPResponse(status: 304, headers: cacheHeaders), "etag=hit")
         }
         if let stored = responses.entry(for: tag) {
-            return respond(HTTPResponse(status: 200, headers: [("Content-Type", stored.contentType)] + cacheHeaders, body: stored.body),
-                           stored.note + " cache=hit")
+            return respond(HTTPResponse(status: 200, headers: [("Content-Type", stored.contentType)] + stored.headers + cacheHeaders,
+                                        body: stored.body), stored.note + " cache=hit")
         }
         do {
             try queue.submit(client: request.clientAddress) { [renderer, metrics, responses] in
@@ -204,18 +208,23 @@ package final class StaticMapServer: Sendable {
                     return respond(self.errorResponse(500, Self.oneLine("render failed: \(error)"), request), "render=error")
                 }
                 let tiles = snapshot.baseMapTiles
-                metrics.recordRender(succeeded: !tiles.nothingLoaded, tileErrors: tiles.failed)
+                metrics.recordRender(succeeded: !tiles.nothingLoaded, tileErrors: tiles.failed,
+                                     lacksDetail: !tiles.nothingLoaded && snapshot.coverage.lacksDetail)
                 if tiles.nothingLoaded {
                     // Every tile that exists failed (an unreachable tile server): not an image to cache.
                     return respond(self.errorResponse(503, "no base-map tile could be read (\(tiles.failed) of \(tiles.requested) failed); retry later",
                                                       request, extra: [("Retry-After", "5")]), "render=no-tiles")
                 }
-                let note = "style=\(mapRequest.styleName) format=\(mapRequest.format.rawValue)"
+                let detail = Self.detailText(snapshot.coverage)
+                let note = "style=\(mapRequest.styleName) format=\(mapRequest.format.rawValue) detail=\(detail)"
+                let imageHeaders = [(name: Self.detailHeader, value: detail)]
                 if tiles.failed == 0 {
                     // A map missing a tile could be whole next time: only complete ones are kept.
-                    responses.store(ResponseCache.Entry(contentType: mapRequest.format.contentType, body: image, note: note), for: tag)
+                    responses.store(ResponseCache.Entry(contentType: mapRequest.format.contentType, body: image, note: note,
+                                                        headers: imageHeaders), for: tag)
                 }
-                respond(HTTPResponse(status: 200, headers: [("Content-Type", mapRequest.format.contentType)] + cacheHeaders, body: image), note)
+                respond(HTTPResponse(status: 200, headers: [("Content-Type", mapRequest.format.contentType)] + imageHeaders + cacheHeaders,
+                                     body: image), note)
             }
         } catch .clientLimit {
             respond(errorResponse(429, "too many requests from \(request.clientAddress) in the queue; retry later", request,
@@ -240,16 +249,22 @@ package final class StaticMapServer: Sendable {
         return .text(status, message, headers: headers)
     }
 
+    /// `0.08`, `1.00`: the detailed share of the image, two decimals, rounded down so that a
+    /// map lacking any detail never reads `1.00`.
+    static func detailText(_ coverage: MapCoverage) -> String {
+        String(format: "%.2f", (coverage.detailedFraction * 100).rounded(.down) / 100)
+    }
+
     /// CORS headers for a request whose `Origin` is allowed; none otherwise.
     private func corsHeaders(_ request: HTTPRequest) -> [(name: String, value: String)] {
         guard !configuration.corsOrigins.isEmpty else { return [] }
         if configuration.corsOrigins.contains("*") {
-            return [("Access-Control-Allow-Origin", "*"), ("Access-Control-Expose-Headers", "ETag")]
+            return [("Access-Control-Allow-Origin", "*"), ("Access-Control-Expose-Headers", "ETag, \(Self.detailHeader)")]
         }
         guard let origin = request.header("origin"), configuration.corsOrigins.contains(origin) else {
             return [("Vary", "Origin")]
         }
-        return [("Access-Control-Allow-Origin", origin), ("Vary", "Origin"), ("Access-Control-Expose-Headers", "ETag")]
+        return [("Access-Control-Allow-Origin", origin), ("Vary", "Origin"), ("Access-Control-Expose-Headers", "ETag, \(Self.detailHeader)")]
     }
 
     private func metricsText() -> String {

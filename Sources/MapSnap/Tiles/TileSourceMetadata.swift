@@ -14,6 +14,14 @@ package struct TileSourceMetadata: Sendable, Equatable {
     package struct Bounds: Sendable, Equatable {
         package var southWest: LatLng
         package var northEast: LatLng
+
+        /// Whether the rectangle encloses some area of the map: south below north, west and
+        /// east apart, all finite. A header that never set them (a PMTiles archive's zeros)
+        /// says nothing about where the data is.
+        package var hasArea: Bool {
+            let (s, n, w, e) = (southWest.latitude, northEast.latitude, southWest.longitude, northEast.longitude)
+            return s.isFinite && n.isFinite && w.isFinite && e.isFinite && s < n && w != e
+        }
     }
 
     /// One field of a vector layer, as listed in `vector_layers[].fields`.

@@ -134,6 +134,20 @@ import Testing
         #expect(try snap.pngData() == (try Self.png(Self.options())))
     }
 
+    /// Inside a Protomaps region the view has detail (the region's own source draws where the
+    /// OpenMapTiles source has its hole); outside every region the warning still comes.
+    @Test func coverageCountsRegions() throws {
+        let dir = try TileFixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try FileManager.default.copyItem(atPath: Self.protomaps, toPath: dir + "/helsinki.pmtiles")
+        let inside = try MapRenderer().render(Self.options(dataDirectory: dir))
+        #expect(inside.coverage.detailedFraction == 1)
+        #expect(!inside.coverage.lacksDetail)
+        let paris = try MapRenderer().render(Self.options(center: LatLng(48.8566, 2.3522), zoom: 15, dataDirectory: dir))
+        #expect(paris.coverage.lacksDetail)
+        #expect(paris.coverage.warning?.contains("region helsinki covers only 24.935–24.953 E, 60.164–60.179 N") == true)
+    }
+
     @Test func creditsAreText() {
         #expect(RegionMosaic.plainCredit("<a href=\"https://protomaps.com\">Protomaps</a> &copy; <a href=\"https://openstreetmap.org\">OpenStreetMap</a>")
                 == "Protomaps © OpenStreetMap")

@@ -187,6 +187,33 @@ import Testing
         #expect(server.accessLog.last { $0.contains("cache=hit") } != nil, "the access log says where the image came from")
     }
 
+    /// Images say how much of them has detailed map data, from a render or the response
+    /// cache alike; renders lacking it are counted.
+    @Test func detailHeaderAndMetric() throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        func withoutDetail() throws -> Int {
+            let text = try server.get("/metrics").text
+            return try #require(text.split(separator: "\n").first { $0.hasPrefix("mapsnap_renders_without_detail_total ") }
+                .flatMap { Int($0.split(separator: " ").last ?? "") }, "mapsnap_renders_without_detail_total missing")
+        }
+        #expect(try withoutDetail() == 0)
+        let paris = "/staticmap?center=48.8566,2.3522&zoom=15&size=300x200"
+        let first = try server.get(paris)
+        #expect(first.status == 200 && first.headers["x-mapsnap-detail"] == "0.00", "\(first.headers)")
+        #expect(try withoutDetail() == 1)
+        let cached = try server.get(paris)
+        #expect(cached.body == first.body && cached.headers["x-mapsnap-detail"] == "0.00", "\(cached.headers)")
+        #expect(try withoutDetail() == 1, "an image from the response cache is not a render")
+        let helsinki = try server.get("/staticmap?center=60.1717,24.9443&zoom=15&size=300x300")
+        #expect(helsinki.headers["x-mapsnap-detail"] == "1.00", "\(helsinki.headers)")
+        // Half of this one is past the bundled streets' west edge.
+        let edge = try server.get("/staticmap?center=60.1716,24.9351&zoom=16&size=400x200")
+        #expect(edge.headers["x-mapsnap-detail"] == "0.50", "\(edge.headers)")
+        #expect(try withoutDetail() == 2)
+        #expect(server.accessLog.contains { $0.contains("detail=0.50") })
+    }
+
     /// A render occupies the queue (capacity 1, or one per client); the next map request is
     /// refused with `Retry-After`: 503 when the queue is full, 429 when its client is over its share.
     @Test(arguments: [(503, "another client"), (429, "127.0.0.1")])
