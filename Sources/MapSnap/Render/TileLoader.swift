@@ -55,6 +55,8 @@ final class LoadedSource {
         struct Key: Hashable { let candidate: Int; let tile: TileID }
         var keys: [Key] = []
         var index: [Key: Int] = [:]
+        // Sparse sources: the stored tile drawn for each wanted one, asked once per render.
+        var storedTiles: [Key: TileID] = [:]
         for c in covering {
             var remaining = [c.rect]
             for (ci, cand) in source.candidates.enumerated() where !remaining.isEmpty {
@@ -69,8 +71,11 @@ final class LoadedSource {
                 } else {
                     remaining = []
                 }
-                let sz = min(c.id.z, meta.maxZoom)
-                let ancestor = c.id.ancestor(atZoom: sz)
+                let wanted = c.id.ancestor(atZoom: min(c.id.z, meta.maxZoom))
+                let stored = Key(candidate: ci, tile: wanted)
+                let ancestor = storedTiles[stored] ?? cand.source.storedTile(for: wanted)
+                storedTiles[stored] = ancestor
+                let sz = ancestor.z
                 let key = Key(candidate: ci, tile: ancestor)
                 let slot: Int
                 if let s = index[key] { slot = s } else {
