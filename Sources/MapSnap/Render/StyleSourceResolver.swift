@@ -101,7 +101,14 @@ struct StyleSourceResolver {
     static let demPlaceholder = "mapsnap:dem"
 
     /// Bundled data files (in `Data/`) and what they stand for.
-    static let embeddedVector = ["helsinki.mbtiles", "world.mbtiles"]
+    static let embeddedVector = ["helsinki.mbtiles", "world-detail.mbtiles", "world.mbtiles"]
+    /// The world's sparse mid-zoom tiles (z8–10, over-zoomed past): in front of the z0–7
+    /// world tiles from `detailFromZoom`, everywhere.
+    static let embeddedDetail = "world-detail.mbtiles"
+    /// Its z9 tiles are generalised for over-zooming: coasts stay within about a pixel to z12
+    /// (Data/README.md), so the view counts as detailed to there.
+    static let detailMaxZoom = 12
+    static let detailFromZoom = 8
     static let embeddedRelief = "relief.mbtiles"
     static let embeddedImagery = "imagery.mbtiles"
     /// Highest raster data zoom at which the bundled relief and imagery are drawn.
@@ -111,6 +118,7 @@ struct StyleSourceResolver {
     /// How warnings name the bundled data files.
     static let embeddedLabels = ["helsinki.mbtiles": "the bundled Helsinki street data",
                                  "world.mbtiles": "the embedded world data",
+                                 "world-detail.mbtiles": "the embedded world data",
                                  "relief.mbtiles": "the bundled relief shading",
                                  "imagery.mbtiles": "the bundled imagery"]
 
@@ -204,10 +212,12 @@ struct StyleSourceResolver {
         let credits = shortAttribution
         for (i, file) in Self.embeddedVector.enumerated() {
             guard let path = dataPath(file), let src = try? registry.open(path, http: http) else { continue }
-            let city = i < Self.embeddedVector.count - 1
-            cands.append(.init(source: src, name: file, fromZoom: city ? Self.cityFromZoom : 0,
+            let city = i < Self.embeddedVector.count - 1 && file != Self.embeddedDetail
+            let fromZoom = city ? Self.cityFromZoom : file == Self.embeddedDetail ? Self.detailFromZoom : 0
+            cands.append(.init(source: src, name: file, fromZoom: fromZoom,
                                bounds: city ? src.source.metadata.bounds : nil, attribution: credits[file],
-                               label: Self.embeddedLabels[file]))
+                               label: Self.embeddedLabels[file],
+                               detailMaxZoom: file == Self.embeddedDetail ? Self.detailMaxZoom : nil))
         }
         if cands.isEmpty { warnings.append("the embedded base map data (Data/) was not found; drawing the background only") }
         return cands

@@ -72,6 +72,8 @@ final class LoadedSource {
         struct Key: Hashable { let candidate: Int; let tile: TileID }
         var keys: [Key] = []
         var index: [Key: Int] = [:]
+        // Sparse sources: the stored tile drawn for each wanted one, asked once per render.
+        var storedTiles: [Key: TileID] = [:]
         var results: [Result<Payload, TileLoadFailure>] = []
         /// Whether the tile in `slot` was loaded and found absent.
         func isAbsent(_ slot: Int) -> Bool {
@@ -97,8 +99,11 @@ final class LoadedSource {
                     remaining = []
                 }
                 if cand.isHole { continue }
-                let sz = min(c.id.z, cand.source.metadata.maxZoom)
-                let ancestor = c.id.ancestor(atZoom: sz)
+                let wanted = c.id.ancestor(atZoom: min(c.id.z, cand.source.metadata.maxZoom))
+                let stored = Key(candidate: k, tile: wanted)
+                let ancestor = storedTiles[stored] ?? cand.source.storedTile(for: wanted)
+                storedTiles[stored] = ancestor
+                let sz = ancestor.z
                 let key = Key(candidate: k, tile: ancestor)
                 let slot: Int
                 if let s = index[key] { slot = s } else {

@@ -14,7 +14,7 @@ import Foundation
 /// | `landscape` (`.man_made`, `.natural.landcover`, `.natural.terrain`) | background; building and built-up landuse; landcover; relief and hillshade | background, earth; buildings and built-up landuse; landcover and natural landuse kinds |
 /// | `water` | water, waterway, water names | water |
 /// | `road.highway` (`.controlled_access`), `road.arterial`, `road.local` | transportation and its names by class: motorway (controlled access) and trunk; primary and secondary; the rest | roads by kind and kind_detail, alike |
-/// | `transit.line`, `transit.station.airport` | rail, transit and ferry lines; aeroway | rail and ferry roads, transit; aeroway roads |
+/// | `transit.line`, `transit.station.airport` | rail, transit and ferry lines; aeroway and airport labels | rail and ferry roads, transit; aeroway roads and aerodrome POIs |
 /// | `poi` (`.park`, `.medical`, `.school`, `.sports_complex`) | poi labels; parks; hospital, school and pitch landuse | pois; park, hospital, school and pitch landuse |
 /// | `administrative` (`.country`, `.province`, `.locality`, `.neighborhood`, `.land_parcel`) | boundaries by admin level; place labels by class; house numbers | boundaries and places by kind; address points |
 ///
@@ -246,7 +246,9 @@ struct StyleCustomization: Sendable, Hashable {
             }
             return "landscape.man_made"
         case "park": return "poi.park"
-        case "poi", "pois": return "poi"
+        case "poi", "pois":
+            // Protomaps keeps airports among its POIs (OpenMapTiles: `aerodrome_label`).
+            return has("aerodrome") ? "transit.station.airport" : "poi"
         case "water", "waterway", "water_name", "physical_line": return "water"
         case "aeroway", "aerodrome_label": return "transit.station.airport"
         case "transit": return "transit.line"

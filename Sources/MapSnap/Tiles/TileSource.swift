@@ -17,11 +17,31 @@ package protocol TileSource: Sendable {
     /// throws — once `deadline` passes (a render's time limit). Sources whose reads cannot
     /// hang need not implement it: the default ignores the deadline.
     func tileData(for tile: TileID, deadline: Deadline) throws -> [UInt8]?
+
+    /// Whether the source stores `tile`, without reading it (when the container allows).
+    func hasTile(_ tile: TileID) throws -> Bool
 }
 
 extension TileSource {
     package func tileData(for tile: TileID, deadline: Deadline) throws -> [UInt8]? {
         try tileData(for: tile)
+    }
+
+    package func hasTile(_ tile: TileID) throws -> Bool {
+        try tileData(for: tile) != nil
+    }
+
+    /// The tile to draw for `tile` (at most `metadata.maxZoom`): itself, or — in a sparse
+    /// source, whose absent tiles stand for their nearest stored ancestor
+    /// (`TileSourceMetadata.absentTilesAreAncestors`) — the deepest stored ancestor, down to
+    /// `minZoom`. A tile that cannot be probed counts as stored: reading it then reports why.
+    package func storedTile(for tile: TileID) -> TileID {
+        guard metadata.absentTilesAreAncestors else { return tile }
+        var t = tile
+        while t.z > metadata.minZoom, (try? hasTile(t)) == false {
+            t = t.ancestor(atZoom: t.z - 1)
+        }
+        return t
     }
 }
 

@@ -57,6 +57,14 @@ package struct TileSourceMetadata: Sendable, Equatable {
     /// mapsnap's own string entries (keys starting `mapsnap:`, such as `mapsnap:origin`, which
     /// records where a region's tiles came from), as written.
     package var extra: [String: String] = [:]
+
+    /// The `mapsnap:absent-tiles` entry that marks a sparse source.
+    package static let absentTilesKey = "mapsnap:absent-tiles"
+
+    /// A sparse source (`mapsnap:absent-tiles` = `ancestor`, as the bundled mid-zoom world
+    /// tiles): where a tile is absent, its nearest stored ancestor over-zoomed is the data —
+    /// the open ocean at z10 is the ocean of the z8 tile — rather than nothing.
+    package var absentTilesAreAncestors: Bool { extra[Self.absentTilesKey] == "ancestor" }
 }
 
 extension TileSourceMetadata {

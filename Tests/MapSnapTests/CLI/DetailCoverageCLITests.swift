@@ -15,7 +15,7 @@ import Testing
         let r = try CLIRunner.run(["render"] + Self.paris + ["-o", "paris.png"], in: dir)
         #expect(r.exitCode == 0, "\(r)")
         #expect(r.stderrLines.count == 1, "\(r.stderr)")
-        #expect(r.stderr.hasPrefix("mapsnap: warning: no detailed map data for this view at zoom 15 (the embedded world data ends at z7; "
+        #expect(r.stderr.hasPrefix("mapsnap: warning: no detailed map data for this view at zoom 15 (the embedded world data ends at z12; "
             + "the bundled Helsinki street data covers only 24.935–24.953 E, 60.164–60.179 N): add your area with 'mapsnap data extract'"),
                 "\(r.stderr)")
         #expect(r.stderr.contains("--style URL") && r.stderr.contains("\"Maps of your own city\" in the README"))
@@ -31,7 +31,7 @@ import Testing
         let r = try CLIRunner.run(["render", "--require-detail"] + Self.paris + ["-o", "paris.png"], in: dir)
         #expect(r.exitCode == 3, "\(r)")
         #expect(r.stderrLines.count == 1, "the warning is the error, said once: \(r.stderr)")
-        #expect(r.stderr.hasPrefix("mapsnap: error: no detailed map data for this view at zoom 15 (the embedded world data ends at z7;"), "\(r.stderr)")
+        #expect(r.stderr.hasPrefix("mapsnap: error: no detailed map data for this view at zoom 15 (the embedded world data ends at z12;"), "\(r.stderr)")
         #expect(r.stderr.hasSuffix("; nothing written (--require-detail)\n"), "\(r.stderr)")
         #expect(CLIRunner.listing(dir).isEmpty)
         // Even -q keeps the error.

@@ -26,7 +26,7 @@ private func lines(_ name: String) throws -> [Substring] {
 /// Checks on the built embedded datasets that need no decoder: presence, size budget
 /// (every CI run clones them), container signatures, and the plain-text tables.
 @Suite struct EmbeddedDataTests {
-    static let mbtiles = ["world.mbtiles", "relief.mbtiles", "imagery.mbtiles"]
+    static let mbtiles = ["world.mbtiles", "world-detail.mbtiles", "relief.mbtiles", "imagery.mbtiles"]
     static let gazetteer = ["places.tsv.gz", "placenames.tsv.gz", "admin1.tsv", "countries.tsv"]
 
     @Test(arguments: mbtiles)
@@ -43,7 +43,9 @@ private func lines(_ name: String) throws -> [Substring] {
             #expect(size > 1024, "\(name) is suspiciously small: \(size) bytes")
             total += size
         }
-        #expect(total < 30_000_000, "embedded data is \(total) bytes")
+        // About 25 MB for z0–7, the rasters and the gazetteer, plus the mid-zoom tiles
+        // (world-detail.mbtiles, budgeted at +60 MB by issue 27; see Data/README.md).
+        #expect(total < 80_000_000, "embedded data is \(total) bytes")
     }
 
     @Test(arguments: ["places.tsv.gz", "placenames.tsv.gz"])

@@ -60,6 +60,8 @@ final class MBTilesSource: TileSource, Sendable {
     private struct Database {
         let connection: SQLiteConnection
         let tileStatement: SQLiteStatement
+        /// Whether a tile exists, without reading its blob (sparse sources' ancestor walk).
+        let existsStatement: SQLiteStatement
     }
 
     private let database: Locked<Database>
@@ -74,12 +76,16 @@ final class MBTilesSource: TileSource, Sendable {
         }
         let connection = try SQLiteConnection(path: path)
         let tileStatement: SQLiteStatement
+        let existsStatement: SQLiteStatement
         do {
             // length() of a stored blob is read from the record header, not the blob: a
             // 900 MB tile is refused without being loaded.
             tileStatement = try connection.prepare("""
                 SELECT CASE WHEN length(tile_data) <= ?4 THEN tile_data END, length(tile_data) FROM tiles
                 WHERE zoom_level = ?1 AND tile_column = ?2 AND tile_row = ?3
+                """)
+            existsStatement = try connection.prepare("""
+                SELECT 1 FROM tiles WHERE zoom_level = ?1 AND tile_column = ?2 AND tile_row = ?3
                 """)
         } catch {
             throw MBTilesError.notMBTiles(path: path, message: error.message)
@@ -101,7 +107,7 @@ final class MBTilesSource: TileSource, Sendable {
         // Tiles are returned in XYZ order whatever the file stores; record that.
         meta.scheme = .xyz
         metadata = meta
-        database = Locked(Database(connection: connection, tileStatement: tileStatement))
+        database = Locked(Database(connection: connection, tileStatement: tileStatement, existsStatement: existsStatement))
     }
 
     func tileData(for tile: TileID) throws -> [UInt8]? {
@@ -142,6 +148,21 @@ final class MBTilesSource: TileSource, Sendable {
                 return .failure(.tileTooLarge(path: path, tile: tile.description, size: statement.int(1), limit: Self.maxTileBytes))
             }
             return .success(statement.blob(0))
+        }.get()
+    }
+
+    func hasTile(_ tile: TileID) throws -> Bool {
+        try database.withLock { db -> Result<Bool, MBTilesError> in
+            let statement = db.existsStatement
+            defer { statement.reset() }
+            statement.bind(Int64(tile.z), at: 1)
+            statement.bind(Int64(tile.x), at: 2)
+            statement.bind(Int64(tile.tmsY), at: 3)
+            do throws(SQLiteFailure) {
+                return .success(try statement.step())
+            } catch {
+                return .failure(failure(error, tile: tile.description))
+            }
         }.get()
     }
 
