@@ -210,7 +210,14 @@ final class LoadedSource {
             statistics = statistics + counts
             candidateStatistics[keys[i].candidate] = candidateStatistics[keys[i].candidate] + counts
         }
-        usedCandidates = used.sorted()
+        // Credit only what shows: a covering tile reaches past the image, and a source that
+        // supplied only the part outside (the world data around a city's bounds) drew nothing.
+        let image = PixelRect(x: 0, y: 0, width: Double(camera.pixelWidth), height: Double(camera.pixelHeight))
+        var visible = Set<Int>()
+        for t in drawTiles where t.clips.contains(where: { $0.intersection(image).map { $0.width > 0 && $0.height > 0 } ?? false }) {
+            visible.insert(t.candidate)
+        }
+        usedCandidates = used.intersection(visible).sorted()
     }
 
     /// Reads `jobs` (candidate index, tile) in parallel, from the decoded-tile cache when
