@@ -80,7 +80,8 @@ def main():
     for a, b in zip(stops, stops[1:]):
         coords += route(a, b)[1:]
     spec = {
-        "size": "800x600", "scale": 1, "style": "normal",
+        # Centre and zoom keep the view inside the bundled street data (docs/demo.png).
+        "size": "800x600", "scale": 1, "center": [60.1694, 24.9443], "zoom": 16, "style": "normal",
         "paths": [{"coordinates": [[round(a, 6), round(b, 6)] for a, b in coords], "color": "#1a73e8", "width": 5,
                    "casingColor": "#ffffff", "casingWidth": 1.5}],
         "markers": [{"lat": s[0], "lon": s[1], "color": "#34a853" if m == "A" else "#ea4335" if m == "B" else "#fbbc05",
