@@ -8,7 +8,7 @@ enum BatchCommand {
     static let help = """
     USAGE: mapsnap batch JOBS.jsonl --out-dir DIR [--jobs N] [--shard K/N]
                          [--render-timeout SEC] [--allow-missing-tiles]
-                         [--format NAME] [--quality N] [-q]
+                         [--format NAME] [--quality N] [--data-dir DIR] [-q]
 
     Renders one map per line of JOBS.jsonl (each line a JSON render spec, see
     docs/spec-format.md). A job's "output" names its file inside DIR (its last path
@@ -20,7 +20,9 @@ enum BatchCommand {
     not depend on N. A failing job is reported with its line number and the others still
     run; the exit code is the worst of all jobs. A job whose base-map tiles all failed
     fails (exit 3) unless --allow-missing-tiles; --render-timeout is per job (default
-    300 seconds; 0 = no limit), as for render.
+    300 seconds; 0 = no limit), as for render. Place names and addresses in jobs resolve
+    through the regions of --data-dir DIR (default as for render), the bundled Helsinki
+    index and GeoNames.
 
     --shard K/N renders only the K-th of N slices of the jobs (every N-th non-blank line,
     starting with the K-th; K from 1 to N), so N machines given the same file and K = 1…N
@@ -31,7 +33,7 @@ enum BatchCommand {
     """
 
     static func run(_ arguments: ArraySlice<String>) throws(CLIError) {
-        let args = try OptionTable(valued: ["--out-dir", "--jobs", "--render-timeout", "--shard", "--format", "--quality"],
+        let args = try OptionTable(valued: ["--out-dir", "--jobs", "--render-timeout", "--shard", "--format", "--quality", "--data-dir"],
                                    switches: ["--help", "--quiet", "--allow-missing-tiles"],
                                    aliases: ["-h": "--help", "-q": "--quiet", "-j": "--jobs"]).parse(arguments)
         if args.has("--help") { Output.out(help); return }
@@ -61,6 +63,9 @@ enum BatchCommand {
             throw .usage("\(error)")
         }
         let format = Format(format: defaults.format, quality: defaults.quality)
+        // Place names and addresses of every job: the data directory's region indexes, the
+        // bundled Helsinki index, then the gazetteer (opened once, on the first name).
+        let places = DataDirectory.resolve(explicit: args.last("--data-dir")).placeResolver()
         let jobs: RenderJobs
         do {
             jobs = try RenderJobs(path: jobsPath)
@@ -87,12 +92,13 @@ enum BatchCommand {
             let source = "\(jobsPath):\(jobs.lineNumber(of: i))"
             let outcome = runJob(i, jobs: jobs, name: names[i], source: source, outDir: outDir,
                                  renderTimeout: renderTimeout, threads: threadsPerJob, quiet: quiet,
-                                 allowMissingTiles: allowMissingTiles, format: format, progress: progress,
-                                 repeats: repeats)
+                                 allowMissingTiles: allowMissingTiles, format: format, places: places,
+                                 progress: progress, repeats: repeats)
             results.withLock { $0[k] = outcome }
             progress.jobFinished()
         }
         progress.finish()
+        if !quiet { places.problems.forEach(Output.warning) }
         if !quiet, let note = repeats.summary { Output.warning(note) }
         let outcomes = results.withLock { $0 }
         var worst: Int32 = 0
@@ -151,7 +157,7 @@ enum BatchCommand {
     /// Parses and renders one job; its outcome as an exit code and a message naming its line.
     static func runJob(_ i: Int, jobs: RenderJobs, name: Name, source: String, outDir: String,
                        renderTimeout: Double?, threads: Int, quiet: Bool, allowMissingTiles: Bool, format: Format,
-                       progress: Progress, repeats: RepeatedWarnings) -> (Int32, String?) {
+                       places: PlaceResolver, progress: Progress, repeats: RepeatedWarnings) -> (Int32, String?) {
         if let problem = problem(withOutputName: name.file) {
             return (2, "\(source): output \"\(printable(name.file))\": \(problem)")
         }
@@ -159,7 +165,7 @@ enum BatchCommand {
             return (2, "\(source): output \"\(name.file)\" is already written by line \(first)")
         }
         var spec: RenderSpec
-        switch jobs.spec(at: i, resolver: BundledPlaces()) {
+        switch jobs.spec(at: i, resolver: places) {
         case .failure(let error):
             // Library messages start with the origin they were given ("jobs.jsonl:3: …").
             let text = error.description

@@ -58,7 +58,7 @@ enum CLIRunner {
     /// mistake sees end-of-file instead of hanging. `standardOutput` replaces the captured
     /// stdout pipe (e.g. `/dev/full`); `stdout` is then empty.
     static func run(_ arguments: [String], in workingDirectory: String? = nil,
-                    standardOutput: FileHandle? = nil) throws -> CLIResult {
+                    standardOutput: FileHandle? = nil, environment: [String: String]? = nil) throws -> CLIResult {
         guard let executable else {
             throw CLIRunnerError("mapsnap executable not found near \(CommandLine.arguments.first ?? "?"); run `swift build --build-tests`")
         }
@@ -66,6 +66,9 @@ enum CLIRunner {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
+        if let environment {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         process.currentDirectoryURL = URL(fileURLWithPath: directory)
         let outPipe = Pipe(), errPipe = Pipe(), inPipe = Pipe()
         process.standardOutput = standardOutput ?? outPipe
