@@ -41,10 +41,13 @@ package final class PlaceIndex: Sendable {
         package var quality: Quality
         /// Whether the query's city or postcode qualifier was matched by this index.
         package var qualified: Bool
+        /// Whether the entry is in the index's main city (which wins a tie: an unqualified
+        /// `Mannerheimintie 5` is the one in the region's own city).
+        package var inMainCity = false
 
         /// Sorts better matches first.
         func isBetter(than other: Match) -> Bool {
-            (quality, importance) > (other.quality, other.importance)
+            (quality, importance, inMainCity ? 1 : 0) > (other.quality, other.importance, other.inMainCity ? 1 : 0)
         }
     }
 
@@ -210,7 +213,7 @@ package final class PlaceIndex: Sendable {
             for hit in hits {
                 guard let e = entry(hit.entry), e.kind != .address, allows(e, qualifiers) else { continue }
                 let m = Match(name: e.name, city: e.city, coordinate: e.coordinate, kind: e.kind, importance: e.importance,
-                              quality: quality(hit.type), qualified: !qualifiers.isEmpty)
+                              quality: quality(hit.type), qualified: !qualifiers.isEmpty, inMainCity: e.city == mainCity)
                 if best.map({ m.isBetter(than: $0) }) ?? true { best = m }
             }
         }
@@ -237,7 +240,7 @@ package final class PlaceIndex: Sendable {
         for hit in hits {
             guard let e = entry(hit.entry), e.kind == .address, allows(e, qualifiers) else { continue }
             let m = Match(name: e.name, city: e.city, coordinate: e.coordinate, kind: e.kind, importance: e.importance,
-                          quality: .exact, qualified: !qualifiers.isEmpty)
+                          quality: .exact, qualified: !qualifiers.isEmpty, inMainCity: e.city == mainCity)
             if best.map({ m.isBetter(than: $0) }) ?? true { best = m }
         }
         return best
