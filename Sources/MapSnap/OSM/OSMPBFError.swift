@@ -25,6 +25,7 @@ public enum OSMPBFError: Error, Equatable, Sendable, CustomStringConvertible {
     /// Parallel arrays of an element (keys and values, ids and coordinates) differ in length.
     case mismatchedArrays(blob: Int, fileOffset: Int, part: String)
 
+    /// One line naming the blob, its byte offset and what is wrong.
     public var description: String {
         switch self {
         case .unreadable(let path, let reason): return "\(path): cannot read: \(reason)"

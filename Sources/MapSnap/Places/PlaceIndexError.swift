@@ -10,6 +10,7 @@ public enum PlaceIndexError: Error, Equatable, Sendable, CustomStringConvertible
     /// The file's sections do not fit its length, or its checksum does not match.
     case corrupt(path: String, detail: String)
 
+    /// One line naming the file and what is wrong with it.
     public var description: String {
         switch self {
         case .unreadable(let p, let r): return "\(p): cannot read the place index: \(r)"

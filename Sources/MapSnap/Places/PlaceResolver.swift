@@ -57,6 +57,7 @@ public final class PlaceResolver: PlaceResolving, Sendable {
         }
     }
 
+    /// The coordinate for a place name or address, or nil (see the type for the order).
     public func coordinate(forPlaceNamed name: String) -> LatLng? {
         resolve(name)?.coordinate
     }
@@ -75,6 +76,7 @@ public final class PlaceResolver: PlaceResolving, Sendable {
         return best.map { ($0.coordinate, true) }
     }
 
+    /// Close names for a miss: up to three from the indexes, then the gazetteer's (five at most).
     public func suggestions(forPlaceNamed name: String) -> [String] {
         var out: [String] = []
         for index in indexes {

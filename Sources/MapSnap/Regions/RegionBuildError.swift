@@ -11,6 +11,7 @@ public enum RegionBuildError: Error, Equatable, Sendable, CustomStringConvertibl
     /// Reading or writing a file failed.
     case io(path: String, reason: String)
 
+    /// One line saying what failed and, for a missing tool, what to install.
     public var description: String {
         switch self {
         case .tilemakerMissing: return "data build: needs tilemaker (apt-get install tilemaker)"
