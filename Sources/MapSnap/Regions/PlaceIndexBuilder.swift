@@ -88,13 +88,13 @@ package struct PlaceIndexBuilder {
 
         // Points for ways and relations.
         var located: [(Pending, LatLng)] = []
-        var streetSegments: [(Pending, [LatLng], [Int64])] = []
+        var streetSegments: [(Pending, [LatLng])] = []
         for (items, refs) in wayItems {
             let points = refs.compactMap(position)
             guard !points.isEmpty else { continue }
             for item in items {
                 if item.highway {
-                    streetSegments.append((item, points, [refs.first ?? 0, refs.last ?? 0]))
+                    streetSegments.append((item, points))
                 } else {
                     located.append((item, centroid(points, closed: refs.count > 3 && refs.first == refs.last)))
                 }
@@ -148,7 +148,7 @@ package struct PlaceIndexBuilder {
         for street in mergeStreets(streetSegments.map { seg in
             var item = seg.0
             if item.city.isEmpty { item.city = city(near: seg.1[seg.1.count / 2]) }
-            return (item, seg.1, seg.2)
+            return (item, seg.1)
         }) {
             writer.entries.append(street)
             summary.streets += 1
@@ -296,10 +296,10 @@ package struct PlaceIndexBuilder {
         return LatLng(latitude: origin.latitude + cy / (3 * area), longitude: origin.longitude + cx / (3 * area) / k)
     }
 
-    /// Street segments of one name and city merged into streets: segments that share an
-    /// end node or lie within ~250 m (bounding boxes) are one street. Each street is placed
+    /// Street segments of one name and city merged into streets: segments whose bounding
+    /// boxes come within ~250 m of each other (touching ones included) are one street. Each street is placed
     /// at the point of its segments nearest their length-weighted middle.
-    private static func mergeStreets(_ segments: [(Pending, [LatLng], [Int64])]) -> [PlaceIndexEntry] {
+    private static func mergeStreets(_ segments: [(Pending, [LatLng])]) -> [PlaceIndexEntry] {
         var groups: [String: [Int]] = [:]
         for (i, s) in segments.enumerated() { groups["\(Gazetteer.fold(s.0.name))\u{1}\(s.0.city)", default: []].append(i) }
         var out: [PlaceIndexEntry] = []
@@ -316,15 +316,17 @@ package struct PlaceIndexBuilder {
                 let pts = segments[i].1
                 return (pts.map(\.latitude).min() ?? 0, pts.map(\.longitude).min() ?? 0, pts.map(\.latitude).max() ?? 0, pts.map(\.longitude).max() ?? 0)
             }
+            // Segments whose boxes come within ~250 m are one street (touching segments share
+            // a node, so their boxes meet). A sweep by south edge keeps this near-linear.
             let margin = 0.00225  // ~250 m of latitude
-            for a in 0..<members.count {
-                for b in (a + 1)..<max(a + 1, members.count) {
-                    let ends = Set(segments[members[a]].2)
-                    let touch = !ends.isDisjoint(with: segments[members[b]].2)
-                    let (s0, w0, n0, e0) = boxes[a], (s1, w1, n1, e1) = boxes[b]
-                    let lonMargin = margin / max(cos(s0 * .pi / 180), 0.1)
-                    let near = s1 <= n0 + margin && s0 <= n1 + margin && w1 <= e0 + lonMargin && w0 <= e1 + lonMargin
-                    if touch || near { parent[find(a)] = find(b) }
+            let order = (0..<members.count).sorted { (boxes[$0].0, $0) < (boxes[$1].0, $1) }
+            for (k, a) in order.enumerated() {
+                let (_, w0, n0, e0) = boxes[a]
+                let lonMargin = margin / max(cos(n0 * .pi / 180), 0.1)
+                for b in order[(k + 1)...] {
+                    let (s1, w1, _, e1) = boxes[b]
+                    if s1 > n0 + margin { break }
+                    if w1 <= e0 + lonMargin && w0 <= e1 + lonMargin { parent[find(a)] = find(b) }
                 }
             }
             var clusters: [Int: [Int]] = [:]

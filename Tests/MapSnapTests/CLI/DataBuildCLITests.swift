@@ -128,3 +128,25 @@ import Testing
         CLIRunner.cleanUp(r.directory)
     }
 }
+
+/// Addresses wherever a location is accepted: a Static Maps URL and a batch job, through the
+/// bundled Helsinki index (no data directory needed).
+@Suite struct AddressInputsCLITests {
+    @Test func urlAndBatchJobsTakeAddresses() throws {
+        let url = "https://maps.googleapis.com/maps/api/staticmap?size=160x120&zoom=17&markers=Aleksanterinkatu%2052%2C%20Helsinki"
+        let a = try CLIRunner.run(["render", "--url", url, "-o", "a.png"])
+        #expect(a.exitCode == 0, "\(a)")
+        let b = try CLIRunner.run(["render", "--url", url.replacingOccurrences(of: "Aleksanterinkatu%2052%2C%20Helsinki", with: "60.1686722,24.9419347"),
+                                   "-o", "b.png"], in: a.directory)
+        #expect(b.exitCode == 0)
+        let x = try #require(CLIRunner.decodePNG(atPath: a.directory + "/a.png"))
+        let y = try #require(CLIRunner.decodePNG(atPath: a.directory + "/b.png"))
+        #expect(x.pixels == y.pixels)
+        try CLIRunner.write(#"{"center": "Helsinki Cathedral", "zoom": 16, "size": "120x90", "output": "c.png"}"# + "\n", to: a.directory + "/jobs.jsonl")
+        try FileManager.default.createDirectory(atPath: a.directory + "/out", withIntermediateDirectories: true)
+        let batch = try CLIRunner.run(["batch", "jobs.jsonl", "--out-dir", "out", "--data-dir", a.directory + "/no-regions"], in: a.directory)
+        #expect(batch.exitCode == 0, "\(batch)")
+        #expect(FileManager.default.fileExists(atPath: a.directory + "/out/c.png"))
+        CLIRunner.cleanUp(a.directory)
+    }
+}
