@@ -6,8 +6,9 @@ public enum RegionBuildError: Error, Equatable, Sendable, CustomStringConvertibl
     case profileMissing(path: String)
     /// The extract could not be read.
     case badExtract(path: String, OSMPBFError)
-    /// tilemaker stopped with `status`; `log` is the end of its output.
-    case tilemakerFailed(status: Int32, log: String)
+    /// tilemaker exited with `status` (or was killed by signal `status` when `signaled`);
+    /// `log` is the end of its output.
+    case tilemakerFailed(status: Int32, signaled: Bool, log: String)
     /// Reading or writing a file failed.
     case io(path: String, reason: String)
 
@@ -17,7 +18,8 @@ public enum RegionBuildError: Error, Equatable, Sendable, CustomStringConvertibl
         case .tilemakerMissing: return "data build: needs tilemaker (apt-get install tilemaker)"
         case .profileMissing(let p): return "data build: \(p) is missing (it comes with Debian's tilemaker package and with mapsnap's Data/)"
         case .badExtract(let p, let e): return "\(p): \(e)"
-        case .tilemakerFailed(let s, let log): return "data build: tilemaker failed (exit status \(s)): \(log)"
+        case .tilemakerFailed(let s, let signaled, let log):
+            return "data build: tilemaker \(signaled ? "was killed by signal \(s)" : "failed (exit status \(s))"): \(log)"
         case .io(let p, let r): return "\(p): \(r)"
         }
     }

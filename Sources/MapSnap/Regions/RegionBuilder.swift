@@ -195,8 +195,11 @@ package enum RegionBuilder {
         guard process.terminationReason == .exit, process.terminationStatus == 0,
               FileManager.default.fileExists(atPath: work + "/out.mbtiles") else {
             let text = (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
-            let tail = text.split(whereSeparator: { $0 == "\n" || $0 == "\r" }).suffix(3).joined(separator: " | ")
-            throw .tilemakerFailed(status: process.terminationStatus, log: String(tail.suffix(400)))
+            // The last lines that say something (progress lines end in carriage returns).
+            let lines = text.split(whereSeparator: { $0 == "\n" || $0 == "\r" })
+                .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty && !$0.hasPrefix("Block ") }
+            throw .tilemakerFailed(status: process.terminationStatus, signaled: process.terminationReason == .uncaughtSignal,
+                                   log: String(lines.suffix(3).joined(separator: " | ").suffix(400)))
         }
     }
 

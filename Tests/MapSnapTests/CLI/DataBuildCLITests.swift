@@ -104,6 +104,22 @@ import Testing
         CLIRunner.cleanUp(r.directory)
     }
 
+    /// A tilemaker that fails after mapsnap wrote the index and the sea: the error quotes
+    /// its output, and the data directory holds nothing (no index without its tiles).
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: "/usr/share/doc/tilemaker/examples/config-openmaptiles.json"),
+                   "Debian's tilemaker profile is installed by scripts/setup.sh"))
+    func failingTilemakerLeavesNothing() throws {
+        let dir = TestPaths.temporaryDirectory()
+        try FileManager.default.createDirectory(atPath: dir + "/bin", withIntermediateDirectories: true)
+        try CLIRunner.write("#!/bin/sh\necho 'Reading .pbf'\necho 'boom: cannot open coastline' >&2\nexit 7\n", to: dir + "/bin/tilemaker")
+        chmod(dir + "/bin/tilemaker", 0o755)
+        let r = try CLIRunner.run(["data", "build", Self.extract, "--data-dir", dir + "/data"], environment: ["PATH": dir + "/bin:/usr/bin:/bin"])
+        #expect(r.exitCode == 3, "\(r)")
+        #expect(r.stderr.contains("tilemaker failed (exit status 7)") && r.stderr.contains("boom: cannot open coastline"), "\(r)")
+        #expect(CLIRunner.listing(dir + "/data").isEmpty)
+        CLIRunner.cleanUp(r.directory)
+    }
+
     @Test(.enabled(if: hasTilemaker, "tilemaker is installed by scripts/setup.sh"))
     func damagedExtractIsBadInputAndLeavesNothing() throws {
         let dir = TestPaths.temporaryDirectory()
