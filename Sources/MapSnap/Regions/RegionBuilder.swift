@@ -9,7 +9,7 @@ import Foundation
 /// under mapsnap's own process file (`Data/tilemaker/process.lua`: the `name`, `name_en`,
 /// `name:xx` fields the bundled styles read). Before tilemaker runs, mapsnap writes
 /// (1) a copy of the extract without references to objects it lacks (tilemaker stops on a
-/// clipped extract's dangling node references) and (2) the sea polygons from the extract's
+/// clipped extract's dangling node references), its ids numbered from 1, and (2) the sea polygons from the extract's
 /// coastlines (`CoastlineWater`) as the shapefile the config's `ocean` layer reads.
 ///
 /// Atomic: everything is written under a temporary folder in the output's folder and renamed
@@ -129,19 +129,30 @@ package enum RegionBuilder {
     }
 
     /// Copies the extract, dropping way nodes, relation members and relations that refer
-    /// to objects the extract does not hold.
+    /// to objects the extract does not hold (and ways left with fewer than two nodes), and
+    /// numbering nodes, ways and relations 1, 2, 3… in id order: tilemaker 2.2's memory
+    /// grows with the largest node id, and no output depends on ids.
     static func writeCleanCopy(_ reader: OSMPBFReader, bounds box: CoastlineWater.Box, to path: String) throws {
-        var nodeIDs: [Int64] = [], wayIDs = Set<Int64>(), relationIDs = Set<Int64>()
-        try reader.scan(nodes: { nodeIDs.append($0.id) }, ways: { wayIDs.insert($0.id) }, relations: { relationIDs.insert($0.id) })
-        if zip(nodeIDs, nodeIDs.dropFirst()).contains(where: { $0 >= $1 }) { nodeIDs.sort() }
-        func hasNode(_ id: Int64) -> Bool {
-            var lo = 0, hi = nodeIDs.count
-            while lo < hi {
-                let mid = (lo + hi) / 2
-                if nodeIDs[mid] < id { lo = mid + 1 } else { hi = mid }
+        var nodeIDs: [Int64] = []
+        try reader.scan(nodes: { nodeIDs.append($0.id) })
+        nodeIDs = sortedUnique(nodeIDs)
+        var wayIDs: [Int64] = [], relationMembers: [(id: Int64, members: [OSMRelation.Member])] = []
+        try reader.scan(ways: { w in
+            if w.refs.lazy.filter({ index(of: $0, in: nodeIDs) != nil }).prefix(2).count == 2 { wayIDs.append(w.id) }
+        }, relations: { r in relationMembers.append((r.id, r.members)) })
+        wayIDs = sortedUnique(wayIDs)
+        // Relations with a node or way member the copy keeps (super-relations of those too).
+        var relationIDs = sortedUnique(relationMembers.filter { r in
+            r.members.contains { m in
+                m.type == .node ? index(of: m.id, in: nodeIDs) != nil : m.type == .way && index(of: m.id, in: wayIDs) != nil
             }
-            return lo < nodeIDs.count && nodeIDs[lo] == id
-        }
+        }.map(\.id))
+        let withRelationMembers = relationMembers.filter { r in
+            r.members.contains { $0.type == .relation && index(of: $0.id, in: relationIDs) != nil }
+        }.map(\.id)
+        relationIDs = sortedUnique(relationIDs + withRelationMembers)
+        relationMembers = []
+
         guard FileManager.default.createFile(atPath: path, contents: nil), let handle = FileHandle(forWritingAtPath: path) else {
             throw RegionBuildError.io(path: path, reason: "cannot create the file")
         }
@@ -151,23 +162,54 @@ package enum RegionBuilder {
             guard failure == nil else { return }
             do { try handle.write(contentsOf: Data(bytes)) } catch { failure = error }
         }
-        try reader.scan(nodes: { writer.add($0) }, ways: { w in
+        func renumbered(_ id: Int64, in ids: [Int64]) -> Int64? { index(of: id, in: ids).map { Int64($0) + 1 } }
+        try reader.scan(nodes: { n in
+            var n = n
+            guard let id = renumbered(n.id, in: nodeIDs) else { return }
+            n.id = id
+            writer.add(n)
+        }, ways: { w in
             var w = w
-            w.refs = w.refs.filter(hasNode)
-            if w.refs.count >= 2 { writer.add(w) }
+            guard let id = renumbered(w.id, in: wayIDs) else { return }
+            w.id = id
+            w.refs = w.refs.compactMap { renumbered($0, in: nodeIDs) }
+            writer.add(w)
         }, relations: { r in
             var r = r
-            r.members = r.members.filter { m in
+            guard let id = renumbered(r.id, in: relationIDs) else { return }
+            r.id = id
+            r.members = r.members.compactMap { m in
+                var m = m
                 switch m.type {
-                case .node: return hasNode(m.id)
-                case .way: return wayIDs.contains(m.id)
-                case .relation: return relationIDs.contains(m.id)
+                case .node: m.id = renumbered(m.id, in: nodeIDs) ?? 0
+                case .way: m.id = renumbered(m.id, in: wayIDs) ?? 0
+                case .relation: m.id = renumbered(m.id, in: relationIDs) ?? 0
                 }
+                return m.id == 0 ? nil : m
             }
             if !r.members.isEmpty { writer.add(r) }
         })
         writer.finish()
         if let failure { throw RegionBuildError.io(path: path, reason: "\(failure.localizedDescription)") }
+    }
+
+    private static func sortedUnique(_ ids: [Int64]) -> [Int64] {
+        var ids = ids
+        if zip(ids, ids.dropFirst()).contains(where: { $0 >= $1 }) { ids.sort() }
+        var out: [Int64] = []
+        out.reserveCapacity(ids.count)
+        for id in ids where out.last != id { out.append(id) }
+        return out
+    }
+
+    /// The index of `id` in the sorted `ids`, or nil.
+    private static func index(of id: Int64, in ids: [Int64]) -> Int? {
+        var lo = 0, hi = ids.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if ids[mid] < id { lo = mid + 1 } else { hi = mid }
+        }
+        return lo < ids.count && ids[lo] == id ? lo : nil
     }
 
     static func runTilemaker(_ tilemaker: String, in work: String, box: CoastlineWater.Box) throws(RegionBuildError) {
