@@ -61,6 +61,7 @@ package enum RegionBuilder {
         } catch {
             throw .io(path: folder, reason: "cannot create the folder: \(error.localizedDescription)")
         }
+        removeAbandonedWorkFolders(in: folder, region: base)
         let work = (folder as NSString).appendingPathComponent(".\(base).build-\(getpid())")
         try? FileManager.default.removeItem(atPath: work)
         do {
@@ -110,6 +111,18 @@ package enum RegionBuilder {
     }
 
     // MARK: Steps
+
+    /// Removes `.NAME.build-PID` folders left by builds that were killed (their process is
+    /// gone); a build still running keeps its folder.
+    static func removeAbandonedWorkFolders(in folder: String, region: String) {
+        let prefix = ".\(region).build-"
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] where name.hasPrefix(prefix) {
+            guard let pid = Int32(name.dropFirst(prefix.count)), pid > 0 else { continue }
+            if kill(pid, 0) != 0 && errno == ESRCH {
+                try? FileManager.default.removeItem(atPath: (folder as NSString).appendingPathComponent(name))
+            }
+        }
+    }
 
     static func bounds(of reader: OSMPBFReader) throws(OSMPBFError) -> CoastlineWater.Box {
         if let b = reader.header.bounds {
