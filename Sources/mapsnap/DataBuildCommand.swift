@@ -32,7 +32,8 @@ enum DataBuildCommand {
         guard args.positionals.count == 1, let pbf = args.positionals.first else {
             throw .usage("data build: expected one REGION.osm.pbf (see mapsnap data build --help)")
         }
-        guard FileManager.default.isReadableFile(atPath: pbf) else { throw .usage("data build: \(pbf): no such file") }
+        // A missing extract is a missing source (exit 3), as for `convert` and `info`.
+        guard FileManager.default.isReadableFile(atPath: pbf) else { throw .runtime("data build: \(pbf): no such file") }
         let name = regionName(pbf)
         let output: String
         if let o = args.last("--output") {

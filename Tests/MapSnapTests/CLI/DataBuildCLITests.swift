@@ -135,6 +135,15 @@ import Testing
         CLIRunner.cleanUp(r.directory)
     }
 
+    @Test func missingExtractIsAMissingSource() throws {
+        let build = try CLIRunner.run(["data", "build", "missing.osm.pbf", "--data-dir", "data"])
+        #expect(build.exitCode == 3 && build.stderrLines == ["mapsnap: error: data build: missing.osm.pbf: no such file"], "\(build)")
+        let index = try CLIRunner.run(["data", "index", "missing.osm.pbf", "-o", "x.places"], in: build.directory)
+        #expect(index.exitCode == 3 && index.stderr.contains("missing.osm.pbf"), "\(index)")
+        #expect(CLIRunner.listing(build.directory).isEmpty)
+        CLIRunner.cleanUp(build.directory)
+    }
+
     @Test func dataIndexWritesTheIndex() throws {
         let r = try CLIRunner.run(["data", "index", Self.extract, "-o", "h.places"])
         #expect(r.exitCode == 0, "\(r)")
