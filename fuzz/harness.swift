@@ -16,7 +16,7 @@ import Foundation
 enum FuzzTarget: Int, CaseIterable {
     case mvt, png, jpeg, gzip, polyline, path, geojson, gpx, style, pmtilesDirectory
     case pmtilesHeader, pmtiles, mbtiles, spec, url, color, template, dem, expression
-    case fill, stroke, text, compare, request, sprite
+    case fill, stroke, text, compare, request, sprite, osmpbf
 
     /// The name run.sh and MAPSNAP_FUZZ_TARGET use.
     var name: String {
@@ -62,6 +62,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     case .path: _ = try? StaticMapsSyntax.parsePath(String(decoding: body, as: UTF8.self), origin: "fuzz")
     case .geojson: _ = try? GeoJSON(data: Data(body), source: "fuzz")
     case .gpx: _ = try? GPX(data: Data(body), source: "fuzz")
+    case .osmpbf: fuzzOSMPBF(body)
     case .style: _ = try? Style.parse(data: Data(body), origin: "fuzz")
     case .pmtilesDirectory: fuzzPMTilesDirectory(body)
     case .pmtilesHeader: fuzzPMTilesHeader(body)
@@ -546,4 +547,11 @@ func fuzzSprite(_ body: [UInt8]) {
         let origin = Int(truncatingIfNeeded: Int32(bitPattern: UInt32(parameters.byte()) << 24 | UInt32(parameters.byte())))
         canvas.fill(square, pattern: image, originX: origin, originY: -origin, opacity: 0.7, rule: .evenOdd)
     }
+}
+
+/// An `.osm.pbf` file: the header, then every element of every block.
+func fuzzOSMPBF(_ body: [UInt8]) {
+    guard writeScratch(body), let reader = try? OSMPBFReader(path: scratchPath) else { return }
+    var count = 0
+    try? reader.scan(nodes: { _ in count += 1 }, ways: { count += $0.refs.count }, relations: { count += $0.members.count })
 }

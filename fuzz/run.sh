@@ -31,7 +31,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 targets=(mvt png jpeg gzip polyline path geojson gpx style pmtiles-dir
          pmtiles-header pmtiles mbtiles spec url color template dem expression
-         fill stroke text compare request sprite)
+         fill stroke text compare request sprite osmpbf)
 out=.build/fuzz
 binary="$out/fuzz-mapsnap"
 

@@ -27,6 +27,23 @@ for db in Data/helsinki.mbtiles "$fx/helsinki-openmaptiles.mbtiles"; do
 done
 
 for f in "$fx"/png/*.png "$fx"/png/corrupt/*.png; do seed png "$(basename "$f")" < "$f"; done
+# The OSM extract's header blob and first data blob (stored uncompressed), whole.
+python3 - "$fx/osm/helsinki.osm.pbf" <<'EOF' | seed osmpbf helsinki-2-blobs.osm.pbf
+import sys
+data = open(sys.argv[1], "rb").read()
+offset = 0
+for _ in range(2):
+    n = int.from_bytes(data[offset:offset + 4], "big")
+    header = data[offset + 4:offset + 4 + n]
+    # BlobHeader field 3 (datasize) is the varint after the key byte 0x18.
+    i = header.index(0x18) + 1
+    size = shift = 0
+    while True:
+        b = header[i]; size |= (b & 0x7F) << shift; i += 1; shift += 7
+        if b < 0x80: break
+    offset += 4 + n + size
+sys.stdout.buffer.write(data[:offset])
+EOF
 for f in "$fx"/jpeg/*.jpg; do seed jpeg "$(basename "$f")" < "$f"; done
 
 # gzip and zlib streams of small fixtures, plus an empty member.

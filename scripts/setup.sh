@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
-# Installs the Debian packages mapsnap builds against, when missing. Idempotent; needs root
+# Installs the Debian packages mapsnap builds against, and the tools its commands run
+# (tilemaker, for `mapsnap data build` and its tests), when missing. Idempotent; needs root
 # (or sudo) only when something is missing.
 set -euo pipefail
 packages=(pkg-config libpng-dev libfreetype-dev zlib1g-dev libsqlite3-dev libturbojpeg0-dev libdeflate-dev libisal-dev libexpat1-dev libcurl4-openssl-dev libwebp-dev libmicrohttpd-dev)
+# Programs mapsnap runs, not builds against.
+tools=(tilemaker)
 missing=()
-for p in "${packages[@]}"; do
+for p in "${packages[@]}" "${tools[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
 if [ ${#missing[@]} -gt 0 ]; then

@@ -23,7 +23,8 @@ enum BatchCommand {
     whose view has too little detailed map data; --render-timeout is per job (default
     300 seconds; 0 = no limit), as for render. --data-dir names the regions the bundled
     styles draw (default $MAPSNAP_DATA, else $XDG_DATA_HOME/mapsnap, else
-    ~/.local/share/mapsnap), as for render.
+    ~/.local/share/mapsnap), as for render; place names and addresses in jobs resolve
+    through its regions' indexes, the bundled Helsinki index and GeoNames.
 
     --shard K/N renders only the K-th of N slices of the jobs (every N-th non-blank line,
     starting with the K-th; K from 1 to N), so N machines given the same file and K = 1…N
@@ -67,6 +68,9 @@ enum BatchCommand {
             throw .usage("\(error)")
         }
         let format = Format(format: defaults.format, quality: defaults.quality)
+        // Place names and addresses of every job: the data directory's region indexes, the
+        // bundled Helsinki index, then the gazetteer (opened once, on the first name).
+        let places = DataDirectory.resolve(explicit: args.last("--data-dir")).placeResolver()
         let jobs: RenderJobs
         do {
             jobs = try RenderJobs(path: jobsPath)
@@ -93,12 +97,13 @@ enum BatchCommand {
             let source = "\(jobsPath):\(jobs.lineNumber(of: i))"
             let outcome = runJob(i, jobs: jobs, name: names[i], source: source, outDir: outDir,
                                  renderTimeout: renderTimeout, dataDirectory: dataDirectory, threads: threadsPerJob, quiet: quiet,
-                                 allowMissingTiles: allowMissingTiles, requireDetail: requireDetail, format: format, progress: progress,
-                                 repeats: repeats)
+                                 allowMissingTiles: allowMissingTiles, requireDetail: requireDetail, format: format, places: places,
+                                 progress: progress, repeats: repeats)
             results.withLock { $0[k] = outcome }
             progress.jobFinished()
         }
         progress.finish()
+        if !quiet { places.problems.forEach(Output.warning) }
         if !quiet, let note = repeats.summary { Output.warning(note) }
         let outcomes = results.withLock { $0 }
         var worst: Int32 = 0
@@ -157,7 +162,7 @@ enum BatchCommand {
     /// Parses and renders one job; its outcome as an exit code and a message naming its line.
     static func runJob(_ i: Int, jobs: RenderJobs, name: Name, source: String, outDir: String,
                        renderTimeout: Double?, dataDirectory: String, threads: Int, quiet: Bool, allowMissingTiles: Bool,
-                       requireDetail: Bool, format: Format,
+                       requireDetail: Bool, format: Format, places: PlaceResolver,
                        progress: Progress, repeats: RepeatedWarnings) -> (Int32, String?) {
         if let problem = problem(withOutputName: name.file) {
             return (2, "\(source): output \"\(printable(name.file))\": \(problem)")
@@ -166,7 +171,7 @@ enum BatchCommand {
             return (2, "\(source): output \"\(name.file)\" is already written by line \(first)")
         }
         var spec: RenderSpec
-        switch jobs.spec(at: i, resolver: BundledPlaces()) {
+        switch jobs.spec(at: i, resolver: places) {
         case .failure(let error):
             // Library messages start with the origin they were given ("jobs.jsonl:3: …").
             let text = error.description

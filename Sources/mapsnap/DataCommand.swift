@@ -8,6 +8,7 @@ enum DataCommand {
       mapsnap data extract SOURCE (--bbox W,S,E,N | --place NAME [--radius KM] | --geojson AREA.geojson)
                            [--maxzoom Z] [-o OUT.pmtiles]
       mapsnap data build REGION.osm.pbf [-o OUT.pmtiles]
+      mapsnap data index REGION.osm.pbf -o OUT.places
       mapsnap data list
       mapsnap data remove NAME
 
@@ -20,16 +21,17 @@ enum DataCommand {
     """
 
     static func run(_ arguments: ArraySlice<String>) throws(CLIError) {
-        guard let sub = arguments.first else { throw .usage("data: expected a command: extract, build, list or remove (see mapsnap data --help)") }
+        guard let sub = arguments.first else { throw .usage("data: expected a command: extract, build, index, list or remove (see mapsnap data --help)") }
         let rest = arguments.dropFirst()
         switch sub {
         case "extract": try DataExtractCommand.run(rest)
         case "build": try DataBuildCommand.run(rest)
+        case "index": try DataBuildCommand.runIndex(rest)
         case "list": try list(rest)
         case "remove": try remove(rest)
         case "--help", "-h", "help": Output.out(help)
         default:
-            let known = ["extract", "build", "list", "remove"]
+            let known = ["extract", "build", "index", "list", "remove"]
             let hint = known.min { editDistance($0, sub) < editDistance($1, sub) }
                 .flatMap { editDistance($0, sub) <= 2 ? " (did you mean '\($0)'?)" : nil } ?? ""
             throw .usage("data: unknown command '\(sub)'\(hint); see mapsnap data --help")

@@ -168,7 +168,7 @@ enum DataExtractCommand {
                 }
                 let center: LatLng
                 do {
-                    center = try StaticMapsSyntax.parseLocation(place, origin: "--place", resolver: BundledPlaces())
+                    center = try StaticMapsSyntax.parseLocation(place, origin: "--place", resolver: DataDirectory.resolve(explicit: args.last("--data-dir")).placeResolver())
                 } catch {
                     throw CLIError.input(error.description)
                 }

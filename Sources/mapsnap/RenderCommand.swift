@@ -13,7 +13,8 @@ enum RenderCommand {
     CAMERA AND IMAGE
       --size WxH            image size in points (default 600x400)
       --scale N             pixel ratio 1-4: line widths, markers and text scale too (default 1)
-      --center LAT,LON|NAME map centre (a place name resolves from the bundled gazetteer)
+      --center LAT,LON|NAME map centre: a place name, address or named place (resolved
+                            offline: region indexes, the bundled Helsinki index, GeoNames)
       --zoom Z              zoom 0-22, fractional allowed
       --padding PX          free space kept around fitted content, in points (default 24)
       --fractional-zoom     fit at a fractional zoom instead of the largest integer zoom
@@ -32,7 +33,10 @@ enum RenderCommand {
                             raster tiles with a vector style become the whole base map
       --data-dir DIR        the regions to draw where they cover the view (tile archives
                             from 'mapsnap data extract'/'data build'; default $MAPSNAP_DATA,
-                            else $XDG_DATA_HOME/mapsnap, else ~/.local/share/mapsnap)
+                            else $XDG_DATA_HOME/mapsnap, else ~/.local/share/mapsnap), and
+                            their address indexes (NAME.places): places and addresses
+                            such as 'Aleksanterinkatu 52, Helsinki' work anywhere a
+                            location is accepted
       --cache-dir DIR       on-disk cache for everything fetched over HTTP: tiles, styles,
                             TileJSON, sprites, icons, PMTiles ranges (default
                             $MAPSNAP_CACHE_DIR or ~/.cache/mapsnap/tiles)
@@ -122,11 +126,17 @@ enum RenderCommand {
         // The bundled fonts load (a few milliseconds) on another thread while the inputs are
         // read and the style is prepared; the render waits for them if it gets there first.
         DispatchQueue(label: "mapsnap.warm-up").async { MapRenderer.shared.loadFonts() }
-        let spec = try buildSpec(args)
+        // Addresses and named places: the data directory's region indexes, the bundled
+        // Helsinki index, then the gazetteer (--data-dir is read before any place is).
+        let places = DataDirectory.resolve(explicit: args.last("--data-dir")).placeResolver()
+        let spec = try buildSpec(args, places: places)
         guard let output = spec.output else {
             throw .usage("render: missing -o OUT.png (use '-o -' for stdout)")
         }
-        if !args.has("--quiet") { spec.warnings.forEach(Output.warning) }
+        if !args.has("--quiet") {
+            spec.warnings.forEach(Output.warning)
+            places.problems.forEach(Output.warning)
+        }
         try render(spec, to: output, quiet: args.has("--quiet"), allowMissingTiles: args.has("--allow-missing-tiles"),
                    requireDetail: args.has("--require-detail"))
     }
@@ -143,9 +153,9 @@ enum RenderCommand {
     }
 
     /// Applies flags in command-line order on top of an optional --spec file.
-    static func buildSpec(_ args: ParsedArguments) throws(CLIError) -> RenderSpec {
+    static func buildSpec(_ args: ParsedArguments, places: any PlaceResolving) throws(CLIError) -> RenderSpec {
         do {
-            let resolver: (any PlaceResolving)? = BundledPlaces()
+            let resolver: (any PlaceResolving)? = places
             var base = MapSnapshotOptions()
             var output: String?
             var warnings: [String] = []

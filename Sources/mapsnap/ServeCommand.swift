@@ -64,7 +64,10 @@ enum ServeCommand {
         pthread_sigmask(SIG_BLOCK, &signals, nil)
 
         let quiet = args.has("--quiet")
-        let server = StaticMapServer(configuration: configuration, version: version,
+        // Place names and addresses: the data directory's region indexes, the bundled
+        // Helsinki index, then the gazetteer.
+        let places = DataDirectory.resolve(explicit: configuration.dataDirectory).placeResolver()
+        let server = StaticMapServer(configuration: configuration, version: version, places: places,
                                      accessLog: { line in if !quiet { FileHandle.standardError.write(Data((line + "\n").utf8)) } })
         let port: Int
         do {

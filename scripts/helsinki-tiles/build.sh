@@ -9,7 +9,7 @@
 #
 # Steps: prepare.py drops references to objects the clipped extract lacks and builds the
 # sea polygons from its coastline ways; tilemaker runs Debian's OpenMapTiles config and
-# process file with process.lua on top (the full OpenMapTiles name fields); then the
+# process file with Data/tilemaker/process.lua on top (the full OpenMapTiles name fields); then the
 # `attribution` metadata row mapsnap draws is added. tilemaker 2.2 orders features in a way
 # that follows its memory layout, so it runs one thread with every Lua and config file
 # copied to the same relative paths in the work directory: the same extract, scripts and
@@ -31,7 +31,7 @@ trap 'rm -rf "$work"' EXIT
 /usr/bin/python3 "$here/prepare.py" "$extract" "$work/clean.osm.pbf" "$work/coastline" "$bbox"
 cp "$examples/config-openmaptiles.json" "$work/config.json"
 cp "$examples/process-openmaptiles.lua" "$work/process-openmaptiles.lua"
-cp "$here/process.lua" "$work/process.lua"
+cp "$here/../../Data/tilemaker/process.lua" "$work/process.lua"
 (
   cd "$work"
   MAPSNAP_OMT_PROCESS=process-openmaptiles.lua \

@@ -231,10 +231,15 @@ final class Gazetteer: PlaceResolving, Sendable {
     // MARK: Lookup
 
     /// The best match for a name, or nil (see the type's documentation for the rules).
-    func place(named text: String) -> Place? {
+    func place(named text: String) -> Place? { match(named: text)?.place }
+
+    /// The best match for a name and whether it matched a whole name (rules 1–3) rather
+    /// than the start of a longer one (rule 4): `PlaceResolver` weighs a prefix match below
+    /// an exact match in a region's index.
+    func match(named text: String) -> (place: Place, exact: Bool)? {
         let key = Self.fold(text)
         guard !key.isEmpty else { return nil }
-        if let p = whole(key) { return p }
+        if let p = whole(key) { return (p, true) }
         // Comma-separated qualifiers, the longest name first: "Washington, D.C., USA" tries
         // "Washington, D.C." with USA before "Washington" with "D.C." and USA.
         let parts = text.split(separator: ",", omittingEmptySubsequences: false)
@@ -242,14 +247,18 @@ final class Gazetteer: PlaceResolving, Sendable {
             for split in stride(from: parts.count - 1, through: 1, by: -1) {
                 let name = Self.fold(parts[..<split].joined(separator: ","))
                 guard !name.isEmpty, let filter = qualifiers(parts[split...].map { Self.fold(String($0)) }) else { continue }
-                if let p = exact(name, filter) ?? longerName(startingWith: name, filter) { return p }
+                if let p = exact(name, filter) { return (p, true) }
+                if let p = longerName(startingWith: name, filter) { return (p, false) }
             }
         }
         if let space = key.lastIndex(of: " ") {
             let name = String(key[..<space]), last = String(key[key.index(after: space)...])
-            if let filter = qualifiers([last]), let p = exact(name, filter) ?? longerName(startingWith: name, filter) { return p }
+            if let filter = qualifiers([last]) {
+                if let p = exact(name, filter) { return (p, true) }
+                if let p = longerName(startingWith: name, filter) { return (p, false) }
+            }
         }
-        return longerName(startingWith: key, nil)
+        return longerName(startingWith: key, nil).map { ($0, false) }
     }
 
     func coordinate(forPlaceNamed name: String) -> LatLng? {

@@ -47,9 +47,11 @@ package final class StaticMapServer: Sendable {
     /// A server for `configuration`; nothing listens before `start()`.
     /// - Parameters:
     ///   - version: mapsnap's version, part of every `ETag`.
+    ///   - places: resolves place names and addresses (default: the bundled Helsinki index
+    ///     and GeoNames; `mapsnap serve` adds the data directory's region indexes).
     ///   - accessLog: receives one line per finished request (default: standard error).
     package init(configuration: ServerConfiguration, version: String, renderer: MapRenderer = MapRenderer(),
-                places: (any PlaceResolving)? = BundledPlaces(),
+                places: (any PlaceResolving)? = PlaceResolver(indexPaths: []),
                 accessLog: @escaping @Sendable (String) -> Void = { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }) {
         self.configuration = configuration
         self.renderer = renderer

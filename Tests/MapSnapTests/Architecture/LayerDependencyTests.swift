@@ -8,7 +8,7 @@ let layerRanks: [String: Int] = [
     "Support": 0, "Geo": 0,
     "Raster": 1, "HTTPServer": 1,
     "Codecs": 2, "Text": 2, "VectorTile": 2,
-    "Style": 3, "Tiles": 3, "Places": 3, "Compare": 3,
+    "Style": 3, "Tiles": 3, "Places": 3, "Compare": 3, "OSM": 3,
     "Overlays": 4, "Regions": 4,
     "Options": 5,
     "Inputs": 6,

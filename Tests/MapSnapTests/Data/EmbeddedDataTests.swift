@@ -69,7 +69,7 @@ private func lines(_ name: String) throws -> [Substring] {
             #expect(FileManager.default.fileExists(atPath: dataURL(String(fields[0])).path), "\(fields[0])")
             files.append(String(fields[0]))
         }
-        #expect(Set(files) == Set(Self.mbtiles + Self.gazetteer + ["helsinki.mbtiles"]))
+        #expect(Set(files) == Set(Self.mbtiles + Self.gazetteer + ["helsinki.mbtiles", "helsinki.places"]))
         #expect(files.count == Set(files).count)
     }
 

@@ -1,4 +1,5 @@
--- mapsnap's tilemaker process file for the bundled Helsinki tiles (run by build.sh).
+-- mapsnap's tilemaker process file: for 'mapsnap data build' and for the bundled Helsinki
+-- tiles (scripts/helsinki-tiles/build.sh).
 --
 -- It runs the OpenMapTiles process file that Debian's tilemaker 2.2 ships
 -- (/usr/share/doc/tilemaker/examples/process-openmaptiles.lua, passed in by build.sh as
