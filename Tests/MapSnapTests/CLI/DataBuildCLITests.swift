@@ -87,6 +87,28 @@ import Testing
         CLIRunner.cleanUp(built.directory)
     }
 
+    /// The acceptance path: after `data build`, a Static Maps URL with an address and a route
+    /// between two named places render with no flag but the data directory in the
+    /// environment — the region's streets drawn as from `--source`, the pins where the index
+    /// puts them.
+    @Test(.enabled(if: hasTilemaker, "tilemaker is installed by scripts/setup.sh"))
+    func theBuiltRegionServesURLsAndRoutesWithNoFlag() throws {
+        let dir = Self.built.dir
+        let url = "https://maps.googleapis.com/maps/api/staticmap?center=60.1690,24.9440&zoom=16&size=300x250"
+            + "&markers=color:red|Aleksanterinkatu+52,+Helsinki&path=weight:4|Helsinki+Cathedral|Ateneum"
+        let viaRegion = try CLIRunner.run(["render", "--url", url, "-o", "-"], environment: ["MAPSNAP_DATA": dir])
+        defer { CLIRunner.cleanUp(viaRegion.directory) }
+        #expect(viaRegion.exitCode == 0, "\(viaRegion)")
+        #expect(viaRegion.stderr.isEmpty, "no coverage warning inside the region: \(viaRegion.stderr)")
+        let viaSource = try CLIRunner.run(["render", "--url", url, "--source", dir + "/helsinki.pmtiles", "--data-dir", dir, "-o", "-"])
+        defer { CLIRunner.cleanUp(viaSource.directory) }
+        #expect(viaSource.exitCode == 0, "\(viaSource)")
+        #expect(viaRegion.stdout == viaSource.stdout)
+        let noRegion = try CLIRunner.run(["render", "--url", url, "--style", TestPaths.plainStyle, "-o", "-"], environment: ["MAPSNAP_DATA": dir])
+        defer { CLIRunner.cleanUp(noRegion.directory) }
+        #expect(noRegion.stdout != viaRegion.stdout)
+    }
+
     @Test(.enabled(if: hasTilemaker, "tilemaker is installed by scripts/setup.sh"))
     func regionIndexResolvesWithoutTheBundledOne() throws {
         let r = PlaceResolver(indexPaths: DataDirectory(path: Self.built.dir).placeIndexPaths(), includesBundledIndex: false, usesGazetteer: false)
