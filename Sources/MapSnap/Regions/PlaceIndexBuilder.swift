@@ -73,7 +73,7 @@ package struct PlaceIndexBuilder {
         var nodeItems: [(pending: [Pending], at: LatLng)] = []
         var cityNodes: [(name: String, aliases: [String], at: LatLng, radiusDegrees: Double)] = []
         try pbf.scan(nodes: { n in
-            if let i = index(of: n.id, in: unique) { positions[i] = n.coordinate }
+            if let i = unique.sortedIndex(of: n.id) { positions[i] = n.coordinate }
             guard !n.tags.isEmpty, n.coordinate.isValid else { return }
             let items = classify(n.tags)
             if !items.isEmpty { nodeItems.append((items, n.coordinate)) }
@@ -82,7 +82,7 @@ package struct PlaceIndexBuilder {
             }
         })
         func position(_ id: Int64) -> LatLng? {
-            guard let i = index(of: id, in: unique), positions[i].isValid else { return nil }
+            guard let i = unique.sortedIndex(of: id), positions[i].isValid else { return nil }
             return positions[i]
         }
 
@@ -265,16 +265,6 @@ package struct PlaceIndexBuilder {
     }
 
     // MARK: Geometry
-
-    /// The index of `id` in the sorted `ids`, or nil.
-    private static func index(of id: Int64, in ids: [Int64]) -> Int? {
-        var lo = 0, hi = ids.count
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            if ids[mid] < id { lo = mid + 1 } else { hi = mid }
-        }
-        return lo < ids.count && ids[lo] == id ? lo : nil
-    }
 
     /// A closed ring's area centroid (in a local plane around its first point), else the
     /// mean of the points.

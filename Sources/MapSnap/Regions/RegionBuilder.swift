@@ -151,17 +151,17 @@ package enum RegionBuilder {
         nodeIDs = sortedUnique(nodeIDs)
         var wayIDs: [Int64] = [], relationMembers: [(id: Int64, members: [OSMRelation.Member])] = []
         try reader.scan(ways: { w in
-            if w.refs.lazy.filter({ index(of: $0, in: nodeIDs) != nil }).prefix(2).count == 2 { wayIDs.append(w.id) }
+            if w.refs.lazy.filter({ nodeIDs.sortedIndex(of: $0) != nil }).prefix(2).count == 2 { wayIDs.append(w.id) }
         }, relations: { r in relationMembers.append((r.id, r.members)) })
         wayIDs = sortedUnique(wayIDs)
         // Relations with a node or way member the copy keeps (super-relations of those too).
         var relationIDs = sortedUnique(relationMembers.filter { r in
             r.members.contains { m in
-                m.type == .node ? index(of: m.id, in: nodeIDs) != nil : m.type == .way && index(of: m.id, in: wayIDs) != nil
+                m.type == .node ? nodeIDs.sortedIndex(of: m.id) != nil : m.type == .way && wayIDs.sortedIndex(of: m.id) != nil
             }
         }.map(\.id))
         let withRelationMembers = relationMembers.filter { r in
-            r.members.contains { $0.type == .relation && index(of: $0.id, in: relationIDs) != nil }
+            r.members.contains { $0.type == .relation && relationIDs.sortedIndex(of: $0.id) != nil }
         }.map(\.id)
         relationIDs = sortedUnique(relationIDs + withRelationMembers)
         relationMembers = []
@@ -175,7 +175,7 @@ package enum RegionBuilder {
             guard failure == nil else { return }
             do { try handle.write(contentsOf: Data(bytes)) } catch { failure = error }
         }
-        func renumbered(_ id: Int64, in ids: [Int64]) -> Int64? { index(of: id, in: ids).map { Int64($0) + 1 } }
+        func renumbered(_ id: Int64, in ids: [Int64]) -> Int64? { ids.sortedIndex(of: id).map { Int64($0) + 1 } }
         try reader.scan(nodes: { n in
             var n = n
             guard let id = renumbered(n.id, in: nodeIDs) else { return }
@@ -213,16 +213,6 @@ package enum RegionBuilder {
         out.reserveCapacity(ids.count)
         for id in ids where out.last != id { out.append(id) }
         return out
-    }
-
-    /// The index of `id` in the sorted `ids`, or nil.
-    private static func index(of id: Int64, in ids: [Int64]) -> Int? {
-        var lo = 0, hi = ids.count
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            if ids[mid] < id { lo = mid + 1 } else { hi = mid }
-        }
-        return lo < ids.count && ids[lo] == id ? lo : nil
     }
 
     static func runTilemaker(_ tilemaker: String, in work: String, box: CoastlineWater.Box) throws(RegionBuildError) {

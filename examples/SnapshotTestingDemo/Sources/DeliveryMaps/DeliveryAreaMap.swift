@@ -11,9 +11,9 @@ public struct DeliveryArea: Sendable {
 
     /// The area the demo's tests pin down.
     public static let helsinki = DeliveryArea(
-        bakery: LatLng(60.1712, 24.9440),
-        radiusMeters: 500,
-        customers: [LatLng(60.1740, 24.9395), LatLng(60.1690, 24.9490), LatLng(60.1685, 24.9400)]
+        bakery: LatLng(60.1712, 24.9443),
+        radiusMeters: 300,
+        customers: [LatLng(60.1730, 24.9425), LatLng(60.1700, 24.9480), LatLng(60.1695, 24.9415)]
     )
 
     public init(bakery: LatLng, radiusMeters: Double, customers: [LatLng]) {
