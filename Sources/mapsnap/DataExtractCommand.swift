@@ -29,7 +29,7 @@ enum DataExtractCommand {
       -o, --output FILE     write FILE instead of a region of the data directory
       --name NAME           the region's name (default: the place, the GeoJSON file's name,
                             else bbox_W_S_E_N); the archive is DATA_DIR/NAME.pmtiles
-      --force               replace a region of the same name
+      --force               replace a region of the same name (and its place index)
       --dry-run             read the directories only; print what would be copied
       -q, --quiet           no progress line, no summary
       --data-dir DIR        the data directory (default $MAPSNAP_DATA, else
@@ -93,6 +93,9 @@ enum DataExtractCommand {
                     throw .runtime("cannot create the data directory \(dir.path): \(error.localizedDescription)")
                 }
                 superseded = taken.filter { $0 != output }
+                // The replaced region's place index describes the old tiles' area: it goes too.
+                let index = (dir.path as NSString).appendingPathComponent("\(name).\(DataDirectory.placeIndexExtension)")
+                if !taken.isEmpty, FileManager.default.fileExists(atPath: index) { superseded.append(index) }
             }
         }
 

@@ -43,6 +43,8 @@ import Testing
         let again = try CLIRunner.run(args, in: dir)
         #expect(again.exitCode == 2)
         #expect(again.stderr.contains("the region 'uusimaa' already exists") && again.stderr.contains("--force"), "\(again)")
+        // A place index of the region it replaces describes other tiles: it goes with them.
+        try Data("index of the old tiles".utf8).write(to: URL(fileURLWithPath: dir + "/data/uusimaa.places"))
         let forced = try CLIRunner.run(args + ["--force", "-q"], in: dir)
         #expect(forced.exitCode == 0 && forced.stdout.isEmpty && forced.stderr.isEmpty, "\(forced)")
         #expect(CLIRunner.listing(dir + "/data") == ["uusimaa.pmtiles"])
