@@ -19,17 +19,26 @@ import Foundation
 /// coordinates only never read them); one that cannot be opened is skipped and reported by
 /// `problems`. "Did you mean" suggestions come from the indexes, then the gazetteer.
 public final class PlaceResolver: PlaceResolving, Sendable {
-    private let indexPaths: [String]
+    /// The index files, in order of preference: listed on the first lookup, so that a render
+    /// naming no place neither lists the data directory nor looks for the bundled index.
+    private let indexPaths: @Sendable () -> [String]
     private let usesGazetteer: Bool
     private let loaded = Locked<(indexes: [PlaceIndex], problems: [String])?>(nil)
 
     /// A resolver over the index files at `indexPaths` (in order of preference), then the
     /// bundled Helsinki index (`Data/helsinki.places`) when `includesBundledIndex`, then the
     /// bundled gazetteer when `usesGazetteer`.
-    public init(indexPaths: [String], includesBundledIndex: Bool = true, usesGazetteer: Bool = true) {
-        var paths = indexPaths
-        if includesBundledIndex, let bundled = Self.bundledIndexPath { paths.append(bundled) }
-        self.indexPaths = paths
+    public convenience init(indexPaths: [String], includesBundledIndex: Bool = true, usesGazetteer: Bool = true) {
+        self.init(indexPaths: { indexPaths }, includesBundledIndex: includesBundledIndex, usesGazetteer: usesGazetteer)
+    }
+
+    /// A resolver over the index files `indexPaths` lists when first asked (see above).
+    init(indexPaths: @escaping @Sendable () -> [String], includesBundledIndex: Bool = true, usesGazetteer: Bool = true) {
+        self.indexPaths = {
+            var paths = indexPaths()
+            if includesBundledIndex, let bundled = PlaceResolver.bundledIndexPath { paths.append(bundled) }
+            return paths
+        }
         self.usesGazetteer = usesGazetteer
     }
 
@@ -47,7 +56,7 @@ public final class PlaceResolver: PlaceResolving, Sendable {
         loaded.withLock { state in
             if let state { return state.indexes }
             var indexes: [PlaceIndex] = [], problems: [String] = []
-            for path in indexPaths {
+            for path in indexPaths() {
                 do { indexes.append(try PlaceIndex(path: path)) } catch {
                     problems.append("\(error); its addresses are not used")
                 }

@@ -40,10 +40,18 @@ public struct DataDirectory: Sendable, Equatable, CustomStringConvertible {
 
     /// The archive files in the folder, sorted by name (empty when the folder is missing).
     /// Temporaries (`.NAME…`) and anything else are ignored.
-    package func archivePaths() -> [String] {
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: path) else { return [] }
+    package func archivePaths() -> [String] { files(withExtensions: Self.archiveExtensions) }
+
+    /// The files of the folder with one of these extensions (any case), not hidden, sorted
+    /// by name, as paths; empty when the folder is missing.
+    func files(withExtensions extensions: [String]) -> [String] {
+        // A missing folder (the usual case: no regions) is told by one stat, not by the error
+        // Foundation builds for a failed listing.
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue,
+              let names = try? FileManager.default.contentsOfDirectory(atPath: path) else { return [] }
         return names.filter { name in
-            !name.hasPrefix(".") && Self.archiveExtensions.contains((name as NSString).pathExtension.lowercased())
+            !name.hasPrefix(".") && extensions.contains((name as NSString).pathExtension.lowercased())
         }.sorted().map { (path as NSString).appendingPathComponent($0) }
     }
 

@@ -67,8 +67,10 @@ struct BaseMapSetup: Sendable {
         }
         var schemaWarning: String?
         // Regions draw under the bundled styles only, and not when --source names the tiles.
-        let regions = builtin.contains(styleName) && override == nil
-            ? key.dataDirectory.map { RegionMosaic(directory: DataDirectory(path: $0)) } ?? RegionMosaic() : RegionMosaic()
+        var regions = RegionMosaic()
+        if builtin.contains(styleName), override == nil, let dir = key.dataDirectory {
+            regions = RegionMosaic(directory: DataDirectory(path: dir))
+        }
         /// A bundled style of the embedded data's schema (OpenMapTiles): its data can show
         /// beneath a vector `--source`.
         var readsEmbeddedSchema = false

@@ -96,11 +96,17 @@ public final class MapRenderer: Sendable {
     /// Whether the style `options` name is prepared and kept (`preparedStyle` then returns
     /// at once).
     func hasPreparedStyle(for options: MapSnapshotOptions) -> Bool {
-        let key = setupKey(options)
-        return setups.withLock { $0.entries[key] != nil }
+        hasPreparedStyle(setupKey(options))
     }
 
-    private func setupKey(_ options: MapSnapshotOptions) -> BaseMapSetup.Key {
+    /// Whether the style of `key` is prepared and kept.
+    func hasPreparedStyle(_ key: BaseMapSetup.Key) -> Bool {
+        setups.withLock { $0.entries[key] != nil }
+    }
+
+    /// What a prepared style depends on, for `options`: made once per render (it lists the
+    /// data directory) and passed to `hasPreparedStyle` and `preparedStyle`.
+    func setupKey(_ options: MapSnapshotOptions) -> BaseMapSetup.Key {
         var http = options.http
         http.scale = options.scale
         // Regions draw under the bundled styles without --source; the stamp notices a region
@@ -123,7 +129,11 @@ public final class MapRenderer: Sendable {
     /// prepared now (what it fetches over the network by `deadline`) and remembered — unless
     /// something could not be fetched this time (then the next render tries again).
     func preparedStyle(for options: MapSnapshotOptions, deadline: Deadline = .none) throws -> BaseMapSetup {
-        let key = setupKey(options)
+        try preparedStyle(setupKey(options), deadline: deadline)
+    }
+
+    /// The style of `key`, from the cache or prepared now (see `preparedStyle(for:deadline:)`).
+    func preparedStyle(_ key: BaseMapSetup.Key, deadline: Deadline = .none) throws -> BaseMapSetup {
         if let hit = setups.withLock({ $0.entries[key] }) {
             styleHits.add(1, ordering: .relaxed)
             return hit

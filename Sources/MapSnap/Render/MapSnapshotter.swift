@@ -34,8 +34,9 @@ public struct MapSnapshotter: Sendable {
         // A style not prepared yet (parsed, its sources opened) is prepared on another thread
         // while the fonts load and the camera is made.
         let renderer = self.renderer, options = self.options
-        let style = threads > 1 && !renderer.hasPreparedStyle(for: options)
-            ? Pending { Result { try renderer.preparedStyle(for: options, deadline: deadline) } } : nil
+        let key = renderer.setupKey(options)
+        let style = threads > 1 && !renderer.hasPreparedStyle(key)
+            ? Pending { Result { try renderer.preparedStyle(key, deadline: deadline) } } : nil
         let text = renderer.text.forRender()
         var http = options.http
         http.scale = options.scale
@@ -50,7 +51,7 @@ public struct MapSnapshotter: Sendable {
         // while the style is prepared and the tiles are found.
         let blank = threads > 1 && camera.pixelWidth * camera.pixelHeight >= 1 << 20
             ? Pending { Canvas(width: camera.pixelWidth, height: camera.pixelHeight, fill: .white) } : nil
-        let setup = try style?.value.get() ?? renderer.preparedStyle(for: options, deadline: deadline)
+        let setup = try style?.value.get() ?? renderer.preparedStyle(key, deadline: deadline)
         let base = BaseMap(setup: setup, tileCache: renderer.tiles)
         var warnings: [String] = []
         base.maxThreads = options.maximumThreads
