@@ -1,3 +1,5 @@
+import MapSnap
+
 /// A small command-line parser: `--name value`, `--name=value`, short aliases, boolean
 /// switches and positionals, in the order given (repeatable flags keep their order).
 struct ParsedArguments {
@@ -62,19 +64,7 @@ struct OptionTable {
     }
 }
 
-/// Levenshtein distance, for "did you mean" hints on short strings.
+/// Levenshtein distance, for "did you mean" hints on short strings (the library's one measure).
 func editDistance(_ a: String, _ b: String) -> Int {
-    let a = Array(a), b = Array(b)
-    if a.isEmpty { return b.count }
-    if b.isEmpty { return a.count }
-    var prev = Array(0...b.count)
-    var cur = [Int](repeating: 0, count: b.count + 1)
-    for i in 1...a.count {
-        cur[0] = i
-        for j in 1...b.count {
-            cur[j] = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
-        }
-        swap(&prev, &cur)
-    }
-    return prev[b.count]
+    EditDistance.between(a, b)
 }

@@ -49,10 +49,9 @@ enum BatchCommand {
             parallelism = n
         }
         let shard = try args.last("--shard").map(parseShard)
-        var isDir: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: outDir, isDirectory: &isDir), isDir.boolValue else {
-            throw .runtime("--out-dir \(outDir): no such directory")
-        }
+        try InputPath.check(jobsPath, .file, label: "batch:")
+        try InputPath.checkOptionalDirectory(outDir, label: "--out-dir")
+        if let dir = args.last("--data-dir") { try InputPath.checkOptionalDirectory(dir, label: "--data-dir") }
         // No flag: the default; "0": no limit (nil).
         let renderTimeout: Double? = try args.last("--render-timeout").map(RenderCommand.renderTimeout) ?? RenderCommand.defaultRenderTimeout
         let allowMissingTiles = args.has("--allow-missing-tiles")
@@ -80,6 +79,7 @@ enum BatchCommand {
         // Every job's file name, read from its "output" alone: duplicates are refused the same
         // way on every shard, and a shard parses only its own jobs' specs.
         let names = outputNames(jobs, format: format.format)
+        try makeOutputDirectory(outDir)
         let selected = shard.map { jobs.shard($0.k, of: $0.n) } ?? Array(0..<jobs.count)
         AtomicFile.removeStaleTemporaries(in: outDir)
         // Per-job outcomes (exit code, message), reported in job order after all finish.
@@ -117,6 +117,28 @@ enum BatchCommand {
             throw worst == 2 ? .input(summary) : .runtime(summary)
         }
         if !quiet { Output.out("rendered \(selected.count) maps into \(outDir)\(scope)") }
+    }
+
+    /// Creates `--out-dir` (and its parents) when missing, once the jobs have been read: a
+    /// file where it or a parent should be is bad usage (exit 2), a folder that cannot be
+    /// made (permissions, a full disk) a runtime failure (exit 3).
+    static func makeOutputDirectory(_ path: String) throws(CLIError) {
+        var ancestor = path
+        while !ancestor.isEmpty, ancestor != "/", ancestor != "." {
+            var info = stat()
+            if stat(ancestor, &info) == 0 {
+                guard info.st_mode & S_IFMT == S_IFDIR else {
+                    throw .input("--out-dir \(path): \(ancestor == path ? "is a file" : "\(ancestor) is a file"), not a directory")
+                }
+                break
+            }
+            ancestor = (ancestor as NSString).deletingLastPathComponent
+        }
+        do {
+            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        } catch {
+            throw .runtime("--out-dir \(path): cannot create the directory: \((error as NSError).localizedFailureReason ?? error.localizedDescription)")
+        }
     }
 
     /// `K/N` with 1 ≤ K ≤ N ≤ 1,000,000.
@@ -188,6 +210,9 @@ enum BatchCommand {
         spec.options.maximumThreads = spec.options.maximumThreads ?? threads
         spec.format = spec.format ?? format.format
         spec.quality = spec.quality ?? format.quality
+        if let problem = spec.outputNameProblem(fileName: name.file) {
+            return (2, "\(source): output \(problem)")
+        }
         let path = (outDir as NSString).appendingPathComponent(name.file)
         do {
             try RenderCommand.render(spec, to: path, quiet: quiet, allowMissingTiles: allowMissingTiles, requireDetail: requireDetail,

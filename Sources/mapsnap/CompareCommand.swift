@@ -84,6 +84,10 @@ struct CompareCommand: Equatable {
         if let v = args.last("--max-diff") { tolerance = try CompareCommand.parseTolerance(v) }
         if let v = args.last("--diff") {
             guard !v.isEmpty else { throw .usage("--diff '': expected a file path") }
+            // The diff image is a PNG: a name that says otherwise would mislabel it.
+            if let ext = ImageFormat.fileExtension(of: v), ext != "png" {
+                throw .usage("--diff \(v): mapsnap cannot write .\(ext) images here; the diff image is PNG (name it .png)")
+            }
             diffPath = v
         }
         includeAntiAliasing = args.has("--include-aa")
@@ -172,6 +176,7 @@ struct CompareCommand: Equatable {
 
     /// Reads and decodes a PNG, refusing files above `maxFileSize` before reading them.
     static func loadPNG(_ path: String) throws(LoadError) -> MapImage {
+        if let problem = InputPath.problem(path, .file) { throw LoadError(description: "\(path): \(problem)") }
         let size: Int
         do {
             let attributes = try FileManager.default.attributesOfItem(atPath: path)

@@ -32,8 +32,8 @@ enum DataBuildCommand {
         guard args.positionals.count == 1, let pbf = args.positionals.first else {
             throw .usage("data build: expected one REGION.osm.pbf (see mapsnap data build --help)")
         }
-        // A missing extract is a missing source (exit 3), as for `convert` and `info`.
-        guard FileManager.default.isReadableFile(atPath: pbf) else { throw .runtime("data build: \(pbf): no such file") }
+        try InputPath.check(pbf, .file, label: "data build:")
+        if let dir = args.last("--data-dir") { try InputPath.checkOptionalDirectory(dir, label: "--data-dir") }
         let name = regionName(pbf)
         let output: String
         if let o = args.last("--output") {
@@ -69,6 +69,7 @@ enum DataBuildCommand {
             throw .usage("data index: expected one REGION.osm.pbf (see mapsnap data index --help)")
         }
         guard let output = args.last("--output") else { throw .usage("data index: missing -o OUT.places") }
+        try InputPath.check(pbf, .file, label: "data index:")
         do {
             let reader = try OSMPBFReader(path: pbf)
             let (writer, p) = try PlaceIndexBuilder.build(pbf: reader)

@@ -61,6 +61,9 @@ enum DataExtractCommand {
             throw .usage("data extract: expected SOURCE (a .pmtiles file or URL, or an .mbtiles file); see mapsnap data extract --help")
         }
         if args.positionals.count > 1 { throw .usage("data extract: unexpected argument '\(args.positionals[1])'") }
+        try InputPath.checkSource(source, label: "data extract:")
+        if let path = args.last("--geojson") { try InputPath.check(path, .file, label: "--geojson") }
+        if let dir = args.last("--data-dir") { try InputPath.checkOptionalDirectory(dir, label: "--data-dir") }
         let quiet = args.has("--quiet")
         let (area, label, derivedName) = try area(args)
         var minZoom: Int?, maxZoom: Int?

@@ -17,11 +17,12 @@ enum InfoCommand {
         guard args.positionals.count == 1, let path = args.positionals.first else {
             throw .usage("info: expected one SOURCE (see mapsnap info --help)")
         }
+        try InputPath.checkSource(path, label: "info:")
         let source: any TileSource
         do {
             source = try TileSources.open(path)
         } catch {
-            throw FileManager.default.fileExists(atPath: path) ? .input("\(error)") : .runtime("\(error)")
+            throw error.isInputProblem ? .input("info: \(error)") : .runtime("info: \(error)")
         }
         Output.out(describe(source.metadata, path: path, schema: VectorTileSchema.identify(source)))
     }

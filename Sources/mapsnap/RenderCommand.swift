@@ -123,6 +123,7 @@ enum RenderCommand {
         if let extra = args.positionals.first {
             throw .usage("render: unexpected argument '\(extra)' (options start with --; see mapsnap render --help)")
         }
+        try checkInputPaths(args)
         // The bundled fonts load (a few milliseconds) on another thread while the inputs are
         // read and the style is prepared; the render waits for them if it gets there first.
         DispatchQueue(label: "mapsnap.warm-up").async { MapRenderer.shared.loadFonts() }
@@ -133,12 +134,36 @@ enum RenderCommand {
         guard let output = spec.output else {
             throw .usage("render: missing -o OUT.png (use '-o -' for stdout)")
         }
+        if output != "-", let problem = spec.outputNameProblem(fileName: output) {
+            throw .usage("\(args.has("--output") ? "-o" : "--spec output") \(problem)")
+        }
         if !args.has("--quiet") {
             spec.warnings.forEach(Output.warning)
             places.problems.forEach(Output.warning)
         }
         try render(spec, to: output, quiet: args.has("--quiet"), allowMissingTiles: args.has("--allow-missing-tiles"),
                    requireDetail: args.has("--require-detail"))
+    }
+
+    /// Every file and folder the flags name, by the one rule of `InputPath` (exit 2, the flag
+    /// and path once), before anything is read. Paths inside a spec are the library's to
+    /// report, with the spec's key.
+    static func checkInputPaths(_ args: ParsedArguments) throws(CLIError) {
+        for (name, value) in args.options {
+            guard let v = value else { continue }
+            switch name {
+            case "--spec", "--gpx", "--geojson": try InputPath.check(v, .file, label: name)
+            case "--style":
+                // A name (`normal`, `roadmap`) or a URL is not a path; `x.json` or `dir/x` is.
+                let isFile = v.contains("/") || v.lowercased().hasSuffix(".json")
+                if isFile, !v.contains("://") { try InputPath.check(v, .file, label: name) }
+            case "--source", "--dem": try InputPath.checkSource(v, label: name)
+            case "--sprite":
+                if !v.contains("://") { try InputPath.check(v + ".json", .file, label: name) }
+            case "--data-dir", "--cache-dir": try InputPath.checkOptionalDirectory(v, label: name)
+            default: break
+            }
+        }
     }
 
     /// The CLI's time limit for loading tiles when `--render-timeout` is not given.

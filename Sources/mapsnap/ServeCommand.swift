@@ -89,6 +89,14 @@ enum ServeCommand {
 
     static func makeConfiguration(_ args: ParsedArguments) throws(CLIError) -> ServerConfiguration {
         var configuration = ServerConfiguration()
+        for (name, value) in args.options {
+            guard let v = value else { continue }
+            switch name {
+            case "--config": try InputPath.check(v, .file, label: name)
+            case "--data-dir", "--cache-dir": try InputPath.checkOptionalDirectory(v, label: name)
+            default: break
+            }
+        }
         if let path = args.last("--config") {
             do {
                 try configuration.load(path: path)

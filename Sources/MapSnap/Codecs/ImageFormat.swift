@@ -26,9 +26,32 @@ public enum ImageFormat: String, Sendable, Hashable, CaseIterable {
         case "jpg", "jpeg": self = .jpg
         case "jpg-baseline", "jpeg-baseline": self = .jpgBaseline
         case "webp": self = .webp
-        case "gif": throw .unsupported(name: name, reason: "GIF is not written; png8 is the same palette image, smaller")
-        default: throw .unsupported(name: name, reason: "expected png, png8, png32, jpg, jpg-baseline or webp")
+        case "gif": throw .unsupported(name: name, reason: "GIF is not written (png8 is the same palette image, smaller); expected \(Self.namesText)")
+        default: throw .unsupported(name: name, reason: "expected \(Self.namesText)")
         }
+    }
+
+    /// The names `init(name:)` takes, for messages that list them.
+    static let namesText = "png, png8, png32, jpg, jpg-baseline or webp"
+
+    /// The file extensions `init(fileName:)` knows, for messages that list them.
+    public static let fileExtensions = ["png", "jpg", "jpeg", "webp"]
+
+    /// The extension of a file name's last component, lowercased and without the dot; nil
+    /// when it has none (`map`, `./map`, `.hidden`).
+    public static func fileExtension(of fileName: String) -> String? {
+        let last = fileName.split(separator: "/", omittingEmptySubsequences: false).last ?? ""
+        guard let dot = last.lastIndex(of: "."), dot != last.startIndex else { return nil }
+        let ext = last[last.index(after: dot)...]
+        return ext.isEmpty ? nil : ext.lowercased()
+    }
+
+    /// Why an image cannot be written to `fileName` when no format is named (`--format`, a
+    /// spec's or URL's `format`): its extension is not one mapsnap writes (`.gif`, `.tiff`,
+    /// `.svg`, …). nil when it is, or when the name has no extension (then PNG is written).
+    public static func unwritableExtension(of fileName: String) -> ImageFormatError? {
+        guard let ext = fileExtension(of: fileName), !fileExtensions.contains(ext) else { return nil }
+        return .unwritableExtension(fileName: fileName, fileExtension: ext)
     }
 
     /// The format a file name asks for by its extension (`.png` → `png32`, `.jpg`/`.jpeg` →
@@ -84,6 +107,8 @@ public enum ImageFormatError: Error, Sendable, Equatable, CustomStringConvertibl
     case unsupported(name: String, reason: String)
     /// A quality outside 1…100.
     case badQuality(Int)
+    /// A file name whose extension names a format mapsnap does not write (`map.gif`).
+    case unwritableExtension(fileName: String, fileExtension: String)
     /// The encoder library failed (`format`: which one).
     case encodingFailed(format: String, reason: String)
 
@@ -93,6 +118,8 @@ public enum ImageFormatError: Error, Sendable, Equatable, CustomStringConvertibl
         case let .unsupported(name, reason): return "format \"\(name)\": \(reason)"
         case let .badQuality(q): return "quality \(q): expected 1-100"
         case let .encodingFailed(format, reason): return "encoding \(format): \(reason)"
+        case let .unwritableExtension(fileName, ext):
+            return "\(fileName): mapsnap cannot write .\(ext) images; it writes .png, .jpg (.jpeg) and .webp, or any name with --format \(ImageFormat.namesText)"
         }
     }
 }

@@ -71,6 +71,13 @@ public struct RenderSpec: Sendable {
         return impliedFormat ?? .png32
     }
 
+    /// Why no image can be written to `fileName`: no format is named (`format` is nil) and the
+    /// name's extension is not one mapsnap writes (`map.gif`). nil when it can: a named
+    /// format goes to any name, and a name without extension gets PNG.
+    public func outputNameProblem(fileName: String) -> ImageFormatError? {
+        format == nil ? ImageFormat.unwritableExtension(of: fileName) : nil
+    }
+
     /// Every top-level key of the JSON schema.
     public static let keys: [String] = [
         "size", "scale", "center", "zoom", "padding", "fractionalZoom", "style", "source", "sprite", "dem", "demEncoding", "paths", "markers",

@@ -92,7 +92,12 @@ package struct RenderSpecBuilder: Sendable {
         let name = text.trimmingFieldSpaces()
         guard !name.isEmpty else { throw RenderSpecError.badValue(origin: origin, reason: "empty style name") }
         let isFile = name.contains("/") || name.lowercased().hasSuffix(".json")
-        options.style = isFile && !FilePathPolicy.isURL(name) ? try checkedPath(name, origin: origin) : name
+        if isFile && !FilePathPolicy.isURL(name) {
+            options.style = try checkedPath(name, origin: origin)
+        } else {
+            // Google's map type names mean the bundled style of that kind (`roadmap` → normal).
+            options.style = BundledStyle.resolve(name) ?? name
+        }
     }
 
     /// `--source SOURCE`: a file path (resolved against `baseDirectory`) or a URL template.

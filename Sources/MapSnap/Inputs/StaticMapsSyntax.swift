@@ -250,13 +250,7 @@ public enum StaticMapsSyntax {
     /// satellite → satellite (imagery without roads or labels), hybrid → hybrid. nil for an
     /// unknown map type.
     public static func styleName(forMapType mapType: String) -> String? {
-        switch mapType.lowercased() {
-        case "roadmap": return "normal"
-        case "terrain": return "terrain"
-        case "satellite": return "satellite"
-        case "hybrid": return "hybrid"
-        default: return nil
-        }
+        BundledStyle.style(forMapType: mapType)
     }
 
     // MARK: Pieces

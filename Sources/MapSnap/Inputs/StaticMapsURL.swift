@@ -81,7 +81,8 @@ public struct StaticMapsURL: Sendable {
             case "scale": scale = try StaticMapsSyntax.parseScale(value, origin: here)
             case "maptype":
                 guard let name = StaticMapsSyntax.styleName(forMapType: value) else {
-                    throw .badValue(origin: here, key: nil, text: value, reason: "expected roadmap, terrain, satellite or hybrid")
+                    throw .badValue(origin: here, key: nil, text: value, reason: "expected roadmap, terrain, satellite or hybrid"
+                                         + Suggestion.hint(for: value, among: BundledStyle.mapTypes.map(\.mapType)))
                 }
                 style = name
             case "markers":

@@ -408,7 +408,7 @@ final class Gazetteer: PlaceResolving, Sendable {
         var line = lowerBound(firstBytes)
         var found: [(distance: Int, population: Int, name: String)] = []
         var scalars: [UInt32] = []
-        var distance = Levenshtein()
+        var distance = EditDistance()
         while line < lineStarts.count - 1, hasPrefix(at: Int(lineStarts[line]), firstBytes) {
             defer { line += 1 }
             let range = keyRange(line)
@@ -431,35 +431,10 @@ final class Gazetteer: PlaceResolving, Sendable {
         return names
     }
 
-    /// Levenshtein distance with reusable rows.
-    private struct Levenshtein {
-        var previous: [Int] = [], current: [Int] = []
-
-        /// The distance between `a` and `b`, or `limit + 1` as soon as it must exceed `limit`.
-        mutating func callAsFunction(_ a: [UInt32], _ b: [UInt32], limit: Int) -> Int {
-            if a.isEmpty || b.isEmpty { return max(a.count, b.count) }
-            previous.removeAll(keepingCapacity: true)
-            previous.append(contentsOf: 0...b.count)
-            if current.count != b.count + 1 { current = [Int](repeating: 0, count: b.count + 1) }
-            for i in 1...a.count {
-                current[0] = i
-                var rowMin = i
-                for j in 1...b.count {
-                    current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
-                    rowMin = min(rowMin, current[j])
-                }
-                if rowMin > limit { return limit + 1 }
-                swap(&previous, &current)
-            }
-            return previous[b.count]
-        }
-    }
-
     /// Levenshtein distance between two strings' scalars, giving up (returning limit + 1)
     /// once every path exceeds `limit`.
     static func editDistance(_ a: String, _ b: String, limit: Int) -> Int {
-        var d = Levenshtein()
-        return d(a.unicodeScalars.map(\.value), b.unicodeScalars.map(\.value), limit: limit)
+        EditDistance.between(a, b, limit: limit)
     }
 }
 

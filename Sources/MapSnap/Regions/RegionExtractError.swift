@@ -32,12 +32,7 @@ package enum RegionExtractError: Error, Equatable, Sendable, CustomStringConvert
             case .io, .archiveChanged: return false
             default: return true
             }
-        case .source(let e):
-            switch e {
-            case .notFound, .unreadable, .resource: return false
-            case .pmtiles(.io), .pmtiles(.archiveChanged): return false
-            default: return true
-            }
+        case .source(let e): return e.isInputProblem
         }
     }
 

@@ -29,7 +29,7 @@ struct BaseMapSetup: Sendable {
     }
 
     /// The styles in `Styles/`, by name.
-    static let builtinStyles = ["normal", "terrain", "hybrid", "satellite"]
+    static let builtinStyles = BundledStyle.names
 
     let style: Style
     let sources: [String: ResolvedSource]

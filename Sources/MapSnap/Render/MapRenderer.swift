@@ -112,12 +112,14 @@ public final class MapRenderer: Sendable {
         // Regions draw under the bundled styles without --source; the stamp notices a region
         // added, removed or rewritten since the style was prepared.
         var dataDirectory: String?, stamp = ""
-        if options.source == nil, options.dataDirectory != "", BaseMapSetup.builtinStyles.contains(options.style) {
+        // `roadmap`, `Normal`: the bundled style they name (a file of that name wins).
+        let style = FileManager.default.fileExists(atPath: options.style) ? options.style : BundledStyle.resolve(options.style) ?? options.style
+        if options.source == nil, options.dataDirectory != "", BaseMapSetup.builtinStyles.contains(style) {
             let dir = DataDirectory.resolve(explicit: options.dataDirectory)
             stamp = dir.stamp()
             if !stamp.isEmpty { dataDirectory = dir.path }
         }
-        return BaseMapSetup.Key(style: options.style, styleFileStamp: Self.fileStamp(options.style),
+        return BaseMapSetup.Key(style: style, styleFileStamp: Self.fileStamp(style),
                                 source: options.source, demSource: options.demSource,
                                 demEncoding: options.demEncoding, sprite: options.sprite,
                                 pixelRatio: options.scale, http: http,

@@ -38,11 +38,13 @@ public enum RenderError: Error, Sendable, Equatable, CustomStringConvertible {
 
     /// True for problems with the input (exit 2) rather than the environment (exit 3): a
     /// remote resource that is missing or malformed is input, a network failure or an
-    /// offline cache miss is the environment, and so is a tile source that cannot be read.
+    /// offline cache miss is the environment; a tile source as `TileSourceError.isInputProblem`
+    /// says (a missing or corrupt file is input, a read that fails part way is not).
     public var isInputError: Bool {
         switch self {
-        case .styleUnavailable(let e), .source(_, _, .resource(let e)): return !e.isTransient
-        case .source, .demSourceNotRaster, .resourcesNotFound: return false
+        case .styleUnavailable(let e): return !e.isTransient
+        case .source(_, _, let e): return e.isInputProblem
+        case .resourcesNotFound: return false
         default: return true
         }
     }
@@ -64,15 +66,17 @@ public enum RenderError: Error, Sendable, Equatable, CustomStringConvertible {
             return "\(what): coordinate \(c.latitude),\(c.longitude) is out of range (latitude −90…90, longitude −540…540)"
         case .overlay(let e): return e.description
         case .unknownStyle(let name):
-            return "--style \(name): no such style (normal, terrain, hybrid, satellite, a style .json file or URL)"
+            return "--style \(name): no such style\(BundledStyle.suggestion(for: name)); expected normal, terrain, hybrid, satellite (or Google's roadmap), a style .json file or an http(s) URL"
         case .remoteStyleNotFound(let url): return "--style \(url): the server has no such style (HTTP 404)"
         case .styleUnavailable(let e): return "--style \(e)"
         case .style(let e): return "--style \(e)"
         case .sprite(let e, let style, let fromOptions): return fromOptions ? "--sprite \(e)" : "--style \(style): \(e)"
         case .source(let role, let location, let e):
             // A fetch error's own text starts with the URL, which `location` already names.
-            let why: String
+            var why: String
             if case .resource(let fetch) = e { why = fetch.reason } else { why = e.description }
+            // The container's own message starts with the path `location` already names.
+            if why.hasPrefix(location + ": ") { why.removeFirst(location.count + 2) }
             switch role {
             case .source: return "--source \(location): \(why)"
             case .dem: return "--dem \(location): \(why)"

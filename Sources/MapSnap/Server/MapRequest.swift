@@ -45,7 +45,7 @@ struct MapRequest: Sendable {
             }
             if name == "maptype" {
                 guard let served = configuration.styleName(for: value) else {
-                    throw Rejection("url maptype: \"\(value)\" is not served here (styles: \(configuration.styles.keys.sorted().joined(separator: ", ")))")
+                    throw Rejection("url maptype: \"\(value)\" is not served here\(configuration.styleSuggestion(for: value)) (styles: \(configuration.styles.keys.sorted().joined(separator: ", ")))")
                 }
                 styleName = served
                 continue
@@ -73,7 +73,8 @@ struct MapRequest: Sendable {
             }
             if let style = root["style"] {
                 guard case .string(let name) = style, let served = configuration.styleName(for: name) else {
-                    throw Rejection("\(source): style: \(style.excerpt) is not served here (styles: \(configuration.styles.keys.sorted().joined(separator: ", ")))")
+                    let hint = style.stringValue.map(configuration.styleSuggestion) ?? ""
+                    throw Rejection("\(source): style: \(style.excerpt) is not served here\(hint) (styles: \(configuration.styles.keys.sorted().joined(separator: ", ")))")
                 }
                 styleName = served
             }

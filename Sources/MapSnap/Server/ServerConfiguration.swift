@@ -226,6 +226,14 @@ package struct ServerConfiguration: Sendable {
         return nil
     }
 
+    /// ` (did you mean "normal"?)` for a style name close to one served here (or to a Google
+    /// map type whose bundled style is served), else "".
+    func styleSuggestion(for name: String) -> String {
+        let served = styles.keys.sorted()
+        let mapTypes = BundledStyle.mapTypes.filter { styles[$0.style] != nil }.map(\.mapType)
+        return Suggestion.hint(for: name, among: served + mapTypes.filter { !served.contains($0) })
+    }
+
     static func isValidName(_ name: String) -> Bool {
         !name.isEmpty && name.utf8.count <= 64 && name.utf8.allSatisfy { b in
             (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) || b == 0x2D || b == 0x5F

@@ -171,17 +171,7 @@ enum ExpressionOperators {
 
     /// Levenshtein distance over Unicode scalars, giving up (returning `limit + 1`) past `limit`.
     static func editDistance(_ a: String, _ b: String, limit: Int) -> Int {
-        let x = Array(a.unicodeScalars), y = Array(b.unicodeScalars)
-        guard Swift.abs(x.count - y.count) <= limit, x.count <= 64, y.count <= 64 else { return limit + 1 }
-        var previous = Array(0...y.count)
-        for i in 1...max(x.count, 1) where !x.isEmpty {
-            var current = [i] + Array(repeating: 0, count: y.count)
-            for j in 1...max(y.count, 1) where !y.isEmpty {
-                current[j] = Swift.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (x[i - 1] == y[j - 1] ? 0 : 1))
-            }
-            previous = current
-        }
-        return previous[y.count]
+        EditDistance.between(a, b, limit: limit)
     }
 }
 

@@ -66,6 +66,22 @@ public enum TileSourceError: Error, Equatable, Sendable, CustomStringConvertible
     /// A remote archive or TileJSON document that could not be fetched or is not one.
     case resource(ResourceError)
 
+    /// True for bad input (exit 2): nothing or the wrong kind of thing at the path, a file
+    /// that is not a tile archive or is a corrupt one, a bad URL template, a remote document
+    /// that is missing or malformed. False for the environment (exit 3): a read that failed
+    /// part way (I/O), a query that ran out of time, the network, an offline cache miss, a
+    /// remote archive that changed while it was read. README, "Exit codes".
+    public var isInputProblem: Bool {
+        switch self {
+        case .notFound, .unreadable, .unrecognizedFormat, .directory, .http: return true
+        case .resource(let e): return !e.isTransient
+        case .pmtiles(.io), .pmtiles(.archiveChanged): return false
+        case .pmtiles: return true
+        case .mbtiles(.queryFailed), .mbtiles(.interrupted): return false
+        case .mbtiles: return true
+        }
+    }
+
     /// One line naming what failed, where and why: the message the CLI prints.
     public var description: String {
         switch self {

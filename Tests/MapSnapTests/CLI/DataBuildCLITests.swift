@@ -159,7 +159,7 @@ import Testing
 
     @Test func missingExtractIsAMissingSource() throws {
         let build = try CLIRunner.run(["data", "build", "missing.osm.pbf", "--data-dir", "data"])
-        #expect(build.exitCode == 3 && build.stderrLines == ["mapsnap: error: data build: missing.osm.pbf: no such file"], "\(build)")
+        #expect(build.exitCode == 2 && build.stderrLines == ["mapsnap: error: data build: missing.osm.pbf: no such file"], "\(build)")
         let index = try CLIRunner.run(["data", "index", "missing.osm.pbf", "-o", "x.places"], in: build.directory)
         #expect(index.exitCode == 3 && index.stderr.contains("missing.osm.pbf"), "\(index)")
         #expect(CLIRunner.listing(build.directory).isEmpty)

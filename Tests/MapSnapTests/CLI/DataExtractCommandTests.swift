@@ -136,7 +136,7 @@ import Testing
         ([country, "--bbox", box, "-o", "-"], 2, "-o: an archive is written in pieces and cannot go to standard output"),
         ([country, "--bbox", box, "--name", ".hidden"], 2, "--name .hidden: a region name is letters, digits"),
         ([country, "--bbox", box, "-o", "x.pmtiles", "--name", "x"], 2, "give -o FILE or --name NAME, not both"),
-        (["missing.pmtiles", "--bbox", box, "-o", "x.pmtiles"], 3, "missing.pmtiles: no such file or directory"),
+        (["missing.pmtiles", "--bbox", box, "-o", "x.pmtiles"], 2, "missing.pmtiles: no such file or directory"),
         ([TestPaths.plainStyle, "--bbox", box, "-o", "x.pmtiles"], 2, "not an MBTiles, PMTiles or tile directory"),
         ([country, "--bbox", box, "-o", "nodir/x.pmtiles"], 3, "cannot write nodir/x.pmtiles"),
     ]

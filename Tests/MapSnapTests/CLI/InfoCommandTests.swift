@@ -47,11 +47,11 @@ import Testing
         #expect(lines.last?.hasPrefix("attribution: ") == true)
     }
 
-    @Test func missingSourceExitsThree() throws {
+    @Test func missingSourceExitsTwo() throws {
         let dir = TestPaths.temporaryDirectory()
         defer { CLIRunner.cleanUp(dir) }
         let r = try CLIRunner.run(["info", "no-such.mbtiles"], in: dir)
-        #expect(r.exitCode == 3, "\(r)")
+        #expect(r.exitCode == 2, "\(r)")
         #expect(r.stderrLines.count == 1)
         #expect(r.stderrLines.first?.hasPrefix("mapsnap: error: ") == true)
         #expect(r.stderr.contains("no-such.mbtiles"))
@@ -102,10 +102,10 @@ import Testing
         #expect(FileManager.default.contents(atPath: dir + "/again.pmtiles") == FileManager.default.contents(atPath: dir + "/helsinki.pmtiles"))
     }
 
-    /// Convert failures: a missing input or an unwritable output is a runtime failure (3), an
-    /// input that is not MBTiles is bad input (2); the line names the file and nothing is left.
+    /// Convert failures: an unwritable output is a runtime failure (3), a missing input or one
+    /// that is not a tile archive is bad input (2); the line names the file and nothing is left.
     @Test(arguments: [
-        ("missing input", "missing.mbtiles", "out.pmtiles", Int32(3), "missing.mbtiles"),
+        ("missing input", "missing.mbtiles", "out.pmtiles", Int32(2), "missing.mbtiles"),
         ("not SQLite", "junk.mbtiles", "out.pmtiles", Int32(2), "junk.mbtiles"),
         ("output directory missing", InfoCommandTests.mbtiles, "no-dir/out.pmtiles", Int32(3), "no-dir/out.pmtiles"),
     ])

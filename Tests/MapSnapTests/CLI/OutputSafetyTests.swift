@@ -27,14 +27,16 @@ import Testing
     func fifoReceivesTheOutput(command: String) throws {
         let dir = TestPaths.temporaryDirectory()
         defer { CLIRunner.cleanUp(dir) }
-        let fifo = dir + "/out.fifo"
+        // Named as the output's format: an extension mapsnap cannot write is refused.
+        let name = command == "convert" ? "out.pmtiles" : "out.png"
+        let fifo = dir + "/" + name
         #expect(mkfifo(fifo, 0o600) == 0)
         let received = FIFOReader(path: fifo)
         let arguments: [String]
         switch command {
-        case "render": arguments = RenderCommandTests.renderArgs(Self.marker + ["-o", "out.fifo"])
-        case "convert": arguments = ["convert", InfoCommandTests.mbtiles, "out.fifo"]
-        default: arguments = ["compare", CompareCommandTests.fixture("one_pixel"), CompareCommandTests.fixture("base"), "--diff", "out.fifo"]
+        case "render": arguments = RenderCommandTests.renderArgs(Self.marker + ["-o", name])
+        case "convert": arguments = ["convert", InfoCommandTests.mbtiles, name]
+        default: arguments = ["compare", CompareCommandTests.fixture("one_pixel"), CompareCommandTests.fixture("base"), "--diff", name]
         }
         let r = try CLIRunner.run(arguments, in: dir)
         #expect([0, 1].contains(r.exitCode), "\(r)")
@@ -42,7 +44,7 @@ import Testing
         let magic: [UInt8] = command == "convert" ? Array("PMTiles".utf8) : [0x89, 0x50, 0x4E, 0x47]
         #expect(bytes.starts(with: magic), "\(command) wrote \(bytes.count) bytes")
         #expect(Self.fileType(fifo) == S_IFIFO)
-        #expect(CLIRunner.listing(dir) == ["out.fifo"])
+        #expect(CLIRunner.listing(dir) == [name])
     }
 
     @Test func fullStandardOutputExitsThree() throws {

@@ -66,8 +66,8 @@ import Testing
         try Self.write("PMTiles", to: file)
         let error = try #require(Self.renderError(style: "normal", source: file))
         #expect(error == .source(role: .source, location: file, error: .pmtiles(.fileTooSmall(path: file, size: 7))))
-        #expect(!error.isInputError)
-        #expect(error.description == "--source \(file): \(file): 7 bytes is too small for a PMTiles header (127 bytes)")
+        #expect(error.isInputError, "a file that is not a whole archive is bad input (exit 2)")
+        #expect(error.description == "--source \(file): 7 bytes is too small for a PMTiles header (127 bytes)")
     }
 
     /// A style's own source, a tile directory whose `metadata.json` is broken: the error names

@@ -391,6 +391,18 @@ final class SQLiteStatement {
         sqlite3_bind_int64(handle, index, value)
     }
 
+    /// Binds text (copied by SQLite: `SQLITE_TRANSIENT`).
+    func bind(_ text: String, at index: Int32) {
+        sqlite3_bind_text(handle, index, text, -1, mapsnap_sqlite_transient())
+    }
+
+    /// Binds a blob (copied by SQLite); an empty one is a zero-length blob, not NULL.
+    func bind(_ bytes: [UInt8], at index: Int32) {
+        bytes.withUnsafeBytes { raw in
+            _ = sqlite3_bind_blob(handle, index, raw.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(raw.count), mapsnap_sqlite_transient())
+        }
+    }
+
     /// Advances to the next row: true when a row is available, false when done. Each call
     /// gets a fresh instruction budget from the connection's watchdog.
     func step() throws(SQLiteFailure) -> Bool {

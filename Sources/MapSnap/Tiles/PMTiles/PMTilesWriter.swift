@@ -167,17 +167,20 @@ struct PMTilesWriter: Sendable {
         object["format"] = .string(format == .mvt ? "pbf" : format.rawValue)
         for (key, value) in metadata.extra { object[key] = .string(value) }
         if !metadata.vectorLayers.isEmpty {
-            object["vector_layers"] = .array(metadata.vectorLayers.map { layer -> JSONValue in
-                var l: JSONObject = ["id": .string(layer.id)]
-                var fields = JSONObject()
-                for f in layer.fields { fields[f.name] = .string(f.type) }
-                l["fields"] = .object(fields)
-                if let v = layer.minZoom { l["minzoom"] = .number(Double(v)) }
-                if let v = layer.maxZoom { l["maxzoom"] = .number(Double(v)) }
-                if let v = layer.description { l["description"] = .string(v) }
-                return .object(l)
-            })
+            object["vector_layers"] = .array(metadata.vectorLayers.map(Self.json))
         }
         return JSONWriter.bytes(.object(object), sortedKeys: true)
+    }
+
+    /// A TileJSON `vector_layers` entry (also MBTiles' `json` metadata row).
+    static func json(_ layer: TileSourceMetadata.VectorLayer) -> JSONValue {
+        var l: JSONObject = ["id": .string(layer.id)]
+        var fields = JSONObject()
+        for f in layer.fields { fields[f.name] = .string(f.type) }
+        l["fields"] = .object(fields)
+        if let v = layer.minZoom { l["minzoom"] = .number(Double(v)) }
+        if let v = layer.maxZoom { l["maxzoom"] = .number(Double(v)) }
+        if let v = layer.description { l["description"] = .string(v) }
+        return .object(l)
     }
 }
