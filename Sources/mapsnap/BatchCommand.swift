@@ -11,7 +11,8 @@ enum BatchCommand {
                          [--format NAME] [--quality N] [--data-dir DIR] [-q]
 
     Renders one map per line of JOBS.jsonl (each line a JSON render spec, see
-    docs/spec-format.md). A job's "output" names its file inside DIR (its last path
+    docs/spec-format.md) into DIR, made (with its parents) when missing. A job's
+    "output" names its file inside DIR (its last path
     component; names that are empty, '-', start with '-' or '.', or hold control or
     bidirectional-formatting characters are refused); without one the file is NNNN.png
     (.jpg, .webp for those formats) after the line number. A job's "format" and

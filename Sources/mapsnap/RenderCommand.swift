@@ -23,7 +23,8 @@ enum RenderCommand {
                             (default 67108864 = 8192x8192, at most 268435456 = 16384x16384)
 
     BASE MAP
-      --style NAME|FILE|URL normal (default), terrain, hybrid, satellite, or a MapLibre style
+      --style NAME|FILE|URL normal (default), terrain, hybrid, satellite (Google's roadmap
+                            means normal), or a MapLibre style
                             JSON file or http(s) URL (its TileJSON, PMTiles and sprite URLs
                             are fetched too, all cached)
       --source SOURCE       tiles for the style: .mbtiles, .pmtiles, a z/x/y directory,
@@ -91,12 +92,15 @@ enum RenderCommand {
       --format NAME         png8 (or png: a palette of at most 256 colours, Google's default),
                             png32 (every colour), jpg (progressive), jpg-baseline, webp
                             (lossless; lossy with --quality). Default: from the file name's
-                            extension (.png → png32, .jpg, .webp), png8 for a --url, else png32
+                            extension (.png → png32, .jpg, .webp), png8 for a --url, else png32;
+                            a name without extension gets PNG, another extension (.gif,
+                            .tiff, …) is refused (exit 2) unless --format names the format
       --quality N           JPEG or lossy WebP quality 1-100 (JPEG default 85)
       -q, --quiet           do not print warnings (errors are still printed)
 
     EXIT CODES
-      0 success, 2 bad usage or input (nothing written), 3 runtime failure (I/O, source,
+      0 success, 2 bad usage or input (nothing written; also an input file or folder that is
+      missing, of the wrong kind or unreadable), 3 runtime failure (I/O, network source,
       or no base-map tile could be read — every tile that exists failed or timed out;
       nothing written unless --allow-missing-tiles; or, with --require-detail, too little
       of the view has detailed data). Tiles a source does not have are not failures.

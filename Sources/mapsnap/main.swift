@@ -14,7 +14,7 @@ USAGE:
   mapsnap batch JOBS.jsonl --out-dir DIR [--jobs N]
   mapsnap serve [--listen HOST:PORT] [--config FILE]   serve the Static Maps HTTP API
   mapsnap info SOURCE                      describe a tile source
-  mapsnap convert IN.mbtiles OUT.pmtiles   repackage tiles as PMTiles
+  mapsnap convert IN OUT                   MBTiles <-> PMTiles (OUT's extension decides)
   mapsnap data extract|build|list|remove   regions of your own city, offline (mapsnap data --help)
   mapsnap --help | --version
 

@@ -135,7 +135,8 @@ import MapSnap
 
     @Test(arguments: [
         (["jobs.jsonl"], Int32(2), "--out-dir"),
-        (["jobs.jsonl", "--out-dir", "missing-dir"], Int32(3), "missing-dir"),
+        // A missing --out-dir is made (BatchOutputDirectoryTests); a file in its way is not.
+        (["jobs.jsonl", "--out-dir", "jobs.jsonl/maps"], Int32(2), "--out-dir jobs.jsonl/maps: jobs.jsonl is a file, not a directory"),
         (["missing.jsonl", "--out-dir", "."], Int32(2), "missing.jsonl"),
         (["jobs.jsonl", "--out-dir", ".", "--jobs", "0"], Int32(2), "--jobs"),
         (["jobs.jsonl", "--out-dir", ".", "-j"], Int32(2), "-j needs a value"),
