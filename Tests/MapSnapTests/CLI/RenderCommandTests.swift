@@ -62,10 +62,12 @@ import MapSnap
         #expect(local.stderr.isEmpty, "\(local.stderr)")
         let image = try #require(CLIRunner.decodePNG(atPath: dir + "/b.png"))
         #expect(image.color(atX: 20, y: 15) == Color(rgb: 0xFF0000))
-        // A sprite that is not there: one line naming the flag.
+        // A sprite that is not there: like any input path that names nothing, exit 2 and one
+        // line naming the flag (README, "Exit codes").
         let missing = try CLIRunner.run(base + ["--sprite", "nowhere/sprite", "-o", "c.png"], in: dir)
-        #expect(missing.exitCode == 0)
-        #expect(missing.stderr.hasPrefix("mapsnap: warning: --sprite nowhere/sprite: no nowhere/sprite.json and .png"), "\(missing.stderr)")
+        #expect(missing.exitCode == 2)
+        #expect(missing.stderrLines == ["mapsnap: error: --sprite nowhere/sprite.json: no such file"], "\(missing.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: dir + "/c.png"))
         // A malformed one: exit 2, one line naming the file and key.
         try CLIRunner.write(#"{"square": {"x": 0}}"#, to: dir + "/bad.json")
         try Data(contentsOf: URL(fileURLWithPath: TestPaths.fixture("sprites/test.png"))).write(to: URL(fileURLWithPath: dir + "/bad.png"))
