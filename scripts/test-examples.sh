@@ -6,8 +6,11 @@
 #
 # The checkout's current files (committed or not, minus what .gitignore hides) are
 # committed to a throwaway git repository tagged with the CLI's version; each example is
-# copied next to it with its `path:` dependency rewritten to that tag. Each example builds
-# mapsnap once more from scratch (about 2 minutes on 2 cores).
+# copied next to it with its `path:` dependency rewritten to that tag. Then a consumer
+# package is made from exactly the README's "Swift library" blocks (its Package.swift, with
+# only the URL replaced by the snapshot's, and its main.swift), built, and run: it must
+# write a PNG. All builds share one scratch folder, so mapsnap is compiled once (about 3
+# minutes on 2 cores) and the consumer adds well under a minute.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repo="$(pwd)"
@@ -38,5 +41,30 @@ for package in examples/*/; do
     sed -i "s|\.package(name: \"mapsnap\", path: \"../..\")|.package(url: \"file://$work/mapsnap\", from: \"$version\")|" "$dest/Package.swift"
     echo "== swift test --package-path $dest (mapsnap from: \"$version\", by git tag)"
     # Hide Swift Testing's per-test "started" lines; pipefail keeps swift test's exit status.
-    swift test --disable-dependency-cache --package-path "$dest" 2>&1 | grep -v -E '^[[:space:]]*◇'
+    swift test --disable-dependency-cache --package-path "$dest" --scratch-path "$work/build" 2>&1 | grep -v -E '^[[:space:]]*◇'
 done
+
+# The README's Package.swift and main.swift, as a user copies them: the first ```swift block
+# after "## Swift library" that declares a package, and the block after it.
+consumer="$work/MyMaps"
+rm -rf "$consumer"
+mkdir -p "$consumer/Sources/MyMaps"
+awk -v out="$consumer" '
+    /^## / { inside = ($0 == "## Swift library") }
+    inside && /^```swift$/ { block++; open = 1; next }
+    open && /^```$/ { open = 0; next }
+    open && block == 1 { print > (out "/Package.swift") }
+    open && block == 2 { print > (out "/Sources/MyMaps/main.swift") }
+' README.md
+grep -q 'from: "'"$version"'"' "$consumer/Package.swift" ||
+    { echo "test-examples: README's Package.swift does not depend on mapsnap from: \"$version\"" >&2; exit 1; }
+grep -q '^import MapSnap$' "$consumer/Sources/MyMaps/main.swift" ||
+    { echo "test-examples: README's main.swift block not found after its Package.swift" >&2; exit 1; }
+# Only the URL changes: the README's remote becomes the tagged snapshot.
+sed -i -E 's|\.package\(url: "[^"]*"|.package(url: "file://'"$work/mapsnap"'"|' "$consumer/Package.swift"
+echo "== swift build --package-path $consumer (the README's Package.swift and main.swift)"
+swift build --disable-dependency-cache --package-path "$consumer" --scratch-path "$work/build"
+(cd "$consumer" && rm -f walk.png && "$(swift build --package-path "$consumer" --scratch-path "$work/build" --show-bin-path)/MyMaps")
+head -c 8 "$consumer/walk.png" | od -An -tx1 | grep -q '89 50 4e 47 0d 0a 1a 0a' ||
+    { echo "test-examples: the README's main.swift did not write a PNG to walk.png" >&2; exit 1; }
+echo "== the README's library example wrote $consumer/walk.png ($(stat -c %s "$consumer/walk.png") bytes)"
