@@ -32,13 +32,6 @@ struct DocumentationRunResult: Sendable {
 /// variable pointing at a closed loopback port, so an example that reaches for the network
 /// fails at once instead of depending on it.
 enum DocumentationRunner {
-    /// Folders made in each run's folder before a block runs.
-    ///
-    /// `maps`: the README's `mapsnap batch … --out-dir maps/` needs the folder until `batch`
-    /// creates `--out-dir` itself (issue 33, the "edges" branch); remove it from this list when
-    /// that lands, so the README runs exactly as a user types it.
-    static let precreatedFolders = ["maps"]
-
     /// Longest a block may run; the slowest takes a few seconds in a debug build.
     static let timeoutSeconds = TestEnvironment.seconds(120)
 
@@ -52,9 +45,6 @@ enum DocumentationRunner {
         try fm.createDirectory(atPath: work, withIntermediateDirectories: true)
         for entry in try fm.contentsOfDirectory(atPath: repositoryRoot).sorted() where entry != ".build" {
             try fm.createSymbolicLink(atPath: work + "/" + entry, withDestinationPath: repositoryRoot + "/" + entry)
-        }
-        for folder in precreatedFolders where !fm.fileExists(atPath: work + "/" + folder) {
-            try fm.createDirectory(atPath: work + "/" + folder, withIntermediateDirectories: true)
         }
         try fm.createDirectory(atPath: base + "/data", withIntermediateDirectories: true)
         try fm.createDirectory(atPath: base + "/cache", withIntermediateDirectories: true)
