@@ -61,6 +61,7 @@ enum DataExtractCommand {
             throw .usage("data extract: expected SOURCE (a .pmtiles file or URL, or an .mbtiles file); see mapsnap data extract --help")
         }
         if args.positionals.count > 1 { throw .usage("data extract: unexpected argument '\(args.positionals[1])'") }
+        if let refusal = Basemap.bulkDownloadRefusal(for: source) { throw .usage("data extract \(source): \(refusal)") }
         let quiet = args.has("--quiet")
         let (area, label, derivedName) = try area(args)
         var minZoom: Int?, maxZoom: Int?
