@@ -46,8 +46,9 @@ enum BasemapStandIns {
         return (site, server)
     }
 
-    /// The raster tiles of `Fixtures/helsinki-raster-z12-13`, any `/{z}/{x}/{y}.png` answered
-    /// with one of them (so a view needs many distinct tiles), as tile.openstreetmap.org
+    /// The raster tiles of `Fixtures/helsinki-raster-z12-13`: the real tile where the fixture
+    /// has it, any other `/{z}/{x}/{y}.png` answered with one of them (so a view needing many
+    /// distinct tiles gets them), as tile.openstreetmap.org
     /// answers: `Cache-Control: max-age=60` unless `cacheControl` says otherwise, an `ETag`
     /// per tile and `304` to a matching `If-None-Match`. `delay` holds each answer, so
     /// concurrent requests overlap.
@@ -56,6 +57,7 @@ enum BasemapStandIns {
         let files = (FileManager.default.enumerator(atPath: root)?.allObjects as? [String] ?? [])
             .filter { $0.hasSuffix(".png") }.sorted()
         let tiles = try files.map { [UInt8](try Data(contentsOf: URL(fileURLWithPath: root + "/" + $0))) }
+        let byPath = Dictionary(uniqueKeysWithValues: zip(files.map { "/" + $0 }, tiles))
         return try LocalHTTPServer { request, _ in
             let parts = request.path.dropFirst().replacingOccurrences(of: ".png", with: "").split(separator: "/").compactMap { Int($0) }
             guard parts.count == 3, !tiles.isEmpty else { return .status(404) }
@@ -64,7 +66,7 @@ enum BasemapStandIns {
             if request.headers["if-none-match"] == tag {
                 response = LocalHTTPServer.Response(status: 304)
             } else {
-                response = .ok(tiles[(parts[1] + parts[2]) % tiles.count], contentType: "image/png")
+                response = .ok(byPath[request.path] ?? tiles[(parts[1] + parts[2]) % tiles.count], contentType: "image/png")
             }
             response.headers += [("Cache-Control", cacheControl), ("ETag", tag)]
             response.delay = delay
