@@ -29,6 +29,7 @@ public struct Basemap: Sendable, Hashable {
         case liberty, positron, bright, osm, protomaps
     }
 
+    /// Which base map this is.
     public let name: Name
     /// The provider URL in use: a style URL (OpenFreeMap), a tile template (`osm`) or a
     /// PMTiles archive URL, possibly with `{build}` (`protomaps`).

@@ -18,6 +18,7 @@ public enum BasemapError: Error, Equatable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// One line naming the base map, what failed and what to do: the message the CLI prints.
     public var description: String {
         switch self {
         case .unknownName(let name, let suggestion):
