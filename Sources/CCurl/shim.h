@@ -17,6 +17,8 @@ struct mapsnap_curl_table {
     const char *(*easy_strerror)(CURLcode code);
     CURLcode (*easy_setopt)(CURL *handle, CURLoption option, ...);
     CURLcode (*easy_getinfo)(CURL *handle, CURLINFO info, ...);
+    struct curl_slist *(*slist_append)(struct curl_slist *list, const char *string);
+    void (*slist_free_all)(struct curl_slist *list);
 };
 
 /* The loaded table. A function-local static: Swift's C importer emits the functions a
@@ -43,8 +45,10 @@ static void mapsnap_curl_load(void) {
     *(void **)&t.easy_strerror = dlsym(library, "curl_easy_strerror");
     *(void **)&t.easy_setopt = dlsym(library, "curl_easy_setopt");
     *(void **)&t.easy_getinfo = dlsym(library, "curl_easy_getinfo");
+    *(void **)&t.slist_append = dlsym(library, "curl_slist_append");
+    *(void **)&t.slist_free_all = dlsym(library, "curl_slist_free_all");
     if (!t.global_init || !t.easy_init || !t.easy_cleanup || !t.easy_reset || !t.easy_perform ||
-        !t.easy_strerror || !t.easy_setopt || !t.easy_getinfo) return;
+        !t.easy_strerror || !t.easy_setopt || !t.easy_getinfo || !t.slist_append || !t.slist_free_all) return;
     mapsnap_curl_state()->functions = t;
     mapsnap_curl_state()->loaded = 1;
 }
@@ -102,6 +106,14 @@ static inline CURLcode mapsnap_curl_getinfo_offset(CURL *handle, CURLINFO info, 
 }
 static inline CURLcode mapsnap_curl_getinfo_string(CURL *handle, CURLINFO info, char **value) {
     return mapsnap_curl()->easy_getinfo(handle, info, value);
+}
+/* Request headers (conditional requests): a list built with append, owned by the caller,
+   freed after the transfer that uses it. Only called once libcurl is loaded. */
+static inline void *mapsnap_curl_slist_append(void *list, const char *string) {
+    return mapsnap_curl()->slist_append((struct curl_slist *)list, string);
+}
+static inline void mapsnap_curl_slist_free_all(void *list) {
+    if (list != NULL) mapsnap_curl()->slist_free_all((struct curl_slist *)list);
 }
 /* The size libcurl writes into CURLOPT_ERRORBUFFER. */
 static inline int mapsnap_curl_error_size(void) { return CURL_ERROR_SIZE; }

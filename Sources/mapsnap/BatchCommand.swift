@@ -202,6 +202,9 @@ enum BatchCommand {
         case .success(let s):
             spec = s
         }
+        if let refusal = RenderCommand.bulkDownloadRefusal(spec.options) {
+            return (2, "\(source): \(refusal)")
+        }
         let warn = { (message: String) in
             if repeats.isFirst(message) { progress.print { Output.warning("\(source): \(message)") } }
         }

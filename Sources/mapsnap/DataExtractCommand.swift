@@ -64,6 +64,7 @@ enum DataExtractCommand {
         try InputPath.checkSource(source, label: "data extract:")
         if let path = args.last("--geojson") { try InputPath.check(path, .file, label: "--geojson") }
         if let dir = args.last("--data-dir") { try InputPath.checkOptionalDirectory(dir, label: "--data-dir") }
+        if let refusal = Basemap.bulkDownloadRefusal(for: source) { throw .usage("data extract \(source): \(refusal)") }
         let quiet = args.has("--quiet")
         let (area, label, derivedName) = try area(args)
         var minZoom: Int?, maxZoom: Int?

@@ -23,6 +23,16 @@ enum RenderCommand {
                             (default 67108864 = 8192x8192, at most 268435456 = 16384x16384)
 
     BASE MAP
+      --basemap NAME        a named online base map (needs the internet, or --offline and
+                            the cache): liberty, positron, bright (OpenFreeMap's styles, no
+                            key), osm (OpenStreetMap's standard tiles: at most 2 connections,
+                            cached 7 days or more, single maps only — batch and data extract
+                            refuse it), protomaps (the Protomaps planet build, its newest
+                            dated archive, by range requests). Each credits its provider.
+                            URLs: MAPSNAP_BASEMAP_<NAME>_URL (and, for protomaps,
+                            MAPSNAP_BASEMAP_PROTOMAPS_BUILDS_URL: see docs/basemaps.md)
+      --contact TEXT        an e-mail address or web page sent to base-map providers in the
+                            User-Agent (default $MAPSNAP_CONTACT); OpenStreetMap asks for it
       --style NAME|FILE|URL normal (default), terrain, hybrid, satellite (Google's roadmap
                             means normal), or a MapLibre style
                             JSON file or http(s) URL (its TileJSON, PMTiles and sprite URLs
@@ -107,6 +117,7 @@ enum RenderCommand {
 
     EXAMPLES
       mapsnap render --marker 'label:A|60.1699,24.9443' --zoom 16 -o helsinki.png
+      mapsnap render --basemap liberty --center Paris --zoom 15 -o paris.png
       mapsnap render --gpx ride.gpx --style terrain --size 800x600 --scale 2 -o ride.png
       mapsnap render --style terrain --dem terrarium-tiles/ --center 46.55,7.98 --zoom 12 -o alps.png
       mapsnap render --polyline6 '...' --marker 'color:green|label:S|...' -o route.png
@@ -116,7 +127,7 @@ enum RenderCommand {
         valued: ["--size", "--scale", "--center", "--zoom", "--padding", "--style", "--source", "--sprite", "--dem", "--dem-encoding", "--path",
                  "--marker", "--visible", "--geojson", "--gpx", "--polyline", "--polyline6", "--spec", "--url",
                  "--attribution", "--caption", "--output", "--max-size", "--max-pixels", "--cache-dir", "--timeout",
-                 "--render-timeout", "--max-connections", "--format", "--quality", "--data-dir"],
+                 "--render-timeout", "--max-connections", "--format", "--quality", "--data-dir", "--basemap", "--contact"],
         switches: ["--no-scale-bar", "--fractional-zoom", "--quiet", "--help", "--offline", "--allow-missing-tiles",
                    "--allow-cross-origin-redirects", "--require-detail"],
         aliases: ["-o": "--output", "-q": "--quiet", "-h": "--help"])
@@ -170,6 +181,20 @@ enum RenderCommand {
         }
     }
 
+    /// Why a batch must not render `options` (a bulk download from tile.openstreetmap.org, which
+    /// its tile policy prohibits), or nil.
+    static func bulkDownloadRefusal(_ options: MapSnapshotOptions) -> String? {
+        if let basemap = options.basemap {
+            guard basemap.followsOpenStreetMapTilePolicy else { return nil }
+            return "basemap osm: " + (Basemap.bulkDownloadRefusal(for: basemap.url)
+                ?? "OpenStreetMap's tile usage policy prohibits bulk downloading; render single maps with mapsnap render")
+        }
+        for location in [options.source, options.style].compactMap({ $0 }) {
+            if let refusal = Basemap.bulkDownloadRefusal(for: location) { return "\(location): \(refusal)" }
+        }
+        return nil
+    }
+
     /// The CLI's time limit for loading tiles when `--render-timeout` is not given.
     static let defaultRenderTimeout = 300.0
 
@@ -183,6 +208,9 @@ enum RenderCommand {
 
     /// Applies flags in command-line order on top of an optional --spec file.
     static func buildSpec(_ args: ParsedArguments, places: any PlaceResolving) throws(CLIError) -> RenderSpec {
+        if args.has("--basemap"), let other = ["--style", "--source"].first(where: args.has) {
+            throw .usage("--basemap and \(other) both choose the base map: give one (a base map brings its own style and tiles)")
+        }
         do {
             let resolver: (any PlaceResolving)? = places
             var base = MapSnapshotOptions()
@@ -216,6 +244,8 @@ enum RenderCommand {
                 case "--padding": try b.setPadding(v, origin: name)
                 case "--style": try b.setStyle(v, origin: name)
                 case "--source": try b.setSource(v, origin: name)
+                case "--basemap": try b.setBasemap(v, origin: name)
+                case "--contact": try b.setContact(v, origin: name)
                 case "--sprite": try b.setSprite(v, origin: name)
                 case "--dem": try b.setDEM(v, origin: name)
                 case "--dem-encoding": try b.setDEMEncoding(v, origin: name)

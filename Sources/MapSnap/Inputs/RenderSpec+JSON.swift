@@ -24,6 +24,7 @@ extension RenderSpec {
         if let center = o.center { json["center"] = Self.location(center) }
         if let zoom = o.zoom { json["zoom"] = .number(zoom) }
         if let source = o.source { json["source"] = .string(source) }
+        if let basemap = o.basemap { json["basemap"] = .string(basemap.name.rawValue) }
         if let sprite = o.sprite { json["sprite"] = .string(sprite) }
         if let dem = o.demSource { json["dem"] = .string(dem) }
         if let encoding = o.demEncoding { json["demEncoding"] = .string(encoding.rawValue) }

@@ -13,6 +13,7 @@ import Foundation
 ///   "scale": 1…4,  "zoom": 0…22,  "padding": points,  "fractionalZoom": bool,
 ///   "center": "lat,lon" | [lat, lon] | {"lat": …, "lon": …} | "Place name",
 ///   "style": "normal" | "terrain" | "hybrid" | "satellite" | "file.json",  "source": "path or URL template",
+///   "basemap": "liberty" | "positron" | "bright" | "osm" | "protomaps" (replaces style and source),
 ///   "sprite": "local sprite sheet base path (BASE.json + BASE.png)",
 ///   "dem": "elevation tiles: path or URL template",  "demEncoding": "terrarium" | "mapbox",
 ///   "paths": [ "Static Maps path syntax"
@@ -80,7 +81,7 @@ public struct RenderSpec: Sendable {
 
     /// Every top-level key of the JSON schema.
     public static let keys: [String] = [
-        "size", "scale", "center", "zoom", "padding", "fractionalZoom", "style", "source", "sprite", "dem", "demEncoding", "paths", "markers",
+        "size", "scale", "center", "zoom", "padding", "fractionalZoom", "style", "basemap", "source", "sprite", "dem", "demEncoding", "paths", "markers",
         "polygons", "circles", "visible", "geojson", "gpx", "polyline", "polyline6", "url", "attribution",
         "scaleBar", "caption", "output", "format", "quality",
     ]
@@ -338,6 +339,12 @@ private struct SpecReader {
         if let v = object["fractionalZoom"] { builder.setFractionalZoom(try bool(v, "fractionalZoom")) }
         if let v = object["style"] { try builder.setStyle(try string(v, "style"), origin: origin("style")) }
         if let v = object["source"] { try builder.setSource(try string(v, "source"), origin: origin("source")) }
+        if let v = object["basemap"] {
+            if object["style"] != nil || object["source"] != nil {
+                throw RenderSpecError.badValue(origin: origin("basemap"), reason: "a base map brings its own style and source: give \"basemap\" or \"style\"/\"source\", not both")
+            }
+            try builder.setBasemap(try string(v, "basemap"), origin: origin("basemap"))
+        }
         if let v = object["sprite"] { try builder.setSprite(try string(v, "sprite"), origin: origin("sprite")) }
         if let v = object["dem"] { try builder.setDEM(try string(v, "dem"), origin: origin("dem")) }
         if let v = object["demEncoding"] { try builder.setDEMEncoding(try string(v, "demEncoding"), origin: origin("demEncoding")) }

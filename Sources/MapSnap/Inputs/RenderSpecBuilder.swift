@@ -34,6 +34,8 @@ package struct RenderSpecBuilder: Sendable {
     /// Which files the input may name (styles, sources, GeoJSON, GPX, icons, output);
     /// `.refused` for a server, `.insideBaseDirectory` for a spec from elsewhere.
     package var filePaths: FilePathPolicy = .unrestricted
+    /// A contact given (`setContact`), for a base map chosen after it.
+    private var pendingContact: String?
 
     /// Most markers one render may have, from all inputs together: each is drawn with its own
     /// pin, label and title, so more is a mistake that would only exhaust memory and time.
@@ -98,6 +100,33 @@ package struct RenderSpecBuilder: Sendable {
             // Google's map type names mean the bundled style of that kind (`roadmap` → normal).
             options.style = BundledStyle.resolve(name) ?? name
         }
+        options.basemap = nil
+    }
+
+    /// `--basemap NAME`: a named online base map (`Basemap`); it replaces any style and source
+    /// given before it, and a later `--style` or `--source` replaces it. The contact, if any,
+    /// is kept from an earlier `setContact`.
+    package mutating func setBasemap(_ text: String, origin: String) throws {
+        let contact = options.basemap?.contact
+        do {
+            options.basemap = try Basemap.named(text)
+        } catch {
+            guard case .unknownName(let name, let suggestion) = error else { throw error }
+            let hint = suggestion.map { " (did you mean '\($0)'?)" } ?? ""
+            throw RenderSpecError.badValue(origin: origin, reason: "no base map named '\(name)'\(hint); known: \(Basemap.names.joined(separator: ", "))")
+        }
+        if let contact { options.basemap?.contact = contact }
+        options.source = nil
+    }
+
+    /// `--contact TEXT`: how a base map's provider can reach the user (sent in the User-Agent).
+    package mutating func setContact(_ text: String, origin: String) throws {
+        let contact = text.trimmingFieldSpaces()
+        guard !contact.isEmpty, contact.count <= 200, !contact.contains(where: \.isNewline) else {
+            throw RenderSpecError.badValue(origin: origin, reason: "expected an e-mail address or web page (one line, at most 200 characters)")
+        }
+        options.basemap?.contact = contact
+        pendingContact = contact
     }
 
     /// `--source SOURCE`: a file path (resolved against `baseDirectory`) or a URL template.
@@ -105,6 +134,7 @@ package struct RenderSpecBuilder: Sendable {
         let source = text.trimmingFieldSpaces()
         guard !source.isEmpty else { throw RenderSpecError.badValue(origin: origin, reason: "empty source") }
         options.source = try sourceLocation(source, origin: origin)
+        options.basemap = nil
     }
 
     /// `--dem SOURCE`: elevation tiles for hillshading, a file path (resolved against
@@ -288,6 +318,8 @@ package struct RenderSpecBuilder: Sendable {
             throw .tooManyMarkers(origin: "markers from all inputs", limit: Self.maximumMarkerCount)
         }
         let emptyWarnings = emptyInputs.map { "\($0.name): \($0.lacking), so nothing of it is drawn" }
+        var options = self.options
+        if let pendingContact, options.basemap != nil { options.basemap?.contact = pendingContact }
         var spec = RenderSpec(options: options, output: output, warnings: warnings + emptyWarnings)
         spec.format = format
         spec.impliedFormat = impliedFormat

@@ -36,6 +36,10 @@ public struct MapSnapshotOptions: Sendable {
     public var language: String?
     /// Tile source path or URL template overriding the style's sources; nil = embedded data.
     public var source: String?
+    /// A named online base map (`Basemap.named("liberty")`): when set, it chooses the style and
+    /// source at render time (so `style` and `source` are not used), its provider's HTTP policy
+    /// and, unless `attribution` is set, its credit.
+    public var basemap: Basemap?
     /// The data directory whose regions (tile archives from `mapsnap data extract`/`build`)
     /// draw wherever they cover the view: nil = `$MAPSNAP_DATA`, else `$XDG_DATA_HOME/mapsnap`,
     /// else `~/.local/share/mapsnap`; an empty string = no regions.

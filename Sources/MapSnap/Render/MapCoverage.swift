@@ -34,12 +34,11 @@ public struct MapCoverage: Sendable, Hashable {
     /// The share of the image lacking detail from which the render warns.
     public static let warningThreshold = 0.25
 
-    /// What to do about a view of the bundled data without detail (one place, for when
-    /// `--basemap` arrives).
+    /// What to do about a view of the bundled data without detail.
     static let advice = "add your area with 'mapsnap data extract' or 'mapsnap data build', "
-        + "or use an online base map (--style URL); see \"Maps of your own city\" in the README"
+        + "or render online with --basemap liberty; see \"Maps of your own city\" in the README"
     /// What to do when the style's sources are the user's own (`--source`, a style file).
-    static let ownSourcesAdvice = "use tiles that cover this area at this zoom, or an online base map (--style URL)"
+    static let ownSourcesAdvice = "use tiles that cover this area at this zoom, or render online with --basemap liberty"
 
     /// True when the warning applies (`mapsnap render --require-detail` then exits 3).
     public var lacksDetail: Bool { warning != nil }

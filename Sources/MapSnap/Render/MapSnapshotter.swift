@@ -28,6 +28,7 @@ public struct MapSnapshotter: Sendable {
     /// recoverable problems (a skipped tile, an unsupported style property) become warnings
     /// on the snapshot.
     public func render() throws -> MapSnapshot {
+        if let basemap = options.basemap { return try render(basemap) }
         try validate()
         let deadline = Deadline.after(seconds: options.renderTimeout)
         let threads = max(1, options.maximumThreads ?? ProcessInfo.processInfo.activeProcessorCount)

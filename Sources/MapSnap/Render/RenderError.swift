@@ -35,6 +35,8 @@ public enum RenderError: Error, Sendable, Equatable, CustomStringConvertible {
     case demSourceNotRaster(location: String)
     /// A bundled resource folder (`Styles/`, `Data/`) is missing from the installation.
     case resourcesNotFound(ResourceNotFound)
+    /// The named base map (`MapSnapshotOptions.basemap`) could not be used.
+    case basemap(BasemapError)
 
     /// True for problems with the input (exit 2) rather than the environment (exit 3): a
     /// remote resource that is missing or malformed is input, a network failure or an
@@ -43,6 +45,7 @@ public enum RenderError: Error, Sendable, Equatable, CustomStringConvertible {
     public var isInputError: Bool {
         switch self {
         case .styleUnavailable(let e): return !e.isTransient
+        case .basemap(let e): return !e.isTransient
         case .source(_, _, let e): return e.isInputProblem
         case .resourcesNotFound: return false
         default: return true
@@ -85,6 +88,7 @@ public enum RenderError: Error, Sendable, Equatable, CustomStringConvertible {
         case .demSourceNotRaster(let location):
             return "--dem \(location): holds vector tiles; expected PNG elevation tiles (Terrarium or Mapbox Terrain-RGB)"
         case .resourcesNotFound(let e): return e.description
+        case .basemap(let e): return e.description
         }
     }
 }

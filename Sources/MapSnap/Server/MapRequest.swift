@@ -28,7 +28,7 @@ struct MapRequest: Sendable {
     }
 
     /// Query parameters the server reads itself instead of passing to the Static Maps parser.
-    static let serverParameters: Set<String> = ["maptype", "key"]
+    static let serverParameters: Set<String> = ["maptype", "basemap", "key"]
     /// Parameters that do not change the image (left out of the `ETag`).
     static let credentialParameters: Set<String> = ["key", "signature", "client", "channel", "sensor"]
 
@@ -43,9 +43,9 @@ struct MapRequest: Sendable {
                   let value = StaticMapsURL.percentDecode(Substring(item.value ?? "")) else {
                 throw Rejection("url: parameter \(index + 1): invalid percent-encoding")
             }
-            if name == "maptype" {
+            if name == "maptype" || name == "basemap" {
                 guard let served = configuration.styleName(for: value) else {
-                    throw Rejection("url maptype: \"\(value)\" is not served here\(configuration.styleSuggestion(for: value)) (styles: \(configuration.styles.keys.sorted().joined(separator: ", ")))")
+                    throw Rejection("url \(name): \"\(value)\" is not served here\(configuration.styleSuggestion(for: value)) (styles: \(configuration.styles.keys.sorted().joined(separator: ", ")))")
                 }
                 styleName = served
                 continue
@@ -71,10 +71,11 @@ struct MapRequest: Sendable {
             for key in ["source", "dem", "demEncoding", "sprite", "gpx", "output"] where root[key] != nil {
                 throw Rejection("\(source): \(key): not allowed in requests (the server's configuration names files and sources)")
             }
-            if let style = root["style"] {
+            for key in ["style", "basemap"] {
+                guard let style = root[key] else { continue }
                 guard case .string(let name) = style, let served = configuration.styleName(for: name) else {
                     let hint = style.stringValue.map(configuration.styleSuggestion) ?? ""
-                    throw Rejection("\(source): style: \(style.excerpt) is not served here\(hint) (styles: \(configuration.styles.keys.sorted().joined(separator: ", ")))")
+                    throw Rejection("\(source): \(key): \(style.excerpt) is not served here\(hint) (styles: \(configuration.styles.keys.sorted().joined(separator: ", ")))")
                 }
                 styleName = served
             }
@@ -99,6 +100,7 @@ struct MapRequest: Sendable {
         builder.options.source = entry.source
         builder.options.demSource = entry.dem
         builder.options.demEncoding = entry.demEncoding
+        builder.options.basemap = entry.basemap
         builder.options.sprite = nil
         let spec = try builder.build()
         try Self.checkLimits(spec.options, configuration.limits)

@@ -10,7 +10,10 @@ import Foundation
 /// {
 ///   "styles": { "NAME": { "style": "normal|terrain|hybrid|satellite|/path/style.json",
 ///                         "source": "tiles: file or URL template", "dem": "…",
-///                         "demEncoding": "terrarium|mapbox" }, … },
+///                         "demEncoding": "terrarium|mapbox" }
+///               or { "basemap": "liberty|positron|bright|osm|protomaps" }, … },
+///   "basemaps": ["liberty", "osm", …],
+///   "contact": "ops@example.org",
 ///   "defaultStyle": "NAME",
 ///   "keys": ["secret", …],
 ///   "cors": ["https://example.org", …] or ["*"],
@@ -26,6 +29,10 @@ import Foundation
 /// embedded data. A request picks a style by name (`maptype=NAME`, spec `"style"`); Google's
 /// map types (`roadmap`, `satellite`, …) mean the bundled style of that kind when it is
 /// served. Requests never name files or tile URLs themselves: only the operator does, here.
+/// Named online base maps (`Basemap`) are offered the same way: each name in `basemaps` is
+/// served as a style of that name (`maptype=liberty`), or a style entry names one
+/// (`"streets": {"basemap": "liberty"}`); `defaultStyle` may name it. `contact` is sent to their
+/// providers in the User-Agent (else `$MAPSNAP_CONTACT`).
 /// Marker icons (`icon:https://…`) are fetched only from the hosts `iconHosts` lists.
 package struct ServerConfiguration: Sendable {
     /// A style the server may render: a bundled style name or a style file, and optional
@@ -35,6 +42,8 @@ package struct ServerConfiguration: Sendable {
         package var source: String?
         package var dem: String?
         package var demEncoding: DEMEncoding?
+        /// A named online base map instead of `style` and `source`.
+        package var basemap: Basemap?
 
         package init(style: String, source: String? = nil, dem: String? = nil, demEncoding: DEMEncoding? = nil) {
             self.style = style
@@ -121,8 +130,9 @@ package struct ServerConfiguration: Sendable {
     package static let defaultListenAddress = ListenAddress(host: "127.0.0.1", port: 8080, isIPv6: false)
 
     /// Keys of the configuration file.
-    static let keys = ["styles", "defaultStyle", "keys", "cors", "cacheMaxAge", "responseCacheMB", "iconHosts", "limits", "dataDirectory"]
-    static let styleKeys = ["style", "source", "dem", "demEncoding"]
+    static let keys = ["styles", "basemaps", "contact", "defaultStyle", "keys", "cors", "cacheMaxAge", "responseCacheMB", "iconHosts",
+                       "limits", "dataDirectory"]
+    static let styleKeys = ["style", "source", "dem", "demEncoding", "basemap"]
     static let limitKeys = ["maxSize", "maxPixels", "maxOverlays", "maxPoints", "maxURLLength", "maxBodyBytes", "maxQueuedPerClient",
                             "renderTimeout"]
 
@@ -160,6 +170,15 @@ package struct ServerConfiguration: Sendable {
                 }
                 let s = try reader.object(value, path)
                 try reader.checkKeys(s, path, allowed: Self.styleKeys)
+                if let b = s["basemap"] {
+                    guard s.count == 1 else {
+                        throw .badValue(source: source, keyPath: path, reason: "a \"basemap\" brings its own style and sources: give it alone")
+                    }
+                    var entry = StyleEntry(style: "normal")
+                    entry.basemap = try Self.basemap(try reader.string(b, "\(path).basemap"), source: source, keyPath: "\(path).basemap")
+                    styles[name] = entry
+                    continue
+                }
                 guard let styleValue = s["style"] else {
                     throw .badValue(source: source, keyPath: path, reason: "missing \"style\"")
                 }
@@ -180,6 +199,33 @@ package struct ServerConfiguration: Sendable {
             if root["defaultStyle"] == nil {
                 defaultStyle = styles["normal"] != nil ? "normal" : (o.first?.key ?? defaultStyle)
             }
+        }
+        if let v = root["basemaps"] {
+            for (i, item) in try reader.array(v, "basemaps").enumerated() {
+                let keyPath = "basemaps[\(i)]"
+                let basemap = try Self.basemap(try reader.string(item, keyPath), source: source, keyPath: keyPath)
+                let name = basemap.name.rawValue
+                if let existing = styles[name], existing.basemap?.name != basemap.name {
+                    throw .badValue(source: source, keyPath: keyPath, reason: "\"\(name)\" is already a style of the \"styles\" key")
+                }
+                var entry = StyleEntry(style: "normal")
+                entry.basemap = basemap
+                styles[name] = entry
+            }
+        }
+        if let v = root["contact"] {
+            let contact = try reader.string(v, "contact").trimmingSpaces()
+            guard !contact.isEmpty, contact.count <= 200, !contact.contains(where: \.isNewline) else {
+                throw .badValue(source: source, keyPath: "contact", reason: "expected an e-mail address or web page (one line, at most 200 characters)")
+            }
+            for (name, entry) in styles where entry.basemap != nil { styles[name]?.basemap?.contact = contact }
+        }
+        // A server is a caching proxy in front of the tile server: OpenStreetMap's policy says it
+        // must be reachable.
+        if let osm = styles.keys.sorted().first(where: { styles[$0]?.basemap?.followsOpenStreetMapTilePolicy == true && styles[$0]?.basemap?.contact == nil }) {
+            throw .badValue(source: source, keyPath: osm == "osm" && root["basemaps"] != nil ? "basemaps" : "styles.\(osm)",
+                            reason: "serving the osm base map needs a \"contact\" (or $MAPSNAP_CONTACT): OpenStreetMap's tile policy "
+                                + "requires a caching service in front of its tiles to send a User-Agent it can reach you by")
         }
         if let v = root["defaultStyle"] { defaultStyle = try reader.string(v, "defaultStyle") }
         guard styles[defaultStyle] != nil else {
@@ -232,6 +278,18 @@ package struct ServerConfiguration: Sendable {
         let served = styles.keys.sorted()
         let mapTypes = BundledStyle.mapTypes.filter { styles[$0.style] != nil }.map(\.mapType)
         return Suggestion.hint(for: name, among: served + mapTypes.filter { !served.contains($0) })
+    }
+
+    /// The base map called `text`, or the configuration error naming `keyPath`.
+    private static func basemap(_ text: String, source: String, keyPath: String) throws(ServerConfigurationError) -> Basemap {
+        do {
+            return try Basemap.named(text)
+        } catch {
+            guard case .unknownName(_, let suggestion) = error else { throw .badValue(source: source, keyPath: keyPath, reason: error.description) }
+            let hint = suggestion.map { " (did you mean '\($0)'?)" } ?? ""
+            throw .badValue(source: source, keyPath: keyPath,
+                            reason: "no base map named '\(text)'\(hint); known: \(Basemap.names.joined(separator: ", "))")
+        }
     }
 
     static func isValidName(_ name: String) -> Bool {

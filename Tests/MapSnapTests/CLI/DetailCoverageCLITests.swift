@@ -18,7 +18,7 @@ import Testing
         #expect(r.stderr.hasPrefix("mapsnap: warning: no detailed map data for this view at zoom 15 (the embedded world data ends at z12; "
             + "the bundled Helsinki street data covers only 24.935–24.953 E, 60.164–60.179 N): add your area with 'mapsnap data extract'"),
                 "\(r.stderr)")
-        #expect(r.stderr.contains("--style URL") && r.stderr.contains("\"Maps of your own city\" in the README"))
+        #expect(r.stderr.contains("--basemap liberty") && r.stderr.contains("\"Maps of your own city\" in the README"))
         #expect(CLIRunner.decodePNG(atPath: dir + "/paris.png") != nil)
         // -q says nothing.
         let quiet = try CLIRunner.run(["render", "-q"] + Self.paris + ["-o", "quiet.png"], in: dir)

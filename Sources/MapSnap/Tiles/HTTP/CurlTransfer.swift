@@ -35,6 +35,13 @@ enum CurlTransfer {
         mapsnap_curl_easy_reset(h)
         configure(h, easy: easy, exchange: exchange)
         let sink = BodySink(handle: h, limit: exchange.maxBodyBytes, budget: exchange.budget, memoryLimit: exchange.memoryLimit)
+        // The header list must outlive the transfer; the reset of the next use forgets it.
+        var headerList: UnsafeMutableRawPointer?
+        for line in exchange.headers where !line.contains("\r") && !line.contains("\n") {
+            if let next = mapsnap_curl_slist_append(headerList, line) { headerList = next }
+        }
+        defer { mapsnap_curl_slist_free_all(headerList) }
+        if let headerList { _ = mapsnap_curl_setopt_pointer(h, CURLOPT_HTTPHEADER, headerList) }
         let code: CURLcode = withExtendedLifetime(sink) {
             let context = Unmanaged.passUnretained(sink).toOpaque()
             _ = mapsnap_curl_setopt_pointer(h, CURLOPT_WRITEDATA, context)
@@ -101,7 +108,8 @@ enum CurlTransfer {
                                                    retryAfter: retryAfter > 0 ? Double(retryAfter) : nil,
                                                    contentType: contentType.map { String(cString: $0) },
                                                    contentRange: sink.contentRange, entityTag: sink.entityTag,
-                                                   lastModified: sink.lastModified))
+                                                   lastModified: sink.lastModified, cacheControl: sink.cacheControl,
+                                                   expires: sink.expires, date: sink.date, age: sink.age))
         case CURLE_WRITE_ERROR:
             switch sink.stop {
             case .tooLarge(let size)?: return .tooLarge(size: size)
@@ -151,6 +159,11 @@ private final class BodySink {
     /// The last response's `ETag` and `Last-Modified`, as its headers said.
     private(set) var entityTag: String?
     private(set) var lastModified: String?
+    /// The last response's caching headers (`HTTPFreshness` reads them).
+    private(set) var cacheControl: String?
+    private(set) var expires: String?
+    private(set) var date: String?
+    private(set) var age: String?
     /// Decided at the first body byte: only a 2xx body is kept.
     private var keeps: Bool?
 
@@ -214,12 +227,23 @@ private final class BodySink {
             contentRange = nil
             entityTag = nil
             lastModified = nil
-        } else if lower.hasPrefix("etag:") || lower.hasPrefix("last-modified:") {
+            cacheControl = nil
+            expires = nil
+            date = nil
+            age = nil
+        } else if let name = Self.keptHeaders.first(where: { lower.hasPrefix($0) }) {
             // Case kept: an entity tag is compared byte for byte. At most 256 bytes are kept.
             let text = String(decoding: line.prefix(256).filter { $0 != 0x0D && $0 != 0x0A }, as: UTF8.self)
             guard let colon = text.firstIndex(of: ":") else { return }
             let value = text[text.index(after: colon)...].trimmingSpaces()
-            if lower.hasPrefix("etag:") { entityTag = value } else { lastModified = value }
+            switch name {
+            case "etag:": entityTag = value
+            case "last-modified:": lastModified = value
+            case "cache-control:": cacheControl = cacheControl.map { $0 + ", " + value } ?? value
+            case "expires:": expires = value
+            case "date:": date = value
+            default: age = value
+            }
         } else if lower.hasPrefix("content-length:") {
             declaredLength = Int(String(lower.dropFirst("content-length:".count).filter { !$0.isWhitespace }))
         } else if lower.hasPrefix("content-range:") {
@@ -227,6 +251,9 @@ private final class BodySink {
             contentRange = String(value.reversed().drop { $0.isWhitespace }.reversed())
         }
     }
+
+    /// Headers whose values are kept (lowercased names with their colon).
+    private static let keptHeaders = ["etag:", "last-modified:", "cache-control:", "expires:", "date:", "age:"]
 
     /// Gives the reservation back (the body is dropped).
     func releaseReservation() {

@@ -25,6 +25,9 @@ struct HTTPExchange: Sendable {
     /// A byte range to ask for (`Range: bytes=first-last`, both inclusive), or nil for the
     /// whole body. A server may ignore it and answer 200 with everything.
     var range: ClosedRange<UInt64>? = nil
+    /// Extra request header lines (`If-None-Match: "abc"`): a conditional request revalidating
+    /// a cached copy. Lines holding CR or LF are not sent.
+    var headers: [String] = []
 
     /// A complete response.
     struct Response: Sendable {
@@ -46,6 +49,12 @@ struct HTTPExchange: Sendable {
         /// read in pieces).
         var entityTag: String? = nil
         var lastModified: String? = nil
+        /// `Cache-Control`, `Expires`, `Date` and `Age` as the server sent them: how long the
+        /// body may be used without asking again (`HTTPFreshness`).
+        var cacheControl: String? = nil
+        var expires: String? = nil
+        var date: String? = nil
+        var age: String? = nil
     }
 
     /// How an exchange ended.

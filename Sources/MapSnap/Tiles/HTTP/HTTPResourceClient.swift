@@ -23,7 +23,8 @@ struct HTTPResourceClient: Sendable {
         self.options = options
         cache = options.cacheEnabled
             ? TileCache(directory: options.cacheDirectory, cacheKey: TileCache.resourceKey, maxAge: options.cacheMaxAge,
-                        absentMaxAge: options.absentMaxAge, maxEntryBytes: options.maxTileBytes)
+                        absentMaxAge: options.absentMaxAge, maxEntryBytes: options.maxTileBytes,
+                        minimumAge: options.cacheMinimumAge)
             : nil
     }
 
@@ -77,6 +78,7 @@ struct HTTPResourceClient: Sendable {
         let shown = URLRedaction.redact(url)
         var warnings: [String] = []
         var stale: TileCache.Entry?
+        var validator: CacheValidator?
         if let cache, let hit = cache.lookup(resource: cacheKey) {
             switch hit.entry {
             case .absent:
@@ -86,6 +88,7 @@ struct HTTPResourceClient: Sendable {
                 if bytes.count <= limit, kind.rejection(of: range == nil ? bytes : Array(bytes.dropFirst(8))) == nil {
                     if hit.isFresh || options.offline { return Fetched(bytes: bytes) }
                     stale = .data(bytes)
+                    validator = hit.validator
                 } else {
                     cache.remove(resource: cacheKey)
                     warnings.append("\(shown): cache file \(cache.dataPath(resource: cacheKey)) is corrupt; discarded")
@@ -94,15 +97,31 @@ struct HTTPResourceClient: Sendable {
         }
         if options.offline { throw .notCached(location: shown) }
         do throws(ResourceError) {
-            let (bytes, validator) = try download(url, range: range, kind: kind, limit: limit, deadline: deadline)
+            let answer = try download(url, range: range, kind: kind, limit: limit, revalidating: validator, deadline: deadline)
+            if answer.notModified {
+                guard case .data(let bytes)? = stale else {
+                    throw .invalid(location: shown, reason: "HTTP 304 to a request that named no cached copy")
+                }
+                do {
+                    try cache?.refresh(resource: cacheKey, lifetime: answer.lifetime, validator: answer.cacheValidator)
+                } catch {
+                    warnings.append("\(shown): could not write the cache: \(error.description)")
+                }
+                return Fetched(bytes: bytes, warnings: warnings)
+            }
+            let bytes = answer.bytes
             if let cache {
                 do {
-                    if let bytes { try cache.store(bytes, resource: cacheKey) } else { try cache.storeAbsent(resource: cacheKey) }
+                    if let bytes {
+                        try cache.store(bytes, resource: cacheKey, lifetime: answer.lifetime, validator: answer.cacheValidator)
+                    } else {
+                        try cache.storeAbsent(resource: cacheKey)
+                    }
                 } catch {
                     warnings.append("\(shown): could not write the cache: \(error.description)")
                 }
             }
-            return Fetched(bytes: bytes, warnings: warnings, validator: validator)
+            return Fetched(bytes: bytes, warnings: warnings, validator: answer.validator)
         } catch {
             // Content problems are the server's answer, not a failed refresh: never mask them.
             if case .network = error, let stale {
@@ -116,17 +135,27 @@ struct HTTPResourceClient: Sendable {
         }
     }
 
+    /// What one download said: the checked body (nil for 404/204), or that the cached copy is
+    /// current (304); the version the server named and the response's lifetime.
+    private struct Answer {
+        var bytes: [UInt8]?
+        var notModified = false
+        var validator: String? = nil
+        var cacheValidator: CacheValidator? = nil
+        var lifetime: TimeInterval? = nil
+    }
+
     /// One download under the transfer layer's policy; the body checked (and, for a range,
     /// prefixed with the total size) — nil for 404/204 — and the version the server named.
     private func download(_ url: String, range: ClosedRange<UInt64>?, kind: ResourceKind, limit: Int,
-                          deadline: Deadline) throws(ResourceError) -> (bytes: [UInt8]?, validator: String?) {
+                          revalidating: CacheValidator?, deadline: Deadline) throws(ResourceError) -> Answer {
         let shown = URLRedaction.redact(url)
         var limited = options
         limited.maxTileBytes = max(1, min(limit, options.maxTileBytes))
         let downloader = TileDownloader(options: limited, gate: .shared, budget: .shared)
         let result: TileDownloader.Download
         do {
-            result = try downloader.download(url, range: range, deadline: deadline)
+            result = try downloader.download(url, range: range, revalidating: revalidating, deadline: deadline)
         } catch {
             if case .bodyTooLarge(_, let size, _) = error {
                 let hint = range == nil ? "" : " (the server may not support range requests: it sent more than was asked)"
@@ -136,7 +165,11 @@ struct HTTPResourceClient: Sendable {
         }
         switch result {
         case .absent:
-            return (nil, nil)
+            return Answer(bytes: nil)
+        case .notModified(let details):
+            return Answer(bytes: nil, notModified: true,
+                          cacheValidator: CacheValidator(entityTag: details.entityTag, lastModified: details.lastModified),
+                          lifetime: details.freshness.lifetime)
         case .clientError(let status):
             throw .network(location: shown, reason: "\(shown): HTTP \(status)\(status == 401 || status == 403 ? " (an API key missing or refused?)" : "")")
         case .body(let body, let reserved, let details):
@@ -144,11 +177,14 @@ struct HTTPResourceClient: Sendable {
             if let type = details.contentType?.lowercased(), type.hasPrefix("text/html") {
                 throw .invalid(location: shown, reason: "the server sent an HTML page (\(ResourceKind.describe(body))), not the \(kind == .json ? "JSON" : "file") asked for")
             }
+            let cacheValidator = CacheValidator(entityTag: details.entityTag, lastModified: details.lastModified)
             guard let range else {
                 if let reason = kind.rejection(of: body) { throw .invalid(location: shown, reason: reason) }
-                return (body, details.validator)
+                return Answer(bytes: body, validator: details.validator, cacheValidator: cacheValidator,
+                              lifetime: details.freshness.lifetime)
             }
-            return (try Self.prefixedSlice(body, details: details, range: range, shown: shown), details.validator)
+            return Answer(bytes: try Self.prefixedSlice(body, details: details, range: range, shown: shown),
+                          validator: details.validator, cacheValidator: cacheValidator, lifetime: details.freshness.lifetime)
         }
     }
 

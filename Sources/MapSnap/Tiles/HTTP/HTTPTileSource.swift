@@ -4,8 +4,11 @@ import Foundation
 ///
 /// Behaviour per tile:
 /// - a fresh, valid cache entry is used without touching the network; a stale one is
-///   refetched, and kept (with a warning) if the refresh fails; an entry that fails
-///   validation is deleted;
+///   refetched — conditionally when the server named its version (`ETag`/`Last-Modified`):
+///   a 304 keeps the cached bytes — and kept (with a warning) if the refresh fails; an entry
+///   that fails validation is deleted. How long an entry is fresh follows the response's
+///   caching headers (`HTTPFreshness`), else `cacheMaxAge`, and never less than
+///   `cacheMinimumAge`;
 /// - 200 → the body, once complete and valid for the source's format (`TileBodyValidator`:
 ///   PNG chunks and CRCs, JPEG markers, vector tiles un-gzipped and their framing read; HTML
 ///   or JSON error pages never pass); only then is it cached;
@@ -54,8 +57,12 @@ public final class HTTPTileSource: TileSource, Sendable {
         public var cacheEnabled: Bool = true
         /// Cache root; nil means `TileCache.defaultDirectory()` (honours `MAPSNAP_CACHE_DIR`).
         public var cacheDirectory: String?
-        /// Age after which a cached tile is refetched, in seconds (default 7 days).
+        /// How long a cached tile or resource is fresh when its response had no caching headers
+        /// (`Cache-Control: max-age`, `Expires`), in seconds (default 7 days).
         public var cacheMaxAge: TimeInterval = TileCache.defaultMaxAge
+        /// A usage policy's floor: cached responses stay fresh at least this long, whatever
+        /// their headers say, in seconds (default 0; OpenStreetMap's tiles: 7 days).
+        public var cacheMinimumAge: TimeInterval = 0
         /// Age after which an "absent" marker is asked again, in seconds (default 1 day).
         public var absentMaxAge: TimeInterval = TileCache.defaultAbsentMaxAge
         /// Cache only: never touch the network (stale entries are used as they are).
@@ -147,7 +154,8 @@ public final class HTTPTileSource: TileSource, Sendable {
         metadata = meta
         cache = options.cacheEnabled
             ? TileCache(directory: options.cacheDirectory, cacheKey: TileCache.key(for: parsed, scale: options.scale),
-                        maxAge: options.cacheMaxAge, absentMaxAge: options.absentMaxAge, maxEntryBytes: options.maxTileBytes)
+                        maxAge: options.cacheMaxAge, absentMaxAge: options.absentMaxAge, maxEntryBytes: options.maxTileBytes,
+                        minimumAge: options.cacheMinimumAge)
             : nil
         downloader = TileDownloader(options: options, gate: .shared, budget: .shared)
     }
@@ -215,6 +223,7 @@ public final class HTTPTileSource: TileSource, Sendable {
     private func resolve(_ tile: TileID, deadline: Deadline,
                          warnings: inout [HTTPTileSourceWarning]) throws(HTTPTileSourceError) -> [UInt8]? {
         var stale: TileCache.Entry?
+        var validator: CacheValidator?
         if let cache, let hit = cache.lookup(tile) {
             switch hit.entry {
             case .absent:
@@ -224,6 +233,7 @@ public final class HTTPTileSource: TileSource, Sendable {
                 if (try? TileBodyValidator.validate(bytes, format: metadata.format, maxBytes: options.maxTileBytes)) != nil {
                     if hit.isFresh || options.offline { return bytes }
                     stale = .data(bytes)
+                    validator = hit.validator
                 } else {
                     cache.remove(tile)
                     warnings.append(.corruptCacheEntry(tile: tile, path: cache.dataPath(for: tile)))
@@ -236,8 +246,21 @@ public final class HTTPTileSource: TileSource, Sendable {
         }
         let address = url(for: tile)
         do throws(HTTPTileSourceError) {
-            switch try downloader.download(address, deadline: deadline) {
-            case .body(let raw, let reserved, _):
+            switch try downloader.download(address, revalidating: validator, deadline: deadline) {
+            case .notModified(let details):
+                guard case .data(let bytes)? = stale else {
+                    throw HTTPTileSourceError.invalidBody(url: URLRedaction.redact(address), reason: "HTTP 304 to a request that named no cached copy")
+                }
+                if let cache {
+                    do {
+                        try cache.refresh(tile, lifetime: details.freshness.lifetime,
+                                          validator: CacheValidator(entityTag: details.entityTag, lastModified: details.lastModified))
+                    } catch {
+                        warnings.append(.cacheWriteFailed(tile: tile, path: cache.dataPath(for: tile), reason: error.description))
+                    }
+                }
+                return bytes
+            case .body(let raw, let reserved, let details):
                 defer { downloader.budget.release(reserved) }
                 let body: [UInt8]
                 do {
@@ -246,7 +269,10 @@ public final class HTTPTileSource: TileSource, Sendable {
                     throw HTTPTileSourceError.invalidBody(url: URLRedaction.redact(address), reason: error.reason)
                 }
                 if let cache {
-                    do { try cache.store(body, for: tile) } catch {
+                    do {
+                        try cache.store(body, for: tile, lifetime: details.freshness.lifetime,
+                                        validator: CacheValidator(entityTag: details.entityTag, lastModified: details.lastModified))
+                    } catch {
                         warnings.append(.cacheWriteFailed(tile: tile, path: cache.dataPath(for: tile), reason: error.description))
                     }
                 }

@@ -14,6 +14,14 @@ import Darwin
 ///     <directory>/<key>/<z>/<x>/<y>.absent   empty marker: the server said 404/204
 ///     <directory>/<key>/<hh>/<hash>.body     a resource's body (`key` is `resourceKey`)
 ///     <directory>/<key>/<hh>/<hash>.absent   the server said the resource does not exist
+///     … .meta                                beside a body: its expiry and validator
+///
+/// Freshness. A body whose response carried caching headers (`HTTPFreshness`) or a version
+/// (`ETag`, `Last-Modified`) gets a `.meta` file: `expires <unix seconds>` — the response's
+/// time plus the larger of its lifetime (else `maxAge`) and `minimumAge` — then `etag …` and
+/// `last-modified …` lines. A body without one is fresh for `max(maxAge, minimumAge)` after its
+/// modification time. A stale body with a validator is revalidated (`CacheValidator`): a 304
+/// rewrites only the `.meta` file (`refresh`).
 ///
 /// `key` is the FNV-1a 64-bit hash of the URL template (plus `@2x` when the template's tiles
 /// depend on the scale), in hex: stable across processes and machines, unlike `hashValue`.
@@ -36,6 +44,9 @@ struct TileCache: Sendable {
     let absentMaxAge: TimeInterval
     /// Largest cache file read back.
     let maxEntryBytes: Int
+    /// A usage policy's floor: an entry stays fresh at least this long, whatever the server's
+    /// headers say (OpenStreetMap's tile policy asks for 7 days).
+    var minimumAge: TimeInterval = 0
 
     /// Default freshness: 7 days, as OpenStreetMap's tile usage policy asks.
     static let defaultMaxAge: TimeInterval = 7 * 24 * 3600
@@ -51,10 +62,11 @@ struct TileCache: Sendable {
     /// A cache for `cacheKey` (see `key(for:)`) under `directory`, or under
     /// `defaultDirectory(environment:)` when `directory` is nil.
     init(directory: String? = nil, cacheKey: String, maxAge: TimeInterval = defaultMaxAge,
-                absentMaxAge: TimeInterval = defaultAbsentMaxAge, maxEntryBytes: Int = 32 << 20,
+                absentMaxAge: TimeInterval = defaultAbsentMaxAge, maxEntryBytes: Int = 32 << 20, minimumAge: TimeInterval = 0,
                 environment: EnvironmentVariables = .process) {
         self.directory = directory ?? Self.defaultDirectory(environment: environment)
         self.key = cacheKey
+        self.minimumAge = max(0, minimumAge)
         self.maxAge = maxAge
         self.absentMaxAge = absentMaxAge
         self.maxEntryBytes = maxEntryBytes
@@ -103,6 +115,8 @@ struct TileCache: Sendable {
     struct Lookup: Sendable, Equatable {
         var entry: Entry
         var isFresh: Bool
+        /// The version of a stored body, to revalidate it with; nil when the server named none.
+        var validator: CacheValidator? = nil
     }
 
     /// Where one entry lives: folders below `directory`, and the names of its body file and
@@ -111,6 +125,8 @@ struct TileCache: Sendable {
         var folders: [String]
         var dataName: String
         var absentName: String
+        /// The `.meta` file beside the body.
+        var metaName: String { dataName + ".meta" }
     }
 
     private func address(_ tile: TileID) -> Address {
@@ -144,12 +160,28 @@ struct TileCache: Sendable {
     /// The entry for the resource at `url` (with any byte range), as `lookup(_:now:)`.
     func lookup(resource url: String, now: Date = Date()) -> Lookup? { lookup(address(resource: url), now: now) }
 
-    /// Stores a complete, validated body for `tile` and drops any "absent" marker.
-    func store(_ bytes: [UInt8], for tile: TileID) throws(TileCacheError) { try store(bytes, at: address(tile)) }
+    /// Stores a complete, validated body for `tile` and drops any "absent" marker. `lifetime`
+    /// (from the response's caching headers; nil: `maxAge`) and `validator` go to its `.meta`.
+    func store(_ bytes: [UInt8], for tile: TileID, lifetime: TimeInterval? = nil,
+               validator: CacheValidator? = nil) throws(TileCacheError) {
+        try store(bytes, at: address(tile), lifetime: lifetime, validator: validator)
+    }
 
-    /// Stores a complete, validated body for the resource at `url`.
-    func store(_ bytes: [UInt8], resource url: String) throws(TileCacheError) {
-        try store(bytes, at: address(resource: url))
+    /// Stores a complete, validated body for the resource at `url` (see `store(_:for:…)`).
+    func store(_ bytes: [UInt8], resource url: String, lifetime: TimeInterval? = nil,
+               validator: CacheValidator? = nil) throws(TileCacheError) {
+        try store(bytes, at: address(resource: url), lifetime: lifetime, validator: validator)
+    }
+
+    /// After a 304: the stored body of `tile` is current for `lifetime` more (nil: `maxAge`);
+    /// a new `validator` replaces the old one.
+    func refresh(_ tile: TileID, lifetime: TimeInterval?, validator: CacheValidator?) throws(TileCacheError) {
+        try refresh(address(tile), lifetime: lifetime, validator: validator)
+    }
+
+    /// After a 304 for the resource at `url` (see `refresh(_:lifetime:validator:)`).
+    func refresh(resource url: String, lifetime: TimeInterval?, validator: CacheValidator?) throws(TileCacheError) {
+        try refresh(address(resource: url), lifetime: lifetime, validator: validator)
     }
 
     /// Records that `tile` does not exist on the server and drops any stored body.
@@ -167,7 +199,12 @@ struct TileCache: Sendable {
     private func lookup(_ a: Address, now: Date) -> Lookup? {
         guard let folder = try? openFolder(a, create: false) else { return nil }
         if let (bytes, modified) = readEntry(a.dataName, in: folder) {
-            return Lookup(entry: .data(bytes), isFresh: now.timeIntervalSince(modified) <= maxAge)
+            let age = now.timeIntervalSince(modified)
+            guard let meta = readMeta(a, in: folder) else {
+                return Lookup(entry: .data(bytes), isFresh: age <= max(maxAge, minimumAge))
+            }
+            let fresh = meta.expires.map { now.timeIntervalSince1970 < $0 } ?? (age <= maxAge)
+            return Lookup(entry: .data(bytes), isFresh: fresh || age <= minimumAge, validator: meta.validator)
         }
         if let modified = regularFileDate(a.absentName, in: folder) {
             return Lookup(entry: .absent, isFresh: now.timeIntervalSince(modified) <= absentMaxAge)
@@ -175,11 +212,53 @@ struct TileCache: Sendable {
         return nil
     }
 
-    private func store(_ bytes: [UInt8], at a: Address) throws(TileCacheError) {
+    private func store(_ bytes: [UInt8], at a: Address, lifetime: TimeInterval?, validator: CacheValidator?) throws(TileCacheError) {
         let folder = try openFolder(a, create: true)
         sweepStaleTemporaries(in: folder, path: folderPath(a))
+        // The old version's validator must never stand beside the new body.
+        unlinkat(folder.fd, a.metaName, 0)
         try writeEntry(bytes, name: a.dataName, in: folder, path: dataPath(a))
         unlinkat(folder.fd, a.absentName, 0)
+        if lifetime != nil || validator != nil {
+            try writeMeta(a, in: folder, lifetime: lifetime, validator: validator)
+        }
+    }
+
+    private func refresh(_ a: Address, lifetime: TimeInterval?, validator: CacheValidator?) throws(TileCacheError) {
+        let folder = try openFolder(a, create: true)
+        try writeMeta(a, in: folder, lifetime: lifetime, validator: validator ?? readMeta(a, in: folder)?.validator)
+    }
+
+    /// What a `.meta` file says.
+    private struct Meta {
+        var expires: Double?
+        var validator: CacheValidator?
+    }
+
+    private func writeMeta(_ a: Address, in folder: Folder, lifetime: TimeInterval?, validator: CacheValidator?) throws(TileCacheError) {
+        let seconds = max(lifetime ?? maxAge, minimumAge)
+        var text = "expires \(Date().timeIntervalSince1970 + seconds)\n"
+        if let tag = validator?.entityTag { text += "etag \(tag)\n" }
+        if let date = validator?.lastModified { text += "last-modified \(date)\n" }
+        try writeEntry(Array(text.utf8), name: a.metaName, in: folder, path: folderPath(a) + "/" + a.metaName)
+    }
+
+    private func readMeta(_ a: Address, in folder: Folder) -> Meta? {
+        guard let (bytes, _) = readEntry(a.metaName, in: folder), bytes.count <= 4096 else { return nil }
+        var meta = Meta()
+        var tag: String?, date: String?
+        for line in String(decoding: bytes, as: UTF8.self).split(separator: "\n") {
+            let parts = line.split(separator: " ", maxSplits: 1).map(String.init)
+            guard parts.count == 2 else { continue }
+            switch parts[0] {
+            case "expires": meta.expires = Double(parts[1]).flatMap { $0.isFinite ? $0 : nil }
+            case "etag": tag = parts[1]
+            case "last-modified": date = parts[1]
+            default: continue
+            }
+        }
+        meta.validator = CacheValidator(entityTag: tag, lastModified: date)
+        return meta
     }
 
     private func storeAbsent(at a: Address) throws(TileCacheError) {
@@ -187,12 +266,14 @@ struct TileCache: Sendable {
         sweepStaleTemporaries(in: folder, path: folderPath(a))
         try writeEntry([], name: a.absentName, in: folder, path: absentPath(a))
         unlinkat(folder.fd, a.dataName, 0)
+        unlinkat(folder.fd, a.metaName, 0)
     }
 
     private func remove(_ a: Address) {
         guard let folder = try? openFolder(a, create: false) else { return }
         unlinkat(folder.fd, a.dataName, 0)
         unlinkat(folder.fd, a.absentName, 0)
+        unlinkat(folder.fd, a.metaName, 0)
     }
 
     // MARK: - Files

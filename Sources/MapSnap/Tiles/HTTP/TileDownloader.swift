@@ -21,6 +21,8 @@ struct TileDownloader: Sendable {
         case absent
         /// Another 4xx (a missing API key, typically).
         case clientError(Int)
+        /// 304: the cached copy the conditional request named is still current.
+        case notModified(Details)
     }
 
     /// What a 2xx response said besides its body.
@@ -32,6 +34,8 @@ struct TileDownloader: Sendable {
         /// `ETag` and `Last-Modified`, when the server sent them.
         var entityTag: String? = nil
         var lastModified: String? = nil
+        /// How long the body may be used without asking again, from its caching headers.
+        var freshness = HTTPFreshness(cacheControl: nil, expires: nil, date: nil, age: nil)
 
         /// What identifies the version of the resource: the entity tag, else the modification
         /// date (prefixed, so the two are never taken for each other), else nil.
@@ -57,8 +61,10 @@ struct TileDownloader: Sendable {
                         breakerCooldown: options.breakerCooldown, maxRetryAfter: options.maxRetryAfter)
     }
 
-    /// Gets `address` (only `range` of it when given; see `HTTPExchange.range`).
-    func download(_ address: String, range: ClosedRange<UInt64>? = nil,
+    /// Gets `address` (only `range` of it when given; see `HTTPExchange.range`). `revalidating`:
+    /// the version of a cached copy (`CacheValidator`); the server answers 304 (`.notModified`)
+    /// when it is still current.
+    func download(_ address: String, range: ClosedRange<UInt64>? = nil, revalidating: CacheValidator? = nil,
                   deadline limit: Deadline) throws(HTTPTileSourceError) -> Download {
         let deadline = limit.instant
         let shown = URLRedaction.redact(address)
@@ -71,7 +77,8 @@ struct TileDownloader: Sendable {
                 if delay > 0 { Thread.sleep(forTimeInterval: delay) }
                 delay = min(delay * 2, Self.longestBackoff)
             }
-            switch try self.attempt(address, range: range, shown: shown, number: attempt, deadline: deadline) {
+            switch try self.attempt(address, range: range, conditions: revalidating?.requestHeaders ?? [], shown: shown,
+                                    number: attempt, deadline: deadline) {
             case .success(let download): return download
             case .failure(let retry): last = retry
             }
@@ -80,7 +87,7 @@ struct TileDownloader: Sendable {
     }
 
     /// One attempt: the request and the redirects it leads to.
-    private func attempt(_ start: String, range: ClosedRange<UInt64>?, shown: String, number: Int,
+    private func attempt(_ start: String, range: ClosedRange<UInt64>?, conditions: [String], shown: String, number: Int,
                          deadline: ContinuousClock.Instant?) throws(HTTPTileSourceError) -> Result<Download, Retry> {
         var url = start
         for _ in 0...max(0, options.maxRedirects) {
@@ -110,6 +117,7 @@ struct TileDownloader: Sendable {
             let cutByDeadline = left.map { $0 < options.timeout } ?? false
             var request = exchange(url, host: host, timeout: min(options.timeout, left ?? .infinity))
             request.range = range
+            request.headers = conditions
             let outcome = CurlTransfer.perform(request)
             switch outcome {
             case .response(let response):
@@ -164,9 +172,15 @@ struct TileDownloader: Sendable {
         case 204, 404:
             budget.release(response.reservedBytes)
             return .done(.success(.absent))
-        case 200..<300:
+        case 200..<300, 304:
+            let freshness = HTTPFreshness(cacheControl: response.cacheControl, expires: response.expires,
+                                          date: response.date, age: response.age)
             let details = Details(status: status, contentType: response.contentType, contentRange: response.contentRange,
-                                  entityTag: response.entityTag, lastModified: response.lastModified)
+                                  entityTag: response.entityTag, lastModified: response.lastModified, freshness: freshness)
+            if status == 304 {
+                budget.release(response.reservedBytes)
+                return .done(.success(.notModified(details)))
+            }
             return .done(.success(.body(response.body, reservedBytes: response.reservedBytes, details: details)))
         case 301, 302, 303, 307, 308:
             guard let location = response.location else {
