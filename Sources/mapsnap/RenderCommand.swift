@@ -118,9 +118,10 @@ enum RenderCommand {
     EXAMPLES
       mapsnap render --marker 'label:A|60.1699,24.9443' --zoom 16 -o helsinki.png
       mapsnap render --basemap liberty --center Paris --zoom 15 -o paris.png
-      mapsnap render --gpx ride.gpx --style terrain --size 800x600 --scale 2 -o ride.png
-      mapsnap render --style terrain --dem terrarium-tiles/ --center 46.55,7.98 --zoom 12 -o alps.png
-      mapsnap render --polyline6 '...' --marker 'color:green|label:S|...' -o route.png
+      mapsnap render --gpx examples/ride.gpx --style terrain --size 800x600 --scale 2 -o ride.png
+      mapsnap render --style terrain --dem examples/dem/ --center 36.5626,-84.2432 --zoom 12 -o relief.png
+      mapsnap render --polyline6 "$(cat examples/route.polyline6)" --marker 'color:green|label:S|60.171321,24.942675' -o route.png
+    (the examples/ files are in mapsnap's repository)
     """
 
     static let options = OptionTable(
