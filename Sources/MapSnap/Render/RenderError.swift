@@ -35,14 +35,16 @@ public enum RenderError: Error, Sendable, Equatable, CustomStringConvertible {
     case demSourceNotRaster(location: String)
     /// A bundled resource folder (`Styles/`, `Data/`) is missing from the installation.
     case resourcesNotFound(ResourceNotFound)
+    /// Drawing was not finished within `MapSnapshotOptions.drawingTimeout` (`seconds`).
+    case timedOut(seconds: Double)
 
     /// True for problems with the input (exit 2) rather than the environment (exit 3): a
     /// remote resource that is missing or malformed is input, a network failure or an
     /// offline cache miss is the environment, and so is a tile source that cannot be read.
     public var isInputError: Bool {
         switch self {
-        case .styleUnavailable(let e), .source(_, _, .resource(let e)): return !e.isTransient
-        case .source, .demSourceNotRaster, .resourcesNotFound: return false
+        case .styleUnavailable(let e), .source(_, _, .resource(let e)), .overlay(.iconUnavailable(_, let e)): return !e.isTransient
+        case .source, .demSourceNotRaster, .resourcesNotFound, .timedOut: return false
         default: return true
         }
     }
@@ -81,6 +83,8 @@ public enum RenderError: Error, Sendable, Equatable, CustomStringConvertible {
         case .demSourceNotRaster(let location):
             return "--dem \(location): holds vector tiles; expected PNG elevation tiles (Terrarium or Mapbox Terrain-RGB)"
         case .resourcesNotFound(let e): return e.description
+        case .timedOut(let seconds):
+            return "the map was not drawn within its time limit of \(seconds == seconds.rounded() && abs(seconds) < 1e15 ? String(Int(seconds)) : String(seconds)) s"
         }
     }
 }
