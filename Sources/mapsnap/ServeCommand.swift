@@ -13,6 +13,8 @@ enum ServeCommand {
       GET  /health  /ready  /metrics (Prometheus)  /  (a page documenting the API)
     SIGTERM or SIGINT stops accepting connections, answers the requests already accepted
     (at most 30 s) and exits 0. One JSON access-log line per request goes to stderr.
+    Parameters that are not Google's are refused (400). A map missing some tiles is sent
+    with Cache-Control: no-store and X-Missing-Tiles: FAILED/REQUESTED.
 
     OPTIONS
       --listen HOST:PORT    address to listen on (default 127.0.0.1:8080; 0.0.0.0:8080 for
@@ -33,7 +35,12 @@ enum ServeCommand {
                             render (default 64; 0 turns it off)
       --config FILE         JSON: styles and sources served, API keys, CORS origins,
                             icon hosts, cache max-age, per-request limits (see README,
-                            "Serving maps")
+                            "Serving maps"), among them "limits": {"renderTimeout": 30}
+                            seconds for tiles, icons and drawing (503 after),
+                            "maxDrawingCost": 1e9 pixel operations estimated before a
+                            render (400 above), "maxQueuedPerClient": 8 (429 above),
+                            "maxIcons": 16 distinct icons; "iconHosts" are origins
+                            (https://icons.example.org:443: scheme, host and port)
       -q, --quiet           no access log
 
     EXIT CODES

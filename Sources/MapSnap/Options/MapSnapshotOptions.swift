@@ -72,6 +72,12 @@ public struct MapSnapshotOptions: Sendable {
     /// skipped (counted as failed, with a warning). nil: no limit. Distinct from
     /// `http.timeout`, which bounds each HTTP request.
     public var renderTimeout: Double?
+    /// Seconds from the start of the render by which the image must be drawn, tile loading
+    /// included; past it drawing stops (between style layers, overlays and bands of rows of
+    /// a fill) and the render throws `RenderError.timedOut`. nil (the default): no limit.
+    /// A render that finishes in time has the bytes it has without a limit. `mapsnap serve`
+    /// sets it to its `renderTimeout`.
+    public var drawingTimeout: Double?
     /// Network and cache settings for HTTP(S) tile sources (timeouts, retries, cache
     /// directory and age, offline mode). `scale` is taken from the render.
     public var http = HTTPTileSource.Options()

@@ -42,13 +42,34 @@ extension Canvas {
                 }
             }
             let bands = prepared.bands
-            if bands.count == 1 {
+            if deadline.instant != nil {
+                // With a deadline, each band is swept in slices of rows with a check before
+                // each, so one huge fill cannot outlast it. A row's coverage does not depend
+                // on the slicing (see `Rasterizer`): a fill that finishes has the same bytes.
+                let check = { @Sendable [self] in self.drawingDeadlinePassed() }
+                let sliced = { @Sendable (rows: Range<Int>) in
+                    for start in stride(from: rows.lowerBound, to: rows.upperBound, by: Canvas.deadlineSliceRows) {
+                        if check() { return }
+                        sweep(start..<min(start + Canvas.deadlineSliceRows, rows.upperBound))
+                    }
+                }
+                if bands.count == 1 {
+                    sliced(bands[0])
+                } else {
+                    DispatchQueue.concurrentPerform(iterations: bands.count) { sliced(bands[$0]) }
+                }
+            } else if bands.count == 1 {
                 sweep(bands[0])
             } else {
                 DispatchQueue.concurrentPerform(iterations: bands.count) { sweep(bands[$0]) }
             }
         }
     }
+
+    /// Rows a fill sweeps between two looks at the canvas's deadline: a few milliseconds
+    /// of the costliest fill (a many-edged outline across the canvas), and few enough slices
+    /// that re-finding the edges at each slice's top costs nothing measurable.
+    static let deadlineSliceRows = 256
 
     /// Row ranges to rasterise `path` in: one for small fills (a thread costs more than it
     /// saves), else the rows the path spans cut into equal bands, one per thread.

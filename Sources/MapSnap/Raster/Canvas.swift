@@ -1,3 +1,5 @@
+import Synchronization
+
 /// An RGBA8 raster with premultiplied alpha, row-major, origin top-left, y down: what the
 /// renderer draws on. Users get the finished pixels as a `MapImage` value.
 ///
@@ -20,6 +22,15 @@ package final class Canvas: @unchecked Sendable {
     /// Dashes this canvas's strokes may still make (see `Dasher.maxDashesPerCanvas`): one
     /// canvas is one render, and the budget bounds what a render's dash patterns can cost.
     package internal(set) var remainingDashes = Dasher.maxDashesPerCanvas
+    /// When drawing on this canvas gives up (a server render's time limit; `.none` by
+    /// default). Fills check it between bands of rows; the painters between layers and
+    /// overlays (`drawingDeadlinePassed()`). Once it has passed the pixels are unfinished and
+    /// `drawingWasAbandoned` is true: the render must throw rather than return them.
+    package var deadline = Deadline.none
+    /// True once some drawing was skipped because `deadline` had passed.
+    package var drawingWasAbandoned: Bool { abandoned.load(ordering: .relaxed) }
+    /// Written from the threads of a banded fill, hence atomic.
+    private let abandoned = Atomic<Bool>(false)
 
     /// A transparent canvas. `width` and `height` must be positive; callers validate sizes
     /// from user input against `RenderLimits` before getting here.
@@ -48,6 +59,16 @@ package final class Canvas: @unchecked Sendable {
         self.width = width
         self.height = height
         self.pixels = premultipliedPixels
+    }
+
+    /// True, and `drawingWasAbandoned` set, when `deadline` has passed: the caller stops
+    /// drawing. One clock read; none at all without a deadline.
+    package func drawingDeadlinePassed() -> Bool {
+        guard deadline.instant != nil else { return false }
+        if abandoned.load(ordering: .relaxed) { return true }
+        guard deadline.hasPassed else { return false }
+        abandoned.store(true, ordering: .relaxed)
+        return true
     }
 
     /// Premultiplied bytes of a straight-alpha colour, rounded to nearest.

@@ -422,6 +422,8 @@ final class BaseMap {
         switch pass {
         case .belowLabels:
             for layer in style.layers where BaseMap.draws(layer, atZoom: zoom) {
+                // Past the drawing deadline the render is thrown away: draw nothing more.
+                if canvas.drawingDeadlinePassed() { return }
                 switch layer.type {
                 case .background:
                     BackgroundPainter.draw(layer, ctx)
@@ -449,9 +451,11 @@ final class BaseMap {
         case .labels:
             var placer = SymbolPlacer(context: ctx, labels: labels, text: text, sprites: sprites)
             for layer in style.layers where BaseMap.placesLabels(layer, atZoom: zoom) {
+                if canvas.drawingDeadlinePassed() { return }
                 guard let src = source(for: layer, camera: camera, vector: true) else { continue }
                 placer.collect(layer, src)
             }
+            if canvas.drawingDeadlinePassed() { return }
             placer.placeAndDraw()
         }
     }

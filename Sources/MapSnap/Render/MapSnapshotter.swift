@@ -31,6 +31,7 @@ public struct MapSnapshotter: Sendable {
         if let basemap = options.basemap { return try render(basemap) }
         try validate()
         let deadline = Deadline.after(seconds: options.renderTimeout)
+        let drawingDeadline = Deadline.after(seconds: options.drawingTimeout)
         let threads = max(1, options.maximumThreads ?? ProcessInfo.processInfo.activeProcessorCount)
         // A style not prepared yet (parsed, its sources opened) is prepared on another thread
         // while the fonts load and the camera is made.
@@ -61,6 +62,9 @@ public struct MapSnapshotter: Sendable {
         base.prepare(camera: camera)
         let canvas = blank?.value ?? Canvas(width: camera.pixelWidth, height: camera.pixelHeight, fill: .white)
         canvas.maximumThreads = threads
+        // Measured from the start of the render, like the tile deadline.
+        canvas.deadline = drawingDeadline
+        let timedOut = { [options] in RenderError.timedOut(seconds: options.drawingTimeout ?? 0) }
         let labels = LabelCollisionIndex(width: canvas.width, height: canvas.height)
         var painter = OverlayPainter(camera: camera, canvas: canvas, text: text, icons: icons, overlays: projected)
         let decorations = Decorations(camera: camera, canvas: canvas, text: text)
@@ -77,12 +81,17 @@ public struct MapSnapshotter: Sendable {
             }
             base.drawLayers(camera: camera, canvas: canvas, labels: labels, pass: .belowLabels, text: text)
             if let routes { painter.preparedStrokes = routes.value }
+            if canvas.drawingWasAbandoned { throw timedOut() }
             try painter.draw(level: .aboveRoads)
+            if canvas.drawingWasAbandoned { throw timedOut() }
             base.drawLayers(camera: camera, canvas: canvas, labels: labels, pass: .labels, text: text)
+            if canvas.drawingWasAbandoned { throw timedOut() }
             try painter.draw(level: .aboveLabels)
-        } catch {
+        } catch let error as OverlayError {
             throw RenderError.overlay(error)
         }
+        // The last overlay's fill may have been cut short: an unfinished image is never returned.
+        if canvas.drawingWasAbandoned { throw timedOut() }
         warnings.append(contentsOf: base.allWarnings)
         warnings.append(contentsOf: base.namedSourceWarnings)
         let coverage = base.coverage(camera: camera)

@@ -74,7 +74,10 @@ struct OverlayPainter {
 
     /// Draws every overlay of `level`: shapes in the order given, then markers, then titles.
     func draw(level: Overlay.Level) throws(OverlayError) {
+        let canvas = context.canvas
         for (i, projected) in overlays.enumerated() {
+            // Past the drawing deadline the render is thrown away (`Canvas.deadline`).
+            if canvas.drawingDeadlinePassed() { return }
             switch projected.overlay {
             case .path(let p) where p.level == level: p.draw(projected, in: context, prepared: preparedStrokes[i])
             case .polygon(let p) where p.level == level: p.draw(projected, in: context)
@@ -91,7 +94,10 @@ struct OverlayPainter {
             let a = markers[$0].1.coordinate.latitude, b = markers[$1].1.coordinate.latitude
             return a != b ? a > b : $0 < $1
         }
-        for k in order { try markers[k].1.draw(in: context) }
+        for k in order {
+            if canvas.drawingDeadlinePassed() { return }
+            try markers[k].1.draw(in: context)
+        }
         for (i, m) in markers {
             if let rect = titleRects[i] { m.drawTitle(in: rect, context) }
         }

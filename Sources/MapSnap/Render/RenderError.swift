@@ -37,6 +37,8 @@ public enum RenderError: Error, Sendable, Equatable, CustomStringConvertible {
     case resourcesNotFound(ResourceNotFound)
     /// The named base map (`MapSnapshotOptions.basemap`) could not be used.
     case basemap(BasemapError)
+    /// Drawing was not finished within `MapSnapshotOptions.drawingTimeout` (`seconds`).
+    case timedOut(seconds: Double)
 
     /// True for problems with the input (exit 2) rather than the environment (exit 3): a
     /// remote resource that is missing or malformed is input, a network failure or an
@@ -44,10 +46,10 @@ public enum RenderError: Error, Sendable, Equatable, CustomStringConvertible {
     /// says (a missing or corrupt file is input, a read that fails part way is not).
     public var isInputError: Bool {
         switch self {
-        case .styleUnavailable(let e): return !e.isTransient
+        case .styleUnavailable(let e), .overlay(.iconUnavailable(_, let e)): return !e.isTransient
         case .basemap(let e): return !e.isTransient
         case .source(_, _, let e): return e.isInputProblem
-        case .resourcesNotFound: return false
+        case .resourcesNotFound, .timedOut: return false
         default: return true
         }
     }
@@ -89,6 +91,8 @@ public enum RenderError: Error, Sendable, Equatable, CustomStringConvertible {
             return "--dem \(location): holds vector tiles; expected PNG elevation tiles (Terrarium or Mapbox Terrain-RGB)"
         case .resourcesNotFound(let e): return e.description
         case .basemap(let e): return e.description
+        case .timedOut(let seconds):
+            return "the map was not drawn within its time limit of \(seconds == seconds.rounded() && abs(seconds) < 1e15 ? String(Int(seconds)) : String(seconds)) s"
         }
     }
 }

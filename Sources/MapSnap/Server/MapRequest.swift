@@ -29,12 +29,21 @@ struct MapRequest: Sendable {
 
     /// Query parameters the server reads itself instead of passing to the Static Maps parser.
     static let serverParameters: Set<String> = ["maptype", "basemap", "key"]
+    /// Every parameter of Google's Static Maps API that `StaticMapsURL` reads or knowingly
+    /// ignores. The CLI warns about others; the server refuses them (`400` naming them): a
+    /// parameter it silently dropped would give one image for two different requests.
+    static let staticMapsParameters: Set<String> = [
+        "center", "zoom", "size", "scale", "maptype", "markers", "path", "visible", "style", "language", "format",
+        "quality", "region", "map_id", "key", "signature", "client", "channel", "sensor",
+    ]
     /// Parameters that do not change the image (left out of the `ETag`).
     static let credentialParameters: Set<String> = ["key", "signature", "client", "channel", "sensor"]
 
     /// A Google Static Maps query: exactly what `mapsnap render --url` accepts, with
     /// `maptype` naming a configured style.
-    init(query: [HTTPRequest.QueryItem], configuration: ServerConfiguration, resolver: (any PlaceResolving)?) throws {
+    /// `listening`: where the server listens (its bound port), so icons never point at it.
+    init(query: [HTTPRequest.QueryItem], configuration: ServerConfiguration, resolver: (any PlaceResolving)?,
+         listening: ListenAddress? = nil) throws {
         var styleName = configuration.defaultStyle
         var passed: [String] = []
         var identity = ["staticmap"]
@@ -50,7 +59,17 @@ struct MapRequest: Sendable {
                 styleName = served
                 continue
             }
-            if !Self.credentialParameters.contains(name) { identity.append("\(name)=\(value)") }
+            guard Self.staticMapsParameters.contains(name) else {
+                let shown = name.count > 64 ? String(name.prefix(64)) + "…" : name
+                throw Rejection("url: unknown parameter \(JSONWriter.quoted(shown)) (this server takes "
+                                + Self.staticMapsParameters.sorted().joined(separator: ", ") + ")")
+            }
+            // Name and value as separate parts: `EntityTag` length-prefixes each, so no name
+            // and value can be read as another split (a name holding `=`, a value holding `&`).
+            if !Self.credentialParameters.contains(name) {
+                identity.append(name)
+                identity.append(item.value == nil ? "" : "=" + value)
+            }
             if !Self.serverParameters.contains(name) {
                 passed.append(item.value.map { "\(item.name)=\($0)" } ?? item.name)
             }
@@ -60,11 +79,13 @@ struct MapRequest: Sendable {
         try builder.applyStaticMapsURL(passed.joined(separator: "&"), origin: "url")
         // Google sends png8 when a URL names no format.
         builder.impliedFormat = .png8
-        try self.init(builder: builder, styleName: styleName, identity: identity + ["style=\(styleName)"], configuration: configuration)
+        try self.init(builder: builder, styleName: styleName, identity: identity + ["style=\(styleName)"], configuration: configuration,
+                      listening: listening)
     }
 
     /// A JSON render spec (docs/spec-format.md) without the keys that name files or sources.
-    init(body: [UInt8], configuration: ServerConfiguration, resolver: (any PlaceResolving)?) throws {
+    init(body: [UInt8], configuration: ServerConfiguration, resolver: (any PlaceResolving)?,
+         listening: ListenAddress? = nil) throws {
         let source = "body"
         var styleName = configuration.defaultStyle
         if case .object(let root)? = try? JSONValue.parse(body, origin: source) {
@@ -90,10 +111,12 @@ struct MapRequest: Sendable {
         builder.impliedFormat = spec.impliedFormat
         builder.quality = spec.quality
         try self.init(builder: builder, styleName: styleName,
-                      identity: ["render", String(decoding: body, as: UTF8.self), "style=\(styleName)"], configuration: configuration)
+                      identity: ["render", String(decoding: body, as: UTF8.self), "style=\(styleName)"], configuration: configuration,
+                      listening: listening)
     }
 
-    private init(builder: RenderSpecBuilder, styleName: String, identity: [String], configuration: ServerConfiguration) throws {
+    private init(builder: RenderSpecBuilder, styleName: String, identity: [String], configuration: ServerConfiguration,
+                 listening: ListenAddress?) throws {
         var builder = builder
         guard let entry = configuration.styles[styleName] else { throw Rejection("style \"\(styleName)\" is not served here") }
         builder.options.style = entry.style
@@ -104,7 +127,8 @@ struct MapRequest: Sendable {
         builder.options.sprite = nil
         let spec = try builder.build()
         try Self.checkLimits(spec.options, configuration.limits)
-        try Self.checkIcons(spec.options, allowedHosts: configuration.iconHosts)
+        try Self.checkIcons(spec.options, allowedHosts: configuration.iconHosts, maximumCount: configuration.limits.maximumIconCount,
+                            listening: listening)
         options = spec.options
         format = spec.outputFormat(fileName: nil)
         quality = spec.quality
@@ -118,6 +142,7 @@ struct MapRequest: Sendable {
         options.maximumPixelSize = configuration.limits.maximumImageSide
         options.maximumPixelCount = configuration.limits.maximumPixelCount
         options.renderTimeout = configuration.limits.renderTimeoutSeconds
+        options.drawingTimeout = configuration.limits.renderTimeoutSeconds
         // The render threads already use the cores; more threads per render would only
         // compete with the other renders (output bytes do not depend on it).
         options.maximumThreads = max(1, ProcessInfo.processInfo.activeProcessorCount / max(1, configuration.renderThreads))
@@ -129,20 +154,50 @@ struct MapRequest: Sendable {
 
     /// Marker icons: URLs on the configured `iconHosts` only (file paths never get this far:
     /// the parsers refuse them).
-    static func checkIcons(_ options: MapSnapshotOptions, allowedHosts: [String]) throws(Rejection) {
+    ///
+    /// An icon on the server's own port of a local address is refused even when listed: a
+    /// map whose icon is a map of this server, nested, would wait on itself with every render
+    /// thread. (A host name that resolves to this machine is not recognised: do not list
+    /// the server's own origin.)
+    static func checkIcons(_ options: MapSnapshotOptions, allowedHosts: [String], maximumCount: Int = .max,
+                           listening: ListenAddress? = nil) throws(Rejection) {
+        var distinct: Set<String> = []
         for overlay in options.overlays {
             guard case .marker(let marker) = overlay, case .icon(let location, _) = marker.style else { continue }
             let shown = URLRedaction.redact(location)
             guard let origin = HTTPOrigin(location) else { throw Rejection("markers: icon \(shown): not an http(s) URL") }
-            guard allowedHosts.contains(origin.host) || allowedHosts.contains(origin.hostKey) else {
+            if let listening, origin.port == listening.port, Self.isLocal(origin.host, listeningOn: listening.host) {
+                throw Rejection("markers: icon \(shown): icons are not fetched from this server itself")
+            }
+            guard allowedHosts.contains("\(origin.scheme)://\(origin.hostKey)") else {
                 throw Rejection(allowedHosts.isEmpty
                                 ? "markers: icon \(shown): custom icons are not allowed on this server"
                                 : "markers: icon \(shown): icons from \(origin.hostKey) are not allowed on this server (iconHosts)")
             }
+            // Each distinct icon is a fetch and up to a decoded megapixel (4 MiB).
+            distinct.insert(location)
+            guard distinct.count <= maximumCount else {
+                throw Rejection("markers: more than \(maximumCount) distinct icons, this server's limit (limits.maxIcons)")
+            }
         }
     }
 
-    /// The per-request limits on area, overlays and points.
+    /// `4.2e9`-style: two significant digits, for the estimates in messages.
+    static func engineering(_ x: Double) -> String {
+        guard x.isFinite, x >= 1 else { return String(format: "%.0f", x.isFinite ? x : 0) }
+        return String(format: "%.1e", x).replacingOccurrences(of: "e+0", with: "e").replacingOccurrences(of: "e+", with: "e")
+    }
+
+    /// Whether `host` (from a URL) names this machine as a server listening on `listenHost`
+    /// reaches it: loopback names and addresses, the unspecified address, the listen address.
+    static func isLocal(_ host: String, listeningOn listenHost: String) -> Bool {
+        let h = host.trimmingCharacters(in: CharacterSet(charactersIn: "[]")).lowercased()
+        let l = listenHost.trimmingCharacters(in: CharacterSet(charactersIn: "[]")).lowercased()
+        if h == l || h == "localhost" || h.hasSuffix(".localhost") || h == "::1" || h == "0.0.0.0" || h == "::" { return true }
+        return h.hasPrefix("127.") || h.hasPrefix("::ffff:127.")
+    }
+
+    /// The per-request limits on area, overlays, points and drawing cost.
     static func checkLimits(_ options: MapSnapshotOptions, _ limits: ServerConfiguration.Limits) throws(Rejection) {
         let pixels = (Double(options.width) * options.scale).rounded() * (Double(options.height) * options.scale).rounded()
         guard pixels <= Double(limits.maximumPixelCount) else {
@@ -161,6 +216,13 @@ struct MapRequest: Sendable {
         }
         guard points <= limits.maximumPointCount else {
             throw Rejection("\(points) points is more than this server's limit of \(limits.maximumPointCount)")
+        }
+        // Last: it projects every point, which the cheaper checks above have bounded.
+        let cost = DrawingCost.estimate(options)
+        guard cost <= limits.maximumDrawingCost else {
+            throw Rejection("drawing these overlays would cost about \(Self.engineering(cost)) pixel operations, more than this server's "
+                            + "limit of \(Self.engineering(limits.maximumDrawingCost)) (limits.maxDrawingCost): fewer, shorter or "
+                            + "thinner paths and polygons, or a smaller image")
         }
     }
 }

@@ -19,10 +19,10 @@ import Foundation
 ///   "cors": ["https://example.org", …] or ["*"],
 ///   "cacheMaxAge": seconds,
 ///   "responseCacheMB": megabytes,
-///   "iconHosts": ["icons.example.org", "127.0.0.1:8081", …],
+///   "iconHosts": ["https://icons.example.org:443", "http://127.0.0.1:8081", …],
 ///   "limits": { "maxSize": px, "maxPixels": px, "maxOverlays": n, "maxPoints": n,
 ///               "maxURLLength": bytes, "maxBodyBytes": bytes, "maxQueuedPerClient": n,
-///               "renderTimeout": seconds }
+///               "renderTimeout": seconds, "maxDrawingCost": pixel operations, "maxIcons": n }
 /// }
 /// ```
 /// Without `styles` the bundled `normal`, `terrain`, `hybrid` and `satellite` styles are served over the
@@ -68,10 +68,22 @@ package struct ServerConfiguration: Sendable {
         /// Largest `POST /render` body, in bytes (`413` above).
         package var maximumBodyBytes = 1 << 20
         /// Most requests one client address may have queued or rendering (`429` above;
-        /// 0: no per-client limit).
-        package var maximumQueuedPerClient = 0
-        /// Seconds a render may spend loading tiles; tiles not read by then are skipped.
+        /// 0: no per-client limit). On by default so that one client cannot fill the queue
+        /// ahead of everyone else; 8 is above the 6 connections a browser opens to one host,
+        /// so a page full of maps never meets it.
+        package var maximumQueuedPerClient = 8
+        /// Seconds a render may take, loading tiles and icons and drawing (`503` after):
+        /// tiles not read by then are skipped, and drawing stops between layers, overlays
+        /// and bands of rows (`MapSnapshotOptions.drawingTimeout`).
         package var renderTimeoutSeconds = 30.0
+        /// Largest estimated cost of drawing a request's overlays, in pixel operations
+        /// (`DrawingCost`; `400` above, before any rendering). The default admits every real
+        /// map in the tests and the corpus (the costliest, 2.9·10⁶, is 1/300 of it) and refuses
+        /// a thousand world-spanning wide-stroked polygons (1.9·10¹⁰, 19 times over it).
+        package var maximumDrawingCost = 1e9
+        /// Most distinct marker icon URLs in one request (`400` above): each is a fetch and
+        /// up to 1024² decoded pixels, so 16 bound a request's icons to 64 MiB.
+        package var maximumIconCount = 16
 
         package init() {}
     }
@@ -94,9 +106,11 @@ package struct ServerConfiguration: Sendable {
     /// Bytes of encoded images kept in memory by `ETag`, so that a request made again is
     /// answered without a render (`--response-cache-mb`, `"responseCacheMB"`; 0 turns it off).
     package var responseCacheBytes = 64 << 20
-    /// Hosts marker icon URLs may name (`icon:https://HOST/…`), lowercased: a host name
-    /// (any port) or `host:port`. Empty (the default): requests may not use custom icons, so
-    /// a request cannot make the server fetch from a host the operator did not choose.
+    /// Origins marker icon URLs may name (`icon:https://HOST:PORT/…`), as
+    /// `scheme://host:port`, lowercased: scheme, host and port must all match, so an allowed
+    /// host does not open its other ports (a database, an admin page). Empty (the default):
+    /// requests may not use custom icons, so a request cannot make the server fetch from a
+    /// host the operator did not choose.
     package var iconHosts: [String] = []
     package var limits = Limits()
 
@@ -134,7 +148,7 @@ package struct ServerConfiguration: Sendable {
                        "limits", "dataDirectory"]
     static let styleKeys = ["style", "source", "dem", "demEncoding", "basemap"]
     static let limitKeys = ["maxSize", "maxPixels", "maxOverlays", "maxPoints", "maxURLLength", "maxBodyBytes", "maxQueuedPerClient",
-                            "renderTimeout"]
+                            "renderTimeout", "maxDrawingCost", "maxIcons"]
 
     /// Reads a configuration file; relative style and source paths resolve against its folder.
     package mutating func load(path: String) throws(ServerConfigurationError) {
@@ -239,10 +253,16 @@ package struct ServerConfiguration: Sendable {
             corsOrigins = try reader.strings(v, "cors")
         }
         if let v = root["iconHosts"] {
-            iconHosts = try reader.strings(v, "iconHosts").map { $0.lowercased() }
-            if let bad = iconHosts.first(where: { $0.isEmpty || $0.contains("/") }) {
-                throw .badValue(source: source, keyPath: "iconHosts", reason: "\"\(bad)\" is not a host name or host:port")
+            var origins: [String] = []
+            for (i, entry) in try reader.strings(v, "iconHosts").enumerated() {
+                guard let origin = Self.iconOrigin(entry) else {
+                    throw .badValue(source: source, keyPath: "iconHosts[\(i)]",
+                                    reason: "\"\(entry)\" is not an origin such as https://icons.example.org:443 (scheme, host and port; "
+                                        + "a host alone would allow every port of it)")
+                }
+                origins.append(origin)
             }
+            iconHosts = origins
         }
         if let v = root["dataDirectory"] {
             dataDirectory = Self.resolve(try reader.string(v, "dataDirectory"), baseDirectory, isStyle: false)
@@ -259,9 +279,21 @@ package struct ServerConfiguration: Sendable {
             if let v = o["maxURLLength"] { limits.maximumURLLength = try reader.integer(v, "limits.maxURLLength", in: 256...(8 << 20)) }
             if let v = o["maxBodyBytes"] { limits.maximumBodyBytes = try reader.integer(v, "limits.maxBodyBytes", in: 0...(256 << 20)) }
             if let v = o["renderTimeout"] { limits.renderTimeoutSeconds = Double(try reader.integer(v, "limits.renderTimeout", in: 1...3_600)) }
+            if let v = o["maxDrawingCost"] {
+                limits.maximumDrawingCost = Double(try reader.integer(v, "limits.maxDrawingCost", in: 1...1_000_000_000_000))
+            }
+            if let v = o["maxIcons"] { limits.maximumIconCount = try reader.integer(v, "limits.maxIcons", in: 0...1_000) }
             if let v = o["maxQueuedPerClient"] { limits.maximumQueuedPerClient = try reader.integer(v, "limits.maxQueuedPerClient", in: 0...100_000) }
         }
         configurationText = String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// `scheme://host:port`, lowercased, for an `iconHosts` entry that names exactly that
+    /// (an explicit port, no path, query or user); nil otherwise.
+    static func iconOrigin(_ entry: String) -> String? {
+        guard let url = URL(string: entry), url.port != nil, url.user == nil, url.query == nil, url.fragment == nil,
+              url.path.isEmpty || url.path == "/", let origin = HTTPOrigin(entry) else { return nil }
+        return "\(origin.scheme)://\(origin.hostKey)"
     }
 
     /// The style served for `name`: a configured name, or a Google map type whose bundled

@@ -13,9 +13,12 @@ import Synchronization
 /// Images carry `ETag` (canonical request + data version; `If-None-Match` gets `304` without
 /// a render), `Cache-Control: public, max-age` and `X-Mapsnap-Detail`: the share of the image
 /// with detailed map data (`MapCoverage.detailedFraction`, two decimals; renders under
-/// 0.75 are counted in `mapsnap_renders_without_detail_total`). Errors are one line of text (JSON when the
-/// client accepts `application/json`): `400` bad request, `403` key, `404`, `405`, `413`,
-/// `414`, `429`/`503` with `Retry-After` when the render queue is full.
+/// 0.75 are counted in `mapsnap_renders_without_detail_total`). A map drawn without some of
+/// its tiles is `Cache-Control: no-store` with `X-Missing-Tiles: failed/requested` and a tag
+/// of its own. Errors are one line of text (JSON when the
+/// client accepts `application/json`): `400` bad request (a limit, an unknown parameter),
+/// `403` key, `404`, `405`, `413`, `414`, `429`/`503` with `Retry-After` when the render
+/// queue is full, `503` when drawing outlasts the render timeout.
 ///
 /// Renders run on `renderThreads` threads; socket I/O never does (see `HTTPServer`), so slow
 /// clients cannot hold a render thread. The same request gives the same bytes as the CLI at
@@ -36,11 +39,15 @@ package final class StaticMapServer: Sendable {
     private let accessLog: @Sendable (String) -> Void
     private let http = Locked<HTTPServer?>(nil)
     private let draining = Atomic<Bool>(false)
+    /// The port bound by `start()` (the kernel's for port 0): icons never point at it.
+    private let boundPort = Atomic<Int>(0)
 
     /// Paths of the map endpoints.
     static let staticMapPaths: Set<String> = ["/maps/api/staticmap", "/staticmap"]
     /// The response header giving `MapCoverage.detailedFraction`.
     static let detailHeader = "X-Mapsnap-Detail"
+    /// The response header of a map drawn without some of its tiles: `failed/requested`.
+    static let missingTilesHeader = "X-Missing-Tiles"
     /// Seconds clients are asked to wait when the queue is full.
     static let retryAfterSeconds = 1
 
@@ -80,6 +87,7 @@ package final class StaticMapServer: Sendable {
             self?.finished(record)
         })
         let port = try server.start()
+        boundPort.store(port, ordering: .relaxed)
         http.withLock { $0 = server }
         return port
     }
@@ -175,9 +183,11 @@ package final class StaticMapServer: Sendable {
         }
         let mapRequest: MapRequest
         do {
+            let listening = ListenAddress(host: configuration.listen.host, port: boundPort.load(ordering: .relaxed),
+                                          isIPv6: configuration.listen.isIPv6)
             mapRequest = request.method == "POST"
-                ? try MapRequest(body: request.body, configuration: configuration, resolver: places)
-                : try MapRequest(query: request.query, configuration: configuration, resolver: places)
+                ? try MapRequest(body: request.body, configuration: configuration, resolver: places, listening: listening)
+                : try MapRequest(query: request.query, configuration: configuration, resolver: places, listening: listening)
         } catch {
             return respond(errorResponse(400, Self.oneLine(String(describing: error)), request), "")
         }
@@ -202,6 +212,20 @@ package final class StaticMapServer: Sendable {
                 do {
                     snapshot = try renderer.render(mapRequest.options)
                     image = try snapshot.data(format: mapRequest.format, quality: mapRequest.quality)
+                } catch RenderError.timedOut(let seconds) {
+                    metrics.recordRender(succeeded: false, tileErrors: 0)
+                    return respond(self.errorResponse(503, "the map could not be drawn within the server's render timeout of \(Int(seconds)) s; "
+                                                      + "retry later, or ask for a simpler map", request,
+                                                      extra: [("Retry-After", "\(Self.retryAfterSeconds)")]), "render=timeout")
+                } catch RenderError.overlay(let error) {
+                    // An icon from an allowed host that failed: the message names the URL and
+                    // the kind of failure, never bytes of the reply (which could be any
+                    // service's); a time-out or an unreachable host is the environment's.
+                    metrics.recordRender(succeeded: false, tileErrors: 0)
+                    let (status, message) = Self.iconFailure(error)
+                    return respond(self.errorResponse(status, message, request,
+                                                      extra: status == 503 ? [("Retry-After", "\(Self.retryAfterSeconds)")] : []),
+                                   "render=icon-error")
                 } catch let error as RenderError where error.isInputError {
                     metrics.recordRender(succeeded: false, tileErrors: 0)
                     return respond(self.errorResponse(400, Self.oneLine(error.description), request), "render=error")
@@ -218,14 +242,24 @@ package final class StaticMapServer: Sendable {
                                                       request, extra: [("Retry-After", "5")]), "render=no-tiles")
                 }
                 let detail = Self.detailText(snapshot.coverage)
-                let note = "style=\(mapRequest.styleName) format=\(mapRequest.format.rawValue) detail=\(detail)"
-                let imageHeaders = [(name: Self.detailHeader, value: detail)]
-                if tiles.failed == 0 {
-                    // A map missing a tile could be whole next time: only complete ones are kept.
+                var note = "style=\(mapRequest.styleName) format=\(mapRequest.format.rawValue) detail=\(detail)"
+                var imageHeaders = [(name: Self.detailHeader, value: detail)]
+                guard tiles.failed > 0 else {
                     responses.store(ResponseCache.Entry(contentType: mapRequest.format.contentType, body: image, note: note,
                                                         headers: imageHeaders), for: tag)
+                    return respond(HTTPResponse(status: 200, headers: [("Content-Type", mapRequest.format.contentType)] + imageHeaders + cacheHeaders,
+                                                body: image), note)
                 }
-                respond(HTTPResponse(status: 200, headers: [("Content-Type", mapRequest.format.contentType)] + imageHeaders + cacheHeaders,
+                // A map missing a tile could be whole next time: it is not kept here nor by
+                // any cache downstream, and its tag is not the complete map's, so that a
+                // client holding it never has it confirmed (`304`) once the tiles are back.
+                let missing = "\(tiles.failed)/\(tiles.requested)"
+                note += " tiles-missing=\(missing)"
+                imageHeaders.append((Self.missingTilesHeader, missing))
+                let incomplete: [(name: String, value: String)] = [
+                    ("ETag", EntityTag.make([tag, "missing tiles", missing])), ("Cache-Control", "no-store"),
+                ]
+                respond(HTTPResponse(status: 200, headers: [("Content-Type", mapRequest.format.contentType)] + imageHeaders + incomplete,
                                      body: image), note)
             }
         } catch .clientLimit {
@@ -238,6 +272,21 @@ package final class StaticMapServer: Sendable {
     }
 
     // MARK: Responses
+
+    /// The status and message for a marker icon that could not be used.
+    static func iconFailure(_ error: OverlayError) -> (Int, String) {
+        switch error {
+        case .iconUnavailable(let url, let e) where e.isTransient:
+            return (503, "markers: icon \(url): not fetched in time or the host could not be reached; retry later")
+        case .iconUnavailable(let url, _):
+            return (400, "markers: icon \(url): the icon host answered with an error or with something not a PNG or JPEG image")
+        case .unreadableIcon(let url, let reason) where reason.hasSuffix("(HTTP 404)"):
+            return (400, "markers: icon \(url): the icon host has no such image (HTTP 404)")
+        case .unreadableIcon(let url, _), .invalidIcon(let url, _):
+            return (400, "markers: icon \(url): not a usable PNG or JPEG image (at most "
+                    + "\(IconStore.maximumSide)×\(IconStore.maximumSide) px and \(IconStore.maximumRemoteBytes >> 20) MiB)")
+        }
+    }
 
     /// An error: the message as one line of text, or `{"error": {"status", "message"}}`
     /// when the client accepts JSON.
@@ -261,12 +310,12 @@ package final class StaticMapServer: Sendable {
     private func corsHeaders(_ request: HTTPRequest) -> [(name: String, value: String)] {
         guard !configuration.corsOrigins.isEmpty else { return [] }
         if configuration.corsOrigins.contains("*") {
-            return [("Access-Control-Allow-Origin", "*"), ("Access-Control-Expose-Headers", "ETag, \(Self.detailHeader)")]
+            return [("Access-Control-Allow-Origin", "*"), ("Access-Control-Expose-Headers", "ETag, \(Self.detailHeader), \(Self.missingTilesHeader)")]
         }
         guard let origin = request.header("origin"), configuration.corsOrigins.contains(origin) else {
             return [("Vary", "Origin")]
         }
-        return [("Access-Control-Allow-Origin", origin), ("Vary", "Origin"), ("Access-Control-Expose-Headers", "ETag, \(Self.detailHeader)")]
+        return [("Access-Control-Allow-Origin", origin), ("Vary", "Origin"), ("Access-Control-Expose-Headers", "ETag, \(Self.detailHeader), \(Self.missingTilesHeader)")]
     }
 
     private func metricsText() -> String {

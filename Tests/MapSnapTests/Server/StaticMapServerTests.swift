@@ -265,14 +265,20 @@ import Testing
         closed.stop()
         #expect(refused.status == 400)
         #expect(refused.text.contains("custom icons are not allowed on this server"), "\(refused)")
-        let other = try TestServer { $0.cacheDirectory = cache; $0.iconHosts = ["icons.example.org"] }
+        let other = try TestServer { $0.cacheDirectory = cache; $0.iconHosts = ["https://icons.example.org:443"] }
         let elsewhere = try other.get(target)
         other.stop()
         #expect(elsewhere.status == 400)
         #expect(elsewhere.text.contains("icons from 127.0.0.1:\(icons.port) are not allowed on this server (iconHosts)"), "\(elsewhere)")
         #expect(icons.requestCount == 0)
 
-        let open = try TestServer { $0.cacheDirectory = cache; $0.iconHosts = ["127.0.0.1"] }
+        // The host alone is not enough: scheme, host and port (issue 28, finding 9).
+        let otherPort = try TestServer { $0.cacheDirectory = cache; $0.iconHosts = ["http://127.0.0.1:\(icons.port &+ 1)"] }
+        let wrongPort = try otherPort.get(target)
+        otherPort.stop()
+        #expect(wrongPort.status == 400)
+        #expect(icons.requestCount == 0)
+        let open = try TestServer { $0.cacheDirectory = cache; $0.iconHosts = ["http://127.0.0.1:\(icons.port)"] }
         defer { open.stop() }
         let drawn = try open.get(target)
         #expect(drawn.status == 200, "\(drawn)")
@@ -283,10 +289,13 @@ import Testing
 
     @Test func iconHostsAreReadFromTheConfiguration() throws {
         var configuration = ServerConfiguration()
-        try configuration.apply(bytes: Array(#"{"iconHosts": ["Icons.Example.org", "127.0.0.1:8081"]}"#.utf8), source: "c.json", baseDirectory: nil)
-        #expect(configuration.iconHosts == ["icons.example.org", "127.0.0.1:8081"])
-        #expect(throws: ServerConfigurationError.badValue(source: "c.json", keyPath: "iconHosts", reason: "\"https://x\" is not a host name or host:port")) {
-            try configuration.apply(bytes: Array(#"{"iconHosts": ["https://x"]}"#.utf8), source: "c.json", baseDirectory: nil)
+        try configuration.apply(bytes: Array(#"{"iconHosts": ["https://Icons.Example.org:443", "http://127.0.0.1:8081/"]}"#.utf8), source: "c.json", baseDirectory: nil)
+        #expect(configuration.iconHosts == ["https://icons.example.org:443", "http://127.0.0.1:8081"])
+        // Scheme, host and port, nothing else (issue 28, finding 9: a host alone allowed every port).
+        for bad in ["icons.example.org", "127.0.0.1:8081", "https://x", "https://x:443/icons", "ftp://x:21", "https://u@x:443"] {
+            #expect(throws: ServerConfigurationError.self, "\(bad)") {
+                try configuration.apply(bytes: Array("{\"iconHosts\": [\"\(bad)\"]}".utf8), source: "c.json", baseDirectory: nil)
+            }
         }
     }
 
