@@ -3,7 +3,7 @@ import Testing
 
 @Suite struct ResponseCacheTests {
     func entry(_ size: Int, _ byte: UInt8 = 1) -> ResponseCache.Entry {
-        ResponseCache.Entry(contentType: "image/png", body: [UInt8](repeating: byte, count: size), note: "")
+        ResponseCache.Entry(contentType: "image/png", body: HTTPBody([UInt8](repeating: byte, count: size)), note: "")
     }
 
     @Test func leastRecentlyUsedImagesLeaveFirstWithinTheBudget() {
