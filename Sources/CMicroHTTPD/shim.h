@@ -175,13 +175,18 @@ static inline struct MHD_Daemon *mapsnap_mhd_start(unsigned int flags, const str
                                                     unsigned int parameter_limit) {
     const struct mapsnap_mhd_table *m = mapsnap_mhd();
     if (m == NULL) return NULL;
+    /* A pool of one thread draws a warning: the one event-loop thread is then simply the
+       internal polling thread (the slot repeats the timeout, which takes the same argument). */
+    enum MHD_OPTION pool_option = io_threads > 1 ? MHD_OPTION_THREAD_POOL_SIZE : MHD_OPTION_CONNECTION_TIMEOUT;
+    unsigned int pool_value = io_threads > 1 ? io_threads : connection_timeout;
+    /* The logger first: libmicrohttpd prints messages about options before it to stderr. */
     return m->start_daemon(flags | MHD_USE_ERROR_LOG, 0, NULL, NULL, handler, handler_cls,
+                            MHD_OPTION_EXTERNAL_LOGGER, mapsnap_mhd_log, (void *)log_target,
                             MHD_OPTION_SOCK_ADDR, address,
                             MHD_OPTION_NOTIFY_COMPLETED, completed, completed_cls,
                             MHD_OPTION_NOTIFY_CONNECTION, notify, notify_cls,
                             MHD_OPTION_URI_LOG_CALLBACK, mapsnap_mhd_count_parameters, (void *)(uintptr_t)parameter_limit,
-                            MHD_OPTION_EXTERNAL_LOGGER, mapsnap_mhd_log, (void *)log_target,
-                            MHD_OPTION_THREAD_POOL_SIZE, io_threads,
+                            pool_option, pool_value,
                             MHD_OPTION_CONNECTION_TIMEOUT, connection_timeout,
                             MHD_OPTION_CONNECTION_LIMIT, connection_limit,
                             MHD_OPTION_PER_IP_CONNECTION_LIMIT, per_ip_limit,
