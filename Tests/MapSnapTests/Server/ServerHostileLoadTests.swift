@@ -6,6 +6,25 @@ import Testing
 /// `StaticMapServer`'s side of issue 28's findings 2, 11 and 12: what the HTTP adapter's
 /// protections look like through the map server.
 @Suite struct ServerHostileLoadTests {
+    @Test func connectionLimitsComeFromTheConfigurationFile() throws {
+        var configuration = ServerConfiguration()
+        let text = """
+            {"connections": {"maxConnections": 50, "maxPerClient": 5, "headerTimeout": 3, "minBodyRate": 10,
+                             "maxParameters": 20, "maxSendingMB": 7, "sendBufferKB": 16, "trustedProxies": ["10.0.0.1", "::1"]}}
+            """
+        try configuration.apply(bytes: Array(text.utf8), source: "server.json", baseDirectory: nil)
+        let c = configuration.connections
+        #expect(c.maximumConnections == 50 && c.maximumPerClient == 5 && c.headerTimeoutSeconds == 3)
+        #expect(c.minimumBodyBytesPerSecond == 10 && c.maximumParameters == 20)
+        #expect(c.maximumSendingBytes == 7 << 20 && c.sendBufferBytes == 16 << 10)
+        #expect(c.trustedProxies == ["10.0.0.1", "::1"])
+        var bad = ServerConfiguration()
+        #expect(throws: ServerConfigurationError.badValue(source: "server.json", keyPath: "connections.trustedProxies",
+                                                          reason: "\"proxy.example\" is not an IP address")) {
+            try bad.apply(bytes: Array(#"{"connections": {"trustedProxies": ["proxy.example"]}}"#.utf8), source: "server.json", baseDirectory: nil)
+        }
+    }
+
     @Test func aBlockedAccessLogDelaysNoRequestAndDropsLines() throws {
         let release = DispatchSemaphore(value: 0)
         var configuration = ServerConfiguration(listen: ListenAddress(host: "127.0.0.1", port: 0, isIPv6: false))
