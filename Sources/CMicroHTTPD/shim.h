@@ -1,5 +1,7 @@
 #include <arpa/inet.h>
 #include <dlfcn.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <microhttpd.h>
 #include <netinet/in.h>
 #include <pthread.h>
@@ -24,6 +26,9 @@ struct mapsnap_mhd_table {
     const union MHD_ConnectionInfo *(*get_connection_info)(struct MHD_Connection *connection,
                                                            enum MHD_ConnectionInfoType type, ...);
     struct MHD_Response *(*create_response_from_buffer)(size_t size, void *buffer, enum MHD_ResponseMemoryMode mode);
+    struct MHD_Response *(*create_response_from_buffer_with_free_callback_cls)(size_t size, void *buffer,
+                                                                               MHD_ContentReaderFreeCallback crfc,
+                                                                               void *crfc_cls);
     void (*destroy_response)(struct MHD_Response *response);
     enum MHD_Result (*add_response_header)(struct MHD_Response *response, const char *header, const char *content);
     enum MHD_Result (*queue_response)(struct MHD_Connection *connection, unsigned int status_code,
@@ -57,6 +62,8 @@ static void mapsnap_mhd_load(void) {
     *(void **)&t.get_daemon_info = dlsym(library, "MHD_get_daemon_info");
     *(void **)&t.get_connection_info = dlsym(library, "MHD_get_connection_info");
     *(void **)&t.create_response_from_buffer = dlsym(library, "MHD_create_response_from_buffer");
+    *(void **)&t.create_response_from_buffer_with_free_callback_cls =
+        dlsym(library, "MHD_create_response_from_buffer_with_free_callback_cls");
     *(void **)&t.destroy_response = dlsym(library, "MHD_destroy_response");
     *(void **)&t.add_response_header = dlsym(library, "MHD_add_response_header");
     *(void **)&t.queue_response = dlsym(library, "MHD_queue_response");
@@ -65,7 +72,7 @@ static void mapsnap_mhd_load(void) {
     *(void **)&t.suspend_connection = dlsym(library, "MHD_suspend_connection");
     *(void **)&t.resume_connection = dlsym(library, "MHD_resume_connection");
     if (!t.start_daemon || !t.stop_daemon || !t.quiesce_daemon || !t.get_daemon_info || !t.get_connection_info ||
-        !t.create_response_from_buffer || !t.destroy_response || !t.add_response_header || !t.queue_response ||
+        !t.create_response_from_buffer || !t.create_response_from_buffer_with_free_callback_cls || !t.destroy_response || !t.add_response_header || !t.queue_response ||
         !t.lookup_connection_value || !t.get_connection_values || !t.suspend_connection || !t.resume_connection) return;
     mapsnap_mhd_state()->functions = t;
     mapsnap_mhd_state()->loaded = 1;
@@ -116,19 +123,70 @@ static size_t mapsnap_mhd_keep_escaped(void *cls, struct MHD_Connection *connect
     return strlen(s);
 }
 
+/* The address of this byte marks a request whose query has more parameters than the cap: the
+   request-line callback returns it as the request's context (see below). */
+static inline void *mapsnap_mhd_too_many_parameters(void) {
+    static char marker;
+    return &marker;
+}
+
+/* Called with the request target before libmicrohttpd splits its query into parameters,
+   each of which takes a record from the connection's fixed memory pool: a query of thousands
+   of tiny parameters exhausts the pool, and libmicrohttpd 0.9.75 then neither answers nor
+   closes the connection. Over `cls` parameters (as an integer), the query is cut at the `?`
+   (the target is libmicrohttpd's writable read buffer, and the '?' position was found before
+   this call), so nothing is split, and the marker above tells the handler to answer 414. */
+static void *mapsnap_mhd_count_parameters(void *cls, const char *uri, struct MHD_Connection *connection) {
+    (void)connection;
+    size_t limit = (size_t)(uintptr_t)cls;
+    const char *query = uri == NULL ? NULL : strchr(uri, '?');
+    if (query == NULL || query[1] == '\0') return NULL;
+    size_t count = 1;
+    for (const char *p = query + 1; *p != '\0' && *p != ' '; p++) {
+        if (*p == '&') count++;
+    }
+    if (count <= limit) return NULL;
+    ((char *)query)[1] = '\0';
+    return mapsnap_mhd_too_many_parameters();
+}
+
+/* Where libmicrohttpd's own messages go: a formatted line handed to `line(context, text)`. */
+struct mapsnap_mhd_log_target {
+    void (*line)(void *context, const char *text);
+    void *context;
+};
+
+static void mapsnap_mhd_log(void *cls, const char *format, va_list arguments) {
+    const struct mapsnap_mhd_log_target *target = (const struct mapsnap_mhd_log_target *)cls;
+    char text[512];
+    vsnprintf(text, sizeof text, format, arguments);
+    target->line(target->context, text);
+}
+
 /* Starts a daemon listening on `address` with the options mapsnap sets; NULL on failure. */
 static inline struct MHD_Daemon *mapsnap_mhd_start(unsigned int flags, const struct sockaddr *address,
                                                     MHD_AccessHandlerCallback handler, void *handler_cls,
                                                     MHD_RequestCompletedCallback completed, void *completed_cls,
+                                                    MHD_NotifyConnectionCallback notify, void *notify_cls,
+                                                    const struct mapsnap_mhd_log_target *log_target,
                                                     unsigned int io_threads, unsigned int connection_timeout,
                                                     unsigned int connection_limit, unsigned int per_ip_limit,
-                                                    size_t memory_limit, unsigned int backlog) {
+                                                    size_t memory_limit, unsigned int backlog,
+                                                    unsigned int parameter_limit) {
     const struct mapsnap_mhd_table *m = mapsnap_mhd();
     if (m == NULL) return NULL;
-    return m->start_daemon(flags, 0, NULL, NULL, handler, handler_cls,
+    /* A pool of one thread draws a warning: the one event-loop thread is then simply the
+       internal polling thread (the slot repeats the timeout, which takes the same argument). */
+    enum MHD_OPTION pool_option = io_threads > 1 ? MHD_OPTION_THREAD_POOL_SIZE : MHD_OPTION_CONNECTION_TIMEOUT;
+    unsigned int pool_value = io_threads > 1 ? io_threads : connection_timeout;
+    /* The logger first: libmicrohttpd prints messages about options before it to stderr. */
+    return m->start_daemon(flags | MHD_USE_ERROR_LOG, 0, NULL, NULL, handler, handler_cls,
+                            MHD_OPTION_EXTERNAL_LOGGER, mapsnap_mhd_log, (void *)log_target,
                             MHD_OPTION_SOCK_ADDR, address,
                             MHD_OPTION_NOTIFY_COMPLETED, completed, completed_cls,
-                            MHD_OPTION_THREAD_POOL_SIZE, io_threads,
+                            MHD_OPTION_NOTIFY_CONNECTION, notify, notify_cls,
+                            MHD_OPTION_URI_LOG_CALLBACK, mapsnap_mhd_count_parameters, (void *)(uintptr_t)parameter_limit,
+                            pool_option, pool_value,
                             MHD_OPTION_CONNECTION_TIMEOUT, connection_timeout,
                             MHD_OPTION_CONNECTION_LIMIT, connection_limit,
                             MHD_OPTION_PER_IP_CONNECTION_LIMIT, per_ip_limit,
@@ -158,7 +216,28 @@ static inline int mapsnap_mhd_client_address(struct MHD_Connection *connection, 
     return -1;
 }
 
-/* A response owning a copy of `size` bytes (the caller's buffer may go away at once). */
-static inline struct MHD_Response *mapsnap_mhd_copied_response(const void *data, size_t size) {
-    return mapsnap_mhd()->create_response_from_buffer(size, (void *)data, MHD_RESPMEM_MUST_COPY);
+/* A response sending `size` bytes at `data` without copying them: `release(owner)` is called
+   when libmicrohttpd is done with the response, and the bytes must stay until then. */
+static inline struct MHD_Response *mapsnap_mhd_shared_response(const void *data, size_t size,
+                                                               void (*release)(void *owner), void *owner) {
+    return mapsnap_mhd()->create_response_from_buffer_with_free_callback_cls(size, (void *)data, release, owner);
+}
+
+/* The connection's socket, or -1. */
+static inline int mapsnap_mhd_connection_fd(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info = mapsnap_mhd()->get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
+    return info == NULL ? -1 : info->connect_fd;
+}
+
+/* What the connection's socket context holds (set by the connection-notify callback). */
+static inline void *mapsnap_mhd_socket_context(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info = mapsnap_mhd()->get_connection_info(connection, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    return info == NULL ? NULL : info->socket_context;
+}
+
+/* The status of the response libmicrohttpd queued on the connection (its own error
+   replies included), 0 when none. */
+static inline unsigned int mapsnap_mhd_connection_status(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info = mapsnap_mhd()->get_connection_info(connection, MHD_CONNECTION_INFO_HTTP_STATUS);
+    return info == NULL ? 0 : info->http_status;
 }

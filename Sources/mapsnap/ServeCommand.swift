@@ -23,6 +23,13 @@ enum ServeCommand {
       --max-concurrent N    requests admitted at once, rendering or queued (default 64);
                             more are answered 503 with Retry-After
       --timeout SEC         close connections idle this long (default 30): slow clients
+      --max-connections N   connections open at once (default 1000); each takes a file
+                            descriptor: keep the open-file limit (ulimit -n, LimitNOFILE)
+                            above it
+      --max-connections-per-client N
+                            connections from one IP address (default 64; 0: no limit);
+                            behind a reverse proxy raise it and set the config's
+                            "connections.trustedProxies"
       --max-size PX         largest image side in pixels (default 2048)
       --cache-dir DIR       on-disk cache for everything fetched over HTTP: tiles, styles,
                             TileJSON, sprites, icons (default $MAPSNAP_CACHE_DIR or
@@ -40,8 +47,16 @@ enum ServeCommand {
                             "maxDrawingCost": 1e9 pixel operations estimated before a
                             render (400 above), "maxQueuedPerClient": 8 (429 above),
                             "maxIcons": 16 distinct icons; "iconHosts" are origins
-                            (https://icons.example.org:443: scheme, host and port)
+                            (https://icons.example.org:443: scheme, host and port);
+                            connection limits: see below
       -q, --quiet           no access log
+
+    LIMITS ON CLIENTS (the config's "connections" object)
+      A request head must arrive within 10 s of the connection opening or of its previous
+      response, and a body at 1024 bytes/s or faster after that (else 408, closed); at most
+      1000 query parameters (414); a second Content-Length, or one beside
+      Transfer-Encoding, is refused (400); at most 256 MB of responses are being sent at
+      once (503 beyond), through 64 KB send buffers.
 
     EXIT CODES
       0 stopped by a signal after draining, 2 bad usage or configuration, 3 cannot listen
@@ -49,7 +64,7 @@ enum ServeCommand {
 
     static let options = OptionTable(
         valued: ["--listen", "--threads", "--max-concurrent", "--timeout", "--max-size", "--cache-dir", "--config",
-                 "--response-cache-mb", "--data-dir"],
+                 "--response-cache-mb", "--data-dir", "--max-connections", "--max-connections-per-client"],
         switches: ["--offline", "--quiet", "--help"],
         aliases: ["-q": "--quiet", "-h": "--help"])
 
@@ -127,6 +142,8 @@ enum ServeCommand {
             case "--max-concurrent": configuration.maximumConcurrentRequests = try integer(v, name, in: 1...100_000)
             case "--timeout": configuration.connectionTimeoutSeconds = try integer(v, name, in: 1...3_600)
             case "--max-size": configuration.limits.maximumImageSide = try integer(v, name, in: 1...16_384)
+            case "--max-connections": configuration.connections.maximumConnections = try integer(v, name, in: 1...1_000_000)
+            case "--max-connections-per-client": configuration.connections.maximumPerClient = try integer(v, name, in: 0...1_000_000)
             case "--cache-dir": configuration.cacheDirectory = v
             case "--data-dir": configuration.dataDirectory = v
             case "--response-cache-mb": configuration.responseCacheBytes = try integer(v, name, in: 0...16_384) << 20

@@ -57,12 +57,17 @@ struct HTTPRequest: Sendable {
 struct HTTPResponse: Sendable {
     var status: Int
     var headers: [(name: String, value: String)]
-    var body: [UInt8]
+    /// Shared, not copied, by the responses that send it (see `HTTPBody`).
+    var body: HTTPBody
 
-    init(status: Int, headers: [(name: String, value: String)] = [], body: [UInt8] = []) {
+    init(status: Int, headers: [(name: String, value: String)] = [], body: HTTPBody = []) {
         self.status = status
         self.headers = headers
         self.body = body
+    }
+
+    init(status: Int, headers: [(name: String, value: String)] = [], body: [UInt8]) {
+        self.init(status: status, headers: headers, body: HTTPBody(body))
     }
 
     /// The first value of header `name` (case-insensitive).

@@ -9,7 +9,8 @@ final class ResponseCache: Sendable {
     /// A stored image and what it was answered with.
     struct Entry: Sendable {
         var contentType: String
-        var body: [UInt8]
+        /// Shared with every response that sends it (never copied per request).
+        var body: HTTPBody
         var note: String
         /// Headers the image was answered with besides its type and caching (`X-Mapsnap-Detail`).
         var headers: [(name: String, value: String)] = []

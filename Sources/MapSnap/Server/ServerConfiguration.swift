@@ -88,6 +88,37 @@ package struct ServerConfiguration: Sendable {
         package init() {}
     }
 
+    /// Limits on connections, set before any request is read (the configuration's
+    /// `"connections"` object): what keeps slow or hostile clients from exhausting sockets,
+    /// memory or the event loop. See `HTTPServer` for how each is enforced.
+    package struct ConnectionLimits: Sendable, Hashable {
+        /// Most connections open at once (`--max-connections`, `maxConnections`); each takes
+        /// a file descriptor, so the open-file limit must be higher (`LimitNOFILE`).
+        package var maximumConnections = 1_000
+        /// Most connections from one IP address (`--max-connections-per-client`,
+        /// `maxPerClient`; 0: no limit). Behind a reverse proxy, raise it: every client
+        /// shares the proxy's address.
+        package var maximumPerClient = 64
+        /// Seconds for a request head to arrive after a connection opens or its previous
+        /// response ends (`headerTimeout`; `408` and closed after).
+        package var headerTimeoutSeconds = 10
+        /// Least average upload rate of a request body after that grace, in bytes per second
+        /// (`minBodyRate`; 0: none).
+        package var minimumBodyBytesPerSecond = 1_024
+        /// Most query parameters in one request (`maxParameters`; `414` above).
+        package var maximumParameters = 1_000
+        /// Most bytes of responses being sent at once, all clients together
+        /// (`maxSendingMB`; `503` with `Retry-After` beyond; 0: no limit).
+        package var maximumSendingBytes = 256 << 20
+        /// Kernel send buffer per connection (`sendBufferKB`; 0: the kernel's default).
+        package var sendBufferBytes = 64 << 10
+        /// Reverse proxies whose `X-Forwarded-For` names the client for the per-client
+        /// limits and the access log (`trustedProxies`, IP addresses; empty: the peer is the client).
+        package var trustedProxies: [String] = []
+
+        package init() {}
+    }
+
     /// Styles requests may name, by name.
     package var styles: [String: StyleEntry] = [
         "normal": StyleEntry(style: "normal"),
@@ -113,6 +144,7 @@ package struct ServerConfiguration: Sendable {
     /// host the operator did not choose.
     package var iconHosts: [String] = []
     package var limits = Limits()
+    package var connections = ConnectionLimits()
 
     /// Where to listen (`--listen`).
     package var listen: ListenAddress
@@ -145,8 +177,10 @@ package struct ServerConfiguration: Sendable {
 
     /// Keys of the configuration file.
     static let keys = ["styles", "basemaps", "contact", "defaultStyle", "keys", "cors", "cacheMaxAge", "responseCacheMB", "iconHosts",
-                       "limits", "dataDirectory"]
+                       "limits", "dataDirectory", "connections"]
     static let styleKeys = ["style", "source", "dem", "demEncoding", "basemap"]
+    static let connectionKeys = ["maxConnections", "maxPerClient", "headerTimeout", "minBodyRate", "maxParameters", "maxSendingMB",
+                                 "sendBufferKB", "trustedProxies"]
     static let limitKeys = ["maxSize", "maxPixels", "maxOverlays", "maxPoints", "maxURLLength", "maxBodyBytes", "maxQueuedPerClient",
                             "renderTimeout", "maxDrawingCost", "maxIcons"]
 
@@ -284,6 +318,27 @@ package struct ServerConfiguration: Sendable {
             }
             if let v = o["maxIcons"] { limits.maximumIconCount = try reader.integer(v, "limits.maxIcons", in: 0...1_000) }
             if let v = o["maxQueuedPerClient"] { limits.maximumQueuedPerClient = try reader.integer(v, "limits.maxQueuedPerClient", in: 0...100_000) }
+        }
+        if let v = root["connections"] {
+            let o = try reader.object(v, "connections")
+            try reader.checkKeys(o, "connections", allowed: Self.connectionKeys)
+            if let v = o["maxConnections"] { connections.maximumConnections = try reader.integer(v, "connections.maxConnections", in: 1...1_000_000) }
+            if let v = o["maxPerClient"] { connections.maximumPerClient = try reader.integer(v, "connections.maxPerClient", in: 0...1_000_000) }
+            if let v = o["headerTimeout"] { connections.headerTimeoutSeconds = try reader.integer(v, "connections.headerTimeout", in: 1...3_600) }
+            if let v = o["minBodyRate"] { connections.minimumBodyBytesPerSecond = try reader.integer(v, "connections.minBodyRate", in: 0...(1 << 30)) }
+            if let v = o["maxParameters"] { connections.maximumParameters = try reader.integer(v, "connections.maxParameters", in: 1...100_000) }
+            if let v = o["maxSendingMB"] { connections.maximumSendingBytes = try reader.integer(v, "connections.maxSendingMB", in: 0...1_048_576) << 20 }
+            if let v = o["sendBufferKB"] { connections.sendBufferBytes = try reader.integer(v, "connections.sendBufferKB", in: 0...65_536) << 10 }
+            if let v = o["trustedProxies"] {
+                let proxies = try reader.strings(v, "connections.trustedProxies")
+                for proxy in proxies {
+                    var v4 = in_addr(), v6 = in6_addr()
+                    guard inet_pton(AF_INET, proxy, &v4) == 1 || inet_pton(AF_INET6, proxy, &v6) == 1 else {
+                        throw .badValue(source: source, keyPath: "connections.trustedProxies", reason: "\"\(proxy)\" is not an IP address")
+                    }
+                }
+                connections.trustedProxies = proxies
+            }
         }
         configurationText = String(decoding: bytes, as: UTF8.self)
     }

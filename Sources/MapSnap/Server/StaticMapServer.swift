@@ -36,7 +36,9 @@ package final class StaticMapServer: Sendable {
     let queue: RenderQueue
     let responses: ResponseCache
     private let places: (any PlaceResolving)?
-    private let accessLog: @Sendable (String) -> Void
+    /// Access-log lines on their way to `accessLog`, formatted and written by one thread:
+    /// a blocked standard error drops (and counts) lines instead of delaying connections.
+    private let logQueue: BoundedLogQueue<@Sendable () -> String>
     private let http = Locked<HTTPServer?>(nil)
     private let draining = Atomic<Bool>(false)
     /// The port bound by `start()` (the kernel's for port 0): icons never point at it.
@@ -63,7 +65,7 @@ package final class StaticMapServer: Sendable {
         self.configuration = configuration
         self.renderer = renderer
         self.places = places
-        self.accessLog = accessLog
+        logQueue = BoundedLogQueue { line in accessLog(line()) }
         dataVersion = Self.dataVersion(configuration: configuration, version: version)
         regions = DataDirectory.resolve(explicit: configuration.dataDirectory)
         responses = ResponseCache(budget: configuration.responseCacheBytes)
@@ -80,11 +82,22 @@ package final class StaticMapServer: Sendable {
         settings.connectionTimeoutSeconds = configuration.connectionTimeoutSeconds
         settings.maximumTargetLength = configuration.limits.maximumURLLength
         settings.maximumBodyBytes = configuration.limits.maximumBodyBytes
+        let connections = configuration.connections
+        settings.connectionLimit = connections.maximumConnections
+        settings.perClientConnectionLimit = connections.maximumPerClient
+        settings.headerTimeoutSeconds = Double(connections.headerTimeoutSeconds)
+        settings.minimumBodyBytesPerSecond = connections.minimumBodyBytesPerSecond
+        settings.maximumParameters = connections.maximumParameters
+        settings.maximumSendingBytes = connections.maximumSendingBytes
+        settings.sendBufferBytes = connections.sendBufferBytes
+        settings.trustedProxies = Set(connections.trustedProxies)
         let server = HTTPServer(settings: settings, handler: { [weak self] request, responder in
             guard let self else { return responder.respond(.text(503, "shutting down")) }
             self.handle(request, responder)
         }, completion: { [weak self] record in
             self?.finished(record)
+        }, diagnostic: { [weak self] message in
+            self?.libraryMessage(message)
         })
         let port = try server.start()
         boundPort.store(port, ordering: .relaxed)
@@ -114,6 +127,8 @@ package final class StaticMapServer: Sendable {
         queue.shutdown()
         server?.stop()
         http.withLock { $0 = nil }
+        // The access-log lines of what was answered are written before returning.
+        logQueue.flush()
         return drained
     }
 
@@ -189,7 +204,7 @@ package final class StaticMapServer: Sendable {
                 ? try MapRequest(body: request.body, configuration: configuration, resolver: places, listening: listening)
                 : try MapRequest(query: request.query, configuration: configuration, resolver: places, listening: listening)
         } catch {
-            return respond(errorResponse(400, Self.oneLine(String(describing: error)), request), "")
+            return respond(errorResponse(400, Self.publicMessage(String(describing: error)), request), "")
         }
         // Regions added, removed or rewritten while the server runs change the maps, so
         // their stamp is read per request (a directory listing), not once at start-up.
@@ -228,10 +243,10 @@ package final class StaticMapServer: Sendable {
                                    "render=icon-error")
                 } catch let error as RenderError where error.isInputError {
                     metrics.recordRender(succeeded: false, tileErrors: 0)
-                    return respond(self.errorResponse(400, Self.oneLine(error.description), request), "render=error")
+                    return respond(self.errorResponse(400, Self.publicMessage(error.description), request), "render=error")
                 } catch {
                     metrics.recordRender(succeeded: false, tileErrors: 0)
-                    return respond(self.errorResponse(500, Self.oneLine("render failed: \(error)"), request), "render=error")
+                    return respond(self.errorResponse(500, Self.publicMessage("render failed: \(error)"), request), "render=error")
                 }
                 let tiles = snapshot.baseMapTiles
                 metrics.recordRender(succeeded: !tiles.nothingLoaded, tileErrors: tiles.failed,
@@ -244,11 +259,13 @@ package final class StaticMapServer: Sendable {
                 let detail = Self.detailText(snapshot.coverage)
                 var note = "style=\(mapRequest.styleName) format=\(mapRequest.format.rawValue) detail=\(detail)"
                 var imageHeaders = [(name: Self.detailHeader, value: detail)]
+                // One copy of the image, shared by the cache and every response sending it.
+                let body = HTTPBody(image)
                 guard tiles.failed > 0 else {
-                    responses.store(ResponseCache.Entry(contentType: mapRequest.format.contentType, body: image, note: note,
+                    responses.store(ResponseCache.Entry(contentType: mapRequest.format.contentType, body: body, note: note,
                                                         headers: imageHeaders), for: tag)
                     return respond(HTTPResponse(status: 200, headers: [("Content-Type", mapRequest.format.contentType)] + imageHeaders + cacheHeaders,
-                                                body: image), note)
+                                                body: body), note)
                 }
                 // A map missing a tile could be whole next time: it is not kept here nor by
                 // any cache downstream, and its tag is not the complete map's, so that a
@@ -260,7 +277,7 @@ package final class StaticMapServer: Sendable {
                     ("ETag", EntityTag.make([tag, "missing tiles", missing])), ("Cache-Control", "no-store"),
                 ]
                 respond(HTTPResponse(status: 200, headers: [("Content-Type", mapRequest.format.contentType)] + imageHeaders + incomplete,
-                                     body: image), note)
+                                     body: body), note)
             }
         } catch .clientLimit {
             respond(errorResponse(429, "too many requests from \(request.clientAddress) in the queue; retry later", request,
@@ -319,22 +336,49 @@ package final class StaticMapServer: Sendable {
     }
 
     private func metricsText() -> String {
-        metrics.text(ServerMetrics.Gauges(rendersInFlight: queue.running, queueLength: queue.waiting,
-                                          queueCapacity: queue.capacity, renderer: renderer.statistics,
-                                          responses: responses.statistics, ready: isReady))
+        let text = metrics.text(ServerMetrics.Gauges(rendersInFlight: queue.running, queueLength: queue.waiting,
+                                                     queueCapacity: queue.capacity, renderer: renderer.statistics,
+                                                     responses: responses.statistics, ready: isReady))
+        let server = http.withLock { $0 }
+        return text + """
+            # HELP mapsnap_http_connections Connections open.
+            # TYPE mapsnap_http_connections gauge
+            mapsnap_http_connections \(server?.openConnections ?? 0)
+            # HELP mapsnap_http_sending_bytes Bytes of response bodies being sent.
+            # TYPE mapsnap_http_sending_bytes gauge
+            mapsnap_http_sending_bytes \(server?.sendingBytes ?? 0)
+            # HELP mapsnap_access_log_dropped_total Access-log lines dropped because the log could not keep up.
+            # TYPE mapsnap_access_log_dropped_total counter
+            mapsnap_access_log_dropped_total \(logQueue.droppedCount)
+
+            """
     }
 
-    /// One access-log line per finished exchange, and the request metrics.
+    /// One access-log line per finished exchange, and the request metrics. On the event
+    /// loop: the line is formatted and written by the log queue's thread.
     private func finished(_ record: HTTPExchangeRecord) {
         let seconds = Double(record.duration.components.seconds) + Double(record.duration.components.attoseconds) * 1e-18
         metrics.recordRequest(status: record.status, seconds: seconds)
-        var line = "{\"time\":\(JSONWriter.quoted(Self.timestamp()))"
+        let now = Date()
+        logQueue.enqueue { Self.accessLogLine(record, seconds: seconds, time: now) }
+    }
+
+    /// A message of libmicrohttpd's (a connection refused at a limit) as a log line.
+    private func libraryMessage(_ message: String) {
+        let now = Date()
+        logQueue.enqueue {
+            "{\"time\":\(JSONWriter.quoted(Self.timestamp(now))),\"libmicrohttpd\":\(JSONWriter.quoted(message))}"
+        }
+    }
+
+    private static func accessLogLine(_ record: HTTPExchangeRecord, seconds: Double, time: Date) -> String {
+        var line = "{\"time\":\(JSONWriter.quoted(Self.timestamp(time)))"
         line += ",\"client\":\(JSONWriter.quoted(record.clientAddress))"
         line += ",\"method\":\(JSONWriter.quoted(record.method)),\"path\":\(JSONWriter.quoted(record.path))"
         line += ",\"status\":\(record.status),\"bytes\":\(record.bodyBytes)"
         line += ",\"ms\":\(String(format: "%.1f", seconds * 1000)),\"outcome\":\"\(record.outcome.rawValue)\""
         if !record.note.isEmpty { line += ",\"note\":\(JSONWriter.quoted(record.note))" }
-        accessLog(line + "}")
+        return line + "}"
     }
 
     // MARK: Helpers
@@ -353,11 +397,26 @@ package final class StaticMapServer: Sendable {
         return difference == 0 && x.count == y.count
     }
 
-    private static func timestamp() -> String {
+    private static func timestamp(_ date: Date) -> String {
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return formatter.string(from: Date())
+        return formatter.string(from: date)
     }
+
+    /// An error message fit for a client: one line, and no server file path (a path names
+    /// the server's layout; the message keeps the file's name).
+    static func publicMessage(_ text: String) -> String {
+        let line = oneLine(text)
+        guard let serverPath else { return line }
+        return serverPath.stringByReplacingMatches(in: line, range: NSRange(line.startIndex..., in: line), withTemplate: "$1")
+    }
+
+    /// An absolute path of two or more parts, not inside a URL (`https://host/a/b` is kept):
+    /// the last part is captured.
+    private static let serverPath: NSRegularExpression? = {
+        let part = "[^\\s/\"'`,;()<>]+"
+        return try? NSRegularExpression(pattern: "(?<![\\w:/.%~-])/(?:\(part)/)+(\(part))")
+    }()
 
     /// mapsnap's version, the configuration text, and size and modification time of every
     /// configured style and source file and of the bundled `Styles/` and `Data/` files.

@@ -3,7 +3,7 @@ import Testing
 
 @Suite struct ResponseCacheTests {
     func entry(_ size: Int, _ byte: UInt8 = 1) -> ResponseCache.Entry {
-        ResponseCache.Entry(contentType: "image/png", body: [UInt8](repeating: byte, count: size), note: "")
+        ResponseCache.Entry(contentType: "image/png", body: HTTPBody([UInt8](repeating: byte, count: size)), note: "")
     }
 
     @Test func leastRecentlyUsedImagesLeaveFirstWithinTheBudget() {
@@ -11,7 +11,7 @@ import Testing
         cache.store(entry(100, 1), for: "a")
         cache.store(entry(100, 2), for: "b")
         cache.store(entry(100, 3), for: "c")
-        #expect(cache.entry(for: "a")?.body.first == 1)  // a is now the most recent
+        #expect(cache.entry(for: "a")?.body.array.first == 1)  // a is now the most recent
         for i in 0..<8 { cache.store(entry(100), for: "filler\(i)") }
         // 1,100 bytes stored: one image leaves, and b is the least recently used.
         #expect(cache.statistics.bytes <= 1_000)
