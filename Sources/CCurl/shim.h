@@ -17,6 +17,7 @@ struct mapsnap_curl_table {
     const char *(*easy_strerror)(CURLcode code);
     CURLcode (*easy_setopt)(CURL *handle, CURLoption option, ...);
     CURLcode (*easy_getinfo)(CURL *handle, CURLINFO info, ...);
+    curl_version_info_data *(*version_info)(CURLversion stamp);  /* may be NULL */
 };
 
 /* The loaded table. A function-local static: Swift's C importer emits the functions a
@@ -43,6 +44,7 @@ static void mapsnap_curl_load(void) {
     *(void **)&t.easy_strerror = dlsym(library, "curl_easy_strerror");
     *(void **)&t.easy_setopt = dlsym(library, "curl_easy_setopt");
     *(void **)&t.easy_getinfo = dlsym(library, "curl_easy_getinfo");
+    *(void **)&t.version_info = dlsym(library, "curl_version_info");
     if (!t.global_init || !t.easy_init || !t.easy_cleanup || !t.easy_reset || !t.easy_perform ||
         !t.easy_strerror || !t.easy_setopt || !t.easy_getinfo) return;
     mapsnap_curl_state()->functions = t;
@@ -54,6 +56,14 @@ static inline const struct mapsnap_curl_table *mapsnap_curl(void) {
     struct mapsnap_curl_state *state = mapsnap_curl_state();
     pthread_once(&state->once, mapsnap_curl_load);
     return state->loaded ? &state->functions : NULL;
+}
+
+/* The loaded libcurl's version ("7.88.1"), or NULL when it cannot be loaded. Loads it. */
+static inline const char *mapsnap_curl_version(void) {
+    const struct mapsnap_curl_table *c = mapsnap_curl();
+    if (c == NULL || c->version_info == NULL) return NULL;
+    const curl_version_info_data *info = c->version_info(CURLVERSION_NOW);
+    return info ? info->version : NULL;
 }
 
 /* CURL_GLOBAL_DEFAULT is a macro expression. */
