@@ -13,7 +13,7 @@
 #
 # --binary PATH  package this mapsnap instead of building the release (scripts/build-release.sh)
 # --out DIR      where to write the two files (default: .build/packages)
-# --fast         light compression (gzip -1): for tests, not for distribution
+# --fast         light compression (none for the .deb, gzip -1): for tests, not for distribution
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/.." && pwd)"
 binary=""
@@ -69,8 +69,13 @@ for lib in $libraries; do
   for candidate in "$lib" "$real" "${lib/#\/lib\//\/usr\/lib\/}" "${real/#\/lib\//\/usr\/lib\/}" "${lib/#\/usr\/lib\//\/lib\/}"; do
     pkg="$(dpkg -S "$candidate" 2>/dev/null | head -n1 | cut -d: -f1)" && [ -n "$pkg" ] && break
   done
-  [ -n "$pkg" ] || { echo "package.sh: no Debian package owns $lib" >&2; exit 3; }
-  upstream="$(dpkg-query -W -f='${Version}' "$pkg" | sed 's/^[0-9]*://; s/[-+~].*$//')"
+  if [ -z "$pkg" ]; then
+    # A debug build's Swift runtime (the release build links it statically): not a Debian
+    # package, so no dependency can name it; the package then works only where it is.
+    echo "package.sh: warning: no Debian package owns $lib; the package needs it at that path" >&2
+    continue
+  fi
+  upstream="$(dpkg-query -W -f='${Version}' "$pkg" | sed 's/-[^-]*$//')"   # epoch kept, Debian revision dropped
   entry="$pkg (>= $upstream)"
   case " ${depends[*]-} " in *" $pkg "*) ;; *) depends+=("$entry") ;; esac
 done
@@ -96,7 +101,7 @@ Description: static map images from one command, offline and deterministic
  regions of your own city (data build needs tilemaker).
 EOF
 debfile="$out/mapsnap_${version}_${debarch}.deb"
-if [ "$fast" -eq 1 ]; then compress=(-Zgzip -z1); else compress=(-Zxz -z6); fi
+if [ "$fast" -eq 1 ]; then compress=(-Znone); else compress=(-Zxz -z6); fi
 dpkg-deb --root-owner-group "${compress[@]}" --build "$deb" "$debfile" >/dev/null
 echo "package.sh: wrote $debfile" >&2
 
