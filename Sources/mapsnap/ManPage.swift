@@ -15,7 +15,10 @@ enum ManPage {
 
         """
         for c in CommandCatalog.commands {
-            s += ".B mapsnap \(c.name)\n.RI [ options ]\n.br\n"
+            // The help's own USAGE line (`mapsnap compare ACTUAL.png EXPECTED.png [options]`).
+            let usage = c.help.split(separator: "\n").lazy.map { $0.trimmingCharacters(in: .whitespaces) }
+                .first { $0.hasPrefix("USAGE: mapsnap ") }.map { String($0.dropFirst("USAGE: ".count)) }
+            s += escapeLine(usage ?? "mapsnap \(c.name) [options]") + "\n.br\n"
         }
         s += ".B mapsnap\n.RB --help \" | \" --version\n"
         s += """

@@ -72,8 +72,10 @@ enum ResourceLocator {
     }
 
     /// The running executable's path, symbolic links resolved: `/proc/self/exe` (Linux), and
-    /// `argv[0]` (either may be missing).
-    static func executablePaths() -> [String] {
+    /// `argv[0]` (either may be missing). Worked out once: it does not change while the process runs.
+    static func executablePaths() -> [String] { runningExecutablePaths }
+
+    private static let runningExecutablePaths: [String] = {
         var paths: [String] = []
         if let exe = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
             paths.append(exe)
@@ -86,7 +88,7 @@ enum ResourceLocator {
             if !paths.contains(resolved) { paths.append(resolved) }
         }
         return paths
-    }
+    }()
 }
 
 /// A bundled resource folder that could not be found.
