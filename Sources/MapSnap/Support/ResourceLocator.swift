@@ -26,10 +26,10 @@ enum ResourceLocator {
     ) -> Result<String, ResourceNotFound> {
         var searched: [String] = []
         for root in roots(environment: environment, executablePaths: executablePaths, sourceFile: sourceFile) {
-            let folder = root.appendingPathComponent(name).standardizedFileURL.path
+            let folder = normalized(root + "/" + name)
             if searched.contains(folder) { continue }
             searched.append(folder)
-            if FileManager.default.isReadableFile(atPath: folder + "/" + probe) { return .success(folder) }
+            if access(folder + "/" + probe, R_OK) == 0 { return .success(folder) }
         }
         return .failure(ResourceNotFound(folder: name, searched: searched))
     }
@@ -43,32 +43,52 @@ enum ResourceLocator {
         sourceFile: String = #filePath
     ) -> String? {
         for root in roots(environment: environment, executablePaths: executablePaths, sourceFile: sourceFile) {
-            let path = root.appendingPathComponent(name).standardizedFileURL.path
-            if FileManager.default.isReadableFile(atPath: path) { return path }
+            let path = normalized(root + "/" + name)
+            if access(path, R_OK) == 0 { return path }
         }
         return nil
     }
 
-    /// The directories that may hold resource folders, in the order they are tried.
-    static func roots(environment: EnvironmentVariables, executablePaths: [String], sourceFile: String) -> [URL] {
-        var roots: [URL] = []
-        let executables = executablePaths.filter { !$0.isEmpty }.map { URL(fileURLWithPath: $0).standardizedFileURL }
+    /// The directories that may hold resource folders, in the order they are tried. Plain
+    /// string paths, not `URL`s: `mapsnap --version` looks here and its start-up is measured.
+    static func roots(environment: EnvironmentVariables, executablePaths: [String], sourceFile: String) -> [String] {
+        var roots: [String] = []
+        let executables = executablePaths.filter { !$0.isEmpty }.map(normalized)
         for executable in executables {
-            roots.append(executable.deletingLastPathComponent().appendingPathComponent(installedRelativePath))
+            roots.append(parent(executable) + "/" + installedRelativePath)
         }
         if let resources = environment["MAPSNAP_RESOURCES"], !resources.isEmpty {
-            roots.append(URL(fileURLWithPath: resources))
+            roots.append(resources)
         }
         // Sources/MapSnap/Support/ResourceLocator.swift → the repository root is four levels up.
-        var checkout = URL(fileURLWithPath: sourceFile)
-        for _ in 0..<4 { checkout = checkout.deletingLastPathComponent() }
-        let checkoutPath = checkout.standardizedFileURL.path
+        var checkout = normalized(sourceFile)
+        for _ in 0..<4 { checkout = parent(checkout) }
         let builtHere = executables.contains { exe in
-            exe.path.hasPrefix(checkoutPath.hasSuffix("/") ? checkoutPath : checkoutPath + "/")
-                || exe.pathComponents.contains(".build")
+            exe.hasPrefix(checkout == "/" ? "/" : checkout + "/") || exe.split(separator: "/").contains(".build")
         }
         if builtHere { roots.append(checkout) }
         return roots
+    }
+
+    /// `path` made absolute (against the working directory) with `.`, `..` and repeated
+    /// slashes resolved lexically.
+    static func normalized(_ path: String) -> String {
+        let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+        var parts: [Substring] = []
+        for part in absolute.split(separator: "/") {
+            switch part {
+            case ".": continue
+            case "..": if !parts.isEmpty { parts.removeLast() }
+            default: parts.append(part)
+            }
+        }
+        return "/" + parts.joined(separator: "/")
+    }
+
+    /// The folder holding `path` (`/` for `/x`).
+    static func parent(_ path: String) -> String {
+        guard let slash = path.lastIndex(of: "/"), slash != path.startIndex else { return "/" }
+        return String(path[..<slash])
     }
 
     /// The running executable's path, symbolic links resolved: `/proc/self/exe` (Linux), and
@@ -77,18 +97,20 @@ enum ResourceLocator {
 
     private static let runningExecutablePaths: [String] = {
         var paths: [String] = []
-        if let exe = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
-            paths.append(exe)
-        }
-        if let argv0 = CommandLine.arguments.first, !argv0.isEmpty, argv0.contains("/") {
-            let url = argv0.hasPrefix("/")
-                ? URL(fileURLWithPath: argv0)
-                : URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent(argv0)
-            let resolved = url.resolvingSymlinksInPath().standardizedFileURL.path
-            if !paths.contains(resolved) { paths.append(resolved) }
+        if let exe = realPath("/proc/self/exe") { paths.append(exe) }
+        if let argv0 = CommandLine.arguments.first, !argv0.isEmpty, argv0.contains("/"),
+           let resolved = realPath(argv0), !paths.contains(resolved) {
+            paths.append(resolved)
         }
         return paths
     }()
+
+    /// `realpath(3)`: absolute, every symbolic link resolved; nil when the path does not exist.
+    private static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
 }
 
 /// A bundled resource folder that could not be found.
