@@ -19,6 +19,7 @@ struct mapsnap_curl_table {
     CURLcode (*easy_getinfo)(CURL *handle, CURLINFO info, ...);
     struct curl_slist *(*slist_append)(struct curl_slist *list, const char *string);
     void (*slist_free_all)(struct curl_slist *list);
+    curl_version_info_data *(*version_info)(CURLversion stamp);  /* may be NULL */
 };
 
 /* The loaded table. A function-local static: Swift's C importer emits the functions a
@@ -47,6 +48,7 @@ static void mapsnap_curl_load(void) {
     *(void **)&t.easy_getinfo = dlsym(library, "curl_easy_getinfo");
     *(void **)&t.slist_append = dlsym(library, "curl_slist_append");
     *(void **)&t.slist_free_all = dlsym(library, "curl_slist_free_all");
+    *(void **)&t.version_info = dlsym(library, "curl_version_info");
     if (!t.global_init || !t.easy_init || !t.easy_cleanup || !t.easy_reset || !t.easy_perform ||
         !t.easy_strerror || !t.easy_setopt || !t.easy_getinfo || !t.slist_append || !t.slist_free_all) return;
     mapsnap_curl_state()->functions = t;
@@ -58,6 +60,14 @@ static inline const struct mapsnap_curl_table *mapsnap_curl(void) {
     struct mapsnap_curl_state *state = mapsnap_curl_state();
     pthread_once(&state->once, mapsnap_curl_load);
     return state->loaded ? &state->functions : NULL;
+}
+
+/* The loaded libcurl's version ("7.88.1"), or NULL when it cannot be loaded. Loads it. */
+static inline const char *mapsnap_curl_version(void) {
+    const struct mapsnap_curl_table *c = mapsnap_curl();
+    if (c == NULL || c->version_info == NULL) return NULL;
+    const curl_version_info_data *info = c->version_info(CURLVERSION_NOW);
+    return info ? info->version : NULL;
 }
 
 /* CURL_GLOBAL_DEFAULT is a macro expression. */

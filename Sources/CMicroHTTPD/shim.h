@@ -38,6 +38,7 @@ struct mapsnap_mhd_table {
                                  MHD_KeyValueIterator iterator, void *iterator_cls);
     void (*suspend_connection)(struct MHD_Connection *connection);
     void (*resume_connection)(struct MHD_Connection *connection);
+    const char *(*get_version)(void);  /* may be NULL */
 };
 
 /* The loaded table. A function-local static: Swift's C importer emits the functions a
@@ -71,6 +72,7 @@ static void mapsnap_mhd_load(void) {
     *(void **)&t.get_connection_values = dlsym(library, "MHD_get_connection_values");
     *(void **)&t.suspend_connection = dlsym(library, "MHD_suspend_connection");
     *(void **)&t.resume_connection = dlsym(library, "MHD_resume_connection");
+    *(void **)&t.get_version = dlsym(library, "MHD_get_version");
     if (!t.start_daemon || !t.stop_daemon || !t.quiesce_daemon || !t.get_daemon_info || !t.get_connection_info ||
         !t.create_response_from_buffer || !t.create_response_from_buffer_with_free_callback_cls || !t.destroy_response || !t.add_response_header || !t.queue_response ||
         !t.lookup_connection_value || !t.get_connection_values || !t.suspend_connection || !t.resume_connection) return;
@@ -83,6 +85,12 @@ static inline const struct mapsnap_mhd_table *mapsnap_mhd(void) {
     struct mapsnap_mhd_state *state = mapsnap_mhd_state();
     pthread_once(&state->once, mapsnap_mhd_load);
     return state->loaded ? &state->functions : NULL;
+}
+
+/* The loaded libmicrohttpd's version ("0.9.75"), or NULL when it cannot be loaded. Loads it. */
+static inline const char *mapsnap_mhd_version(void) {
+    const struct mapsnap_mhd_table *m = mapsnap_mhd();
+    return (m && m->get_version) ? m->get_version() : NULL;
 }
 
 static inline void mapsnap_mhd_stop_daemon(struct MHD_Daemon *daemon) { mapsnap_mhd()->stop_daemon(daemon); }

@@ -35,10 +35,12 @@ enum BatchCommand {
     first job that met it, and the repeats are counted at the end; -q prints no warnings.
     """
 
+    static let options = OptionTable(valued: ["--out-dir", "--jobs", "--render-timeout", "--shard", "--format", "--quality", "--data-dir"],
+                                     switches: ["--help", "--quiet", "--allow-missing-tiles", "--require-detail"],
+                                     aliases: ["-h": "--help", "-q": "--quiet", "-j": "--jobs"])
+
     static func run(_ arguments: ArraySlice<String>) throws(CLIError) {
-        let args = try OptionTable(valued: ["--out-dir", "--jobs", "--render-timeout", "--shard", "--format", "--quality", "--data-dir"],
-                                   switches: ["--help", "--quiet", "--allow-missing-tiles", "--require-detail"],
-                                   aliases: ["-h": "--help", "-q": "--quiet", "-j": "--jobs"]).parse(arguments)
+        let args = try options.parse(arguments)
         if args.has("--help") { Output.out(help); return }
         guard args.positionals.count == 1, let jobsPath = args.positionals.first else {
             throw .usage("batch: expected one JOBS.jsonl file")

@@ -15,8 +15,10 @@ enum ConvertCommand {
     can also go to a FIFO or device, written in place.
     """
 
+    static let options = OptionTable(valued: [], switches: ["--help"], aliases: ["-h": "--help"])
+
     static func run(_ arguments: ArraySlice<String>) throws(CLIError) {
-        let args = try OptionTable(valued: [], switches: ["--help"], aliases: ["-h": "--help"]).parse(arguments)
+        let args = try options.parse(arguments)
         if args.has("--help") { Output.out(help); return }
         guard args.positionals.count == 2 else { throw .usage("convert: expected IN OUT (an .mbtiles or .pmtiles file and the archive to write)") }
         let input = args.positionals[0], output = args.positionals[1]

@@ -25,9 +25,11 @@ enum DataBuildCommand {
     tilemaker). 'data build' makes it too.
     """
 
+    static let options = OptionTable(valued: ["--output", "--data-dir"], switches: ["--help"],
+                                     aliases: ["-h": "--help", "-o": "--output"])
+
     static func run(_ arguments: ArraySlice<String>) throws(CLIError) {
-        let args = try OptionTable(valued: ["--output", "--data-dir"], switches: ["--help"],
-                                   aliases: ["-h": "--help", "-o": "--output"]).parse(arguments)
+        let args = try options.parse(arguments)
         if args.has("--help") { Output.out(help); return }
         guard args.positionals.count == 1, let pbf = args.positionals.first else {
             throw .usage("data build: expected one REGION.osm.pbf (see mapsnap data build --help)")
@@ -62,8 +64,10 @@ enum DataBuildCommand {
         }
     }
 
+    static let indexOptions = OptionTable(valued: ["--output"], switches: ["--help"], aliases: ["-h": "--help", "-o": "--output"])
+
     static func runIndex(_ arguments: ArraySlice<String>) throws(CLIError) {
-        let args = try OptionTable(valued: ["--output"], switches: ["--help"], aliases: ["-h": "--help", "-o": "--output"]).parse(arguments)
+        let args = try indexOptions.parse(arguments)
         if args.has("--help") { Output.out(indexHelp); return }
         guard args.positionals.count == 1, let pbf = args.positionals.first else {
             throw .usage("data index: expected one REGION.osm.pbf (see mapsnap data index --help)")

@@ -45,8 +45,10 @@ enum DataCommand {
     size and where the tiles came from.
     """
 
+    static let listOptions = OptionTable(valued: ["--data-dir"], switches: ["--help"], aliases: ["-h": "--help"])
+
     static func list(_ arguments: ArraySlice<String>) throws(CLIError) {
-        let args = try OptionTable(valued: ["--data-dir"], switches: ["--help"], aliases: ["-h": "--help"]).parse(arguments)
+        let args = try listOptions.parse(arguments)
         if args.has("--help") { Output.out(listHelp); return }
         if let extra = args.positionals.first { throw .usage("data list: unexpected argument '\(extra)'") }
         let dir = DataDirectory.resolve(explicit: args.last("--data-dir"))
@@ -79,8 +81,10 @@ enum DataCommand {
     Deletes the region NAME (its archive and its place index) from the data directory.
     """
 
+    static let removeOptions = OptionTable(valued: ["--data-dir"], switches: ["--help"], aliases: ["-h": "--help"])
+
     static func remove(_ arguments: ArraySlice<String>) throws(CLIError) {
-        let args = try OptionTable(valued: ["--data-dir"], switches: ["--help"], aliases: ["-h": "--help"]).parse(arguments)
+        let args = try removeOptions.parse(arguments)
         if args.has("--help") { Output.out(removeHelp); return }
         guard args.positionals.count == 1, let name = args.positionals.first else {
             throw .usage("data remove: expected one region NAME (see mapsnap data list)")

@@ -50,12 +50,13 @@ enum DataExtractCommand {
     disk failure, 130 interrupted (Ctrl-C; 143 for SIGTERM).
     """
 
+    static let options = OptionTable(valued: ["--bbox", "--place", "--radius", "--geojson", "--minzoom", "--maxzoom", "--output", "--name",
+                                              "--data-dir"],
+                                     switches: ["--force", "--dry-run", "--quiet", "--help"],
+                                     aliases: ["-o": "--output", "-q": "--quiet", "-h": "--help"])
+
     static func run(_ arguments: ArraySlice<String>) throws(CLIError) {
-        let table = OptionTable(valued: ["--bbox", "--place", "--radius", "--geojson", "--minzoom", "--maxzoom", "--output", "--name",
-                                         "--data-dir"],
-                                switches: ["--force", "--dry-run", "--quiet", "--help"],
-                                aliases: ["-o": "--output", "-q": "--quiet", "-h": "--help"])
-        let args = try table.parse(arguments)
+        let args = try options.parse(arguments)
         if args.has("--help") { Output.out(help); return }
         guard let source = args.positionals.first else {
             throw .usage("data extract: expected SOURCE (a .pmtiles file or URL, or an .mbtiles file); see mapsnap data extract --help")

@@ -11,8 +11,10 @@ enum InfoCommand {
     attribution. SOURCE is an .mbtiles or .pmtiles file or a z/x/y tile directory.
     """
 
+    static let options = OptionTable(valued: [], switches: ["--help"], aliases: ["-h": "--help"])
+
     static func run(_ arguments: ArraySlice<String>) throws(CLIError) {
-        let args = try OptionTable(valued: [], switches: ["--help"], aliases: ["-h": "--help"]).parse(arguments)
+        let args = try options.parse(arguments)
         if args.has("--help") { Output.out(help); return }
         guard args.positionals.count == 1, let path = args.positionals.first else {
             throw .usage("info: expected one SOURCE (see mapsnap info --help)")

@@ -3,7 +3,7 @@ import MapSnap
 
 /// mapsnap's entry point: dispatches subcommands and maps errors to exit codes
 /// (0 ok, 1 compare mismatch, 2 bad usage/input, 3 runtime failure).
-let version = "0.1.0"
+let version = MapSnapBuildInfo.version
 
 let usage = """
 mapsnap \(version) — static map images from vector tiles, raster tiles or built-in world data
@@ -16,7 +16,8 @@ USAGE:
   mapsnap info SOURCE                      describe a tile source
   mapsnap convert IN OUT                   MBTiles <-> PMTiles (OUT's extension decides)
   mapsnap data extract|build|list|remove   regions of your own city, offline (mapsnap data --help)
-  mapsnap --help | --version
+  mapsnap completions bash|zsh|fish        print a shell completion script
+  mapsnap --help | --version [--all]       --version: the commit and the C libraries' versions
 
 Run 'mapsnap COMMAND --help' for a command's options.
 """
@@ -45,11 +46,13 @@ do {
     case "serve": try ServeCommand.run(rest)
     case "convert": try ConvertCommand.run(rest)
     case "data": try DataCommand.run(rest)
+    case "completions": try CompletionsCommand.run(rest)
     case "bench-encode": try BenchEncodeCommand.run(rest)  // hidden: for Benchmarks/ (S3)
+    case "manpage": try ManPageCommand.run(rest)  // hidden: for scripts/install.sh and package.sh
     case "--help", "-h", "help": Output.out(usage)
-    case "--version", "-V": Output.out("mapsnap \(version)")
+    case "--version", "-V": try VersionCommand.run(rest)
     default:
-        let known = ["render", "compare", "batch", "info", "convert", "serve", "data"]
+        let known = CommandCatalog.topLevelNames
         let hint = known.min { editDistance($0, command) < editDistance($1, command) }
             .flatMap { editDistance($0, command) <= 2 ? " (did you mean '\($0)'?)" : nil } ?? ""
         throw CLIError.usage("unknown command '\(command)'\(hint); see mapsnap --help")

@@ -46,3 +46,12 @@ enum IgzipDeflate {
         return output
     }
 }
+
+extension IgzipDeflate {
+    /// ISA-L's version as its header says (the library has no run-time query), or nil when
+    /// the header was not available at build time.
+    static var libraryVersion: String? {
+        let v = mapsnap_isal_version()
+        return v == 0 ? nil : "\(v >> 16).\(v >> 8 & 0xff).\(v & 0xff)"
+    }
+}

@@ -180,3 +180,12 @@ private final class TurboJPEGDecoder {
         return String(message[range.upperBound...])
     }
 }
+
+extension JPEGCodec {
+    /// libjpeg-turbo's version as its header says (TurboJPEG has no run-time query), or nil
+    /// when the header was not available at build time.
+    static var libraryVersion: String? {
+        let n = Int(mapsnap_libjpeg_turbo_version_number())
+        return n > 0 ? "\(n / 1_000_000).\(n / 1_000 % 1_000).\(n % 1_000)" : nil
+    }
+}

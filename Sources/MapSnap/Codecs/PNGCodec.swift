@@ -133,3 +133,8 @@ extension Canvas {
         try PNGCodec.encode(self)
     }
 }
+
+extension PNGCodec {
+    /// The version of the libpng this process runs with (`png_get_libpng_ver`), for `--version`.
+    static var libraryVersion: String? { png_get_libpng_ver(nil).map { String(cString: $0) } }
+}

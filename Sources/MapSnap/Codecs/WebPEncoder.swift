@@ -24,3 +24,11 @@ enum WebPEncoder {
         return Array(UnsafeBufferPointer(start: output, count: size))
     }
 }
+
+extension WebPEncoder {
+    /// The version of the libwebp encoder this process runs with (`WebPGetEncoderVersion`).
+    static var libraryVersion: String {
+        let v = WebPGetEncoderVersion()
+        return "\(v >> 16).\(v >> 8 & 0xff).\(v & 0xff)"
+    }
+}

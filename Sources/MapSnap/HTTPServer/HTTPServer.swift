@@ -668,3 +668,9 @@ struct HTTPExchangeRecord: Sendable {
     var duration: Duration
     var outcome: Outcome
 }
+
+extension HTTPServer {
+    /// The version of the libmicrohttpd this process loads (`MHD_get_version`), or nil when it
+    /// cannot be loaded. Loads the library, which mapsnap otherwise does only for `serve`.
+    static var libraryVersion: String? { mapsnap_mhd_version().map { String(cString: $0) } }
+}

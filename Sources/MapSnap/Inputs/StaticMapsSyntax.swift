@@ -419,7 +419,8 @@ public enum StaticMapsSyntaxError: Error, Equatable, Sendable, CustomStringConve
             case .notFinite: return head + "coordinates must be finite numbers"
             case .malformed: return head + "expected LAT,LON"
             case .unknownPlace(let suggestions):
-                let hint = suggestions.isEmpty ? "" : " (did you mean \(suggestions.map { "\"\($0)\"" }.joined(separator: ", "))?)"
+                var hint = suggestions.isEmpty ? "" : " (did you mean \(suggestions.map { "\"\($0)\"" }.joined(separator: ", "))?)"
+                if suggestions.isEmpty, let missing = PlaceResolver.bundledPlacesMissing { hint = " (\(missing))" }
                 return head + "no place named \"\(text)\"" + hint
             }
         case let .styleAfterLocation(origin, item, text):

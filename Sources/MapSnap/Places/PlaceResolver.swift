@@ -42,6 +42,13 @@ public final class PlaceResolver: PlaceResolving, Sendable {
         self.usesGazetteer = usesGazetteer
     }
 
+    /// Why the bundled place names (the gazetteer in `Data/`) are not there, or nil when they
+    /// are: an unknown place then says how to install them, not only that the name is unknown.
+    static var bundledPlacesMissing: ResourceNotFound? {
+        guard case .failure(let missing) = ResourceLocator.directory(named: "Data", probe: "placenames.tsv.gz") else { return nil }
+        return missing
+    }
+
     /// `Data/helsinki.places`, when the bundled data is found.
     static var bundledIndexPath: String? {
         guard case .success(let dir) = ResourceLocator.directory(named: "Data", probe: "helsinki.places") else { return nil }

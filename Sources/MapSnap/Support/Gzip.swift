@@ -235,3 +235,11 @@ private final class ZStream {
         pointer.deallocate()
     }
 }
+
+extension Gzip {
+    /// The version of the zlib this process runs with (`zlibVersion`), for `--version`.
+    static var zlibVersion: String? { CZlib.zlibVersion().map { String(cString: $0) } }
+
+    /// libdeflate's version as its header says (the library has no run-time query).
+    static var libdeflateVersion: String? { mapsnap_libdeflate_version().map { String(cString: $0) } }
+}

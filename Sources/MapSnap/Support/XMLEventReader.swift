@@ -161,3 +161,11 @@ private final class ParseContext {
         if !handler.text(string) { stop(.stoppedByHandler) }
     }
 }
+
+extension XMLEventReader {
+    /// The version of the Expat this process runs with (`XML_ExpatVersionInfo`), for `--version`.
+    static var libraryVersion: String {
+        let v = XML_ExpatVersionInfo()
+        return "\(v.major).\(v.minor).\(v.micro)"
+    }
+}

@@ -29,8 +29,8 @@ enum FontError: Error, Sendable, Equatable, CustomStringConvertible {
         case let .noUnicodeCharmap(path):
             return "font \(path): face has no Unicode character map"
         case let .fontsDirectoryNotFound(searched):
-            return "bundled fonts not found (looked for Fonts/NotoSans-Regular.ttf in: "
-                + searched.joined(separator: ", ") + "); set MAPSNAP_RESOURCES to the directory containing Fonts/"
+            // The same one line as every other missing resource folder (ResourceLocator).
+            return ResourceNotFound(folder: "Fonts", searched: searched).description
         case let .unknownFontName(name, known):
             return "unknown font \"\(name)\"; known fonts: " + known.joined(separator: ", ")
         }

@@ -91,10 +91,9 @@ final class FontLibrary: Sendable {
 
     // MARK: - Finding the bundled fonts
 
-    /// Finds the `Fonts/` directory, trying in order: `$MAPSNAP_RESOURCES/Fonts`, the
-    /// directories above the running executable (`/proc/self/exe`, then `argv[0]`), and the
-    /// repository this file was compiled from. Returns the directory, or the error listing
-    /// every place searched.
+    /// Finds the `Fonts/` directory by `ResourceLocator`'s one search (installed `share/`,
+    /// `$MAPSNAP_RESOURCES`, then the checkout for a binary built in it), probing for the
+    /// first bundled font. Returns the directory, or the error listing every place searched.
     static func locateFontsDirectory(
         environment: EnvironmentVariables = .process,
         executablePaths: [String] = ResourceLocator.executablePaths(),
@@ -104,9 +103,6 @@ final class FontLibrary: Sendable {
                                   environment: environment, executablePaths: executablePaths, sourceFile: sourceFile)
             .mapError { FontError.fontsDirectoryNotFound(searched: $0.searched) }
     }
-
-    /// The running executable's path from `/proc/self/exe` and `argv[0]` (either may be missing).
-    static func executablePaths() -> [String] { ResourceLocator.executablePaths() }
 
     /// The library `standard()` loaded, once it has.
     private static let standardLibrary = Locked<FontLibrary?>(nil)

@@ -327,3 +327,16 @@ private final class FTStroker {
 
     deinit { FT_Stroker_Done(raw) }
 }
+
+extension FreeTypeFace {
+    /// The version of the FreeType this process runs with (`FT_Library_Version` of a library
+    /// made for the question and freed), for `--version`; nil when FreeType cannot start.
+    static var libraryVersion: String? {
+        var library: FT_Library?
+        guard FT_Init_FreeType(&library) == 0, let library else { return nil }
+        defer { FT_Done_FreeType(library) }
+        var major: FT_Int = 0, minor: FT_Int = 0, patch: FT_Int = 0
+        FT_Library_Version(library, &major, &minor, &patch)
+        return "\(major).\(minor).\(patch)"
+    }
+}

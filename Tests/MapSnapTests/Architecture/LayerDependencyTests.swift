@@ -9,7 +9,7 @@ let layerRanks: [String: Int] = [
     "Raster": 1, "HTTPServer": 1,
     "Codecs": 2, "Text": 2, "VectorTile": 2,
     "Style": 3, "Tiles": 3, "Places": 3, "Compare": 3, "OSM": 3,
-    "Overlays": 4, "Regions": 4,
+    "Overlays": 4, "Regions": 4, "BuildInfo": 4,
     "Options": 5,
     "Inputs": 6,
     "Render": 7,

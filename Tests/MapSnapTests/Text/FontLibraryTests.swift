@@ -9,31 +9,30 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: dir + "/NotoSans-Regular.ttf"))
     }
 
-    @Test func environmentVariableWinsOverEverythingElse() throws {
+    @Test func environmentVariableFindsTheFontsOfAnUninstalledBinary() throws {
         let dir = try FontLibrary.locateFontsDirectory(
             environment: ["MAPSNAP_RESOURCES": TextFixtures.repositoryRoot],
-            executablePaths: [], sourceFile: "/nonexistent/a/b/c/File.swift").get()
+            executablePaths: ["/nonexistent-bin/mapsnap"], sourceFile: "/nonexistent/a/b/c/File.swift").get()
         #expect(dir == TextFixtures.repositoryRoot + "/Fonts")
     }
 
-    @Test func walksUpFromTheExecutable() throws {
+    @Test func aBinaryBuiltInTheCheckoutReadsTheCheckoutsFonts() throws {
         let exe = TextFixtures.repositoryRoot + "/.build/debug/mapsnap"
-        let dir = try FontLibrary.locateFontsDirectory(environment: [:], executablePaths: [exe],
-                                                       sourceFile: "/nonexistent/a/b/c/File.swift").get()
+        let dir = try FontLibrary.locateFontsDirectory(environment: [:], executablePaths: [exe]).get()
         #expect(dir == TextFixtures.repositoryRoot + "/Fonts")
     }
 
-    @Test func failureListsEveryPlaceSearched() {
+    @Test func failureListsEveryPlaceSearchedAndHowToInstall() {
         let result = FontLibrary.locateFontsDirectory(environment: ["MAPSNAP_RESOURCES": "/nonexistent-resources"],
                                                       executablePaths: ["/nonexistent-bin/tool"],
                                                       sourceFile: "/nonexistent/a/b/c/File.swift")
-        guard case .failure(.fontsDirectoryNotFound(let searched)) = result else {
+        guard case .failure(let error) = result, case .fontsDirectoryNotFound(let searched) = error else {
             Issue.record("expected fontsDirectoryNotFound, got \(result)")
             return
         }
-        #expect(searched.first == "/nonexistent-resources/Fonts")
-        #expect(searched.contains("/nonexistent-bin/Fonts"))
-        #expect(searched.contains("/Fonts"))
+        #expect(searched == ["/share/mapsnap/Fonts", "/nonexistent-resources/Fonts"])
+        #expect(error.description.contains("scripts/install.sh"))
+        #expect(error.description.contains("MAPSNAP_RESOURCES"))
     }
 
     @Test(arguments: [

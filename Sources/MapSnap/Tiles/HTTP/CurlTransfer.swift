@@ -315,3 +315,9 @@ private extension String {
         return String(s)
     }
 }
+
+extension CurlTransfer {
+    /// The version of the libcurl this process loads (`curl_version_info`), or nil when it
+    /// cannot be loaded. Loads libcurl, which mapsnap otherwise does only on first use.
+    static var libraryVersion: String? { mapsnap_curl_version().map { String(cString: $0) } }
+}

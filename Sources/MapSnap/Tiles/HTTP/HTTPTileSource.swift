@@ -102,7 +102,7 @@ public final class HTTPTileSource: TileSource, Sendable {
     }
 
     /// Library version sent in the `User-Agent`.
-    static let libraryVersion = "0.1.0"
+    static let libraryVersion = MapSnapBuildInfo.version
     /// `mapsnap/<version> (+offline static map renderer)`: tile usage policies (OSM's among
     /// them) ask clients to identify themselves.
     static let defaultUserAgent = "mapsnap/\(libraryVersion) (+offline static map renderer)"

@@ -446,3 +446,8 @@ final class SQLiteStatement {
 
     deinit { sqlite3_finalize(handle) }
 }
+
+extension MBTilesSource {
+    /// The version of the SQLite this process runs with (`sqlite3_libversion`), for `--version`.
+    static var sqliteVersion: String? { sqlite3_libversion().map { String(cString: $0) } }
+}
