@@ -58,7 +58,7 @@ mv "$deb/usr/share/doc/mapsnap/LICENSE" "$deb/usr/share/doc/mapsnap/copyright"
 # for serve), named as dpkg knows them here, each at least the version installed here.
 libraries="$(ldd "$binary" | awk '/=> \// { print $3 } /^\t\/[^ ]+ \(/ { print $1 }')"
 for soname in $(grep -ho 'dlopen("[^"]*"' "$repo"/Sources/C*/shim.h | sed 's/dlopen("\(.*\)"/\1/'); do
-  path="$(ldconfig -p | awk -v so="$soname" '$1 == so { print $NF; exit }')"
+  path="$(ldconfig -p | awk -v so="$soname" '$1 == so && !found { print $NF; found = 1 }')"   # reads to the end: no SIGPIPE under pipefail
   [ -n "$path" ] || { echo "package.sh: $soname (opened at run time) is not installed here" >&2; exit 3; }
   libraries="$libraries"$'\n'"$path"
 done
@@ -67,7 +67,7 @@ for lib in $libraries; do
   real="$(readlink -f "$lib")"
   pkg=""
   for candidate in "$lib" "$real" "${lib/#\/lib\//\/usr\/lib\/}" "${real/#\/lib\//\/usr\/lib\/}" "${lib/#\/usr\/lib\//\/lib\/}"; do
-    pkg="$(dpkg -S "$candidate" 2>/dev/null | head -n1 | cut -d: -f1)" && [ -n "$pkg" ] && break
+    pkg="$(dpkg -S "$candidate" 2>/dev/null | sed -n 1p | cut -d: -f1)" && [ -n "$pkg" ] && break
   done
   if [ -z "$pkg" ]; then
     # A debug build's Swift runtime (the release build links it statically): not a Debian
