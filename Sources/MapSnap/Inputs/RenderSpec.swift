@@ -452,7 +452,8 @@ private struct SpecReader {
         return path
     }
 
-    static let markerKeys = ["lat", "lon", "location", "color", "size", "style", "diameter", "label", "title", "icon", "anchor", "level"]
+    static let markerKeys = ["lat", "lon", "location", "color", "size", "style", "diameter", "label", "title", "icon", "anchor", "level",
+                             "snippet", "opacity"]
 
     func marker(_ value: JSONValue, _ keyPath: String) throws -> MarkerOverlay {
         let o = try dictionary(value, keyPath, allowed: Self.markerKeys)
@@ -471,7 +472,10 @@ private struct SpecReader {
             case "dot":
                 let diameter = try o["diameter"].map { try number($0, "\(keyPath).diameter", in: 1...256) }
                 marker.style = .dot(diameter: diameter ?? StaticMapsSyntax.dotDiameter(size))
-            default: throw RenderSpecError.badValue(origin: origin("\(keyPath).style"), reason: "expected pin or dot")
+            case "callout":
+                marker.style = .callout
+                marker.color = .white
+            default: throw RenderSpecError.badValue(origin: origin("\(keyPath).style"), reason: "expected pin, dot or callout")
             }
         }
         if let v = o["color"] { marker.color = try color(v, "\(keyPath).color") }
@@ -489,6 +493,14 @@ private struct SpecReader {
             }
             marker.title = title
         }
+        if let v = o["snippet"] {
+            let snippet = try string(v, "\(keyPath).snippet")
+            guard snippet.count <= StaticMapsSyntax.maximumTitleLength else {
+                throw RenderSpecError.badValue(origin: origin("\(keyPath).snippet"), reason: "longer than \(StaticMapsSyntax.maximumTitleLength) characters")
+            }
+            marker.snippet = snippet
+        }
+        if let v = o["opacity"] { marker.opacity = try number(v, "\(keyPath).opacity", in: 0...1) }
         if o["diameter"] != nil, case .pin = marker.style {
             throw RenderSpecError.badValue(origin: origin("\(keyPath).diameter"), reason: "diameter needs \"style\": \"dot\"")
         }
