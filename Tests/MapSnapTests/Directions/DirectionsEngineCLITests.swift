@@ -23,7 +23,7 @@ final class DirectionsEngineCLITests {
         for v in via { args += ["--via", v] }
         if alternates > 0 { args += ["--alternatives", "\(alternates)"] }
         let result = try CLIRunner.run(args, environment: Self.env)
-        defer { CLIRunner.cleanUp(result) }
+        defer { CLIRunner.cleanUp(result.directory) }
         #expect(result.exitCode == 0, "\(result)")
         let stops = ([Self.from] + via + [Self.to]).map { p -> String in
             let c = p.split(separator: ",")
@@ -92,7 +92,7 @@ final class DirectionsEngineCLITests {
     @Test func impossibleRouteExits2WithTheEnginesReasonAndWritesNothing() throws {
         let result = try CLIRunner.run(["render", "--from", Self.from, "--to", "48.85,2.35", "--router", engine.url,
                                         "-o", "r.png", "--steps-out", "s.json"], environment: Self.env)
-        defer { CLIRunner.cleanUp(result) }
+        defer { CLIRunner.cleanUp(result.directory) }
         #expect(result.exitCode == 2)
         #expect(result.stderrLines.count == 1)
         #expect(result.stderr.contains("Valhalla at \(engine.url): no route: No suitable edges near location"), "\(result)")
@@ -104,7 +104,7 @@ final class DirectionsEngineCLITests {
         engine.stop()
         let result = try CLIRunner.run(["render", "--from", Self.from, "--to", Self.to, "--router", url, "--timeout", "2",
                                         "-o", "r.png"], environment: Self.env)
-        defer { CLIRunner.cleanUp(result) }
+        defer { CLIRunner.cleanUp(result.directory) }
         #expect(result.exitCode == 3)
         #expect(result.stderrLines.count == 1)
         #expect(result.stderr.contains("router Valhalla at \(url): unreachable"), "\(result)")

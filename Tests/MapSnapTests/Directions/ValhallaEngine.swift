@@ -57,7 +57,7 @@ final class ValhallaEngine: @unchecked Sendable {
         try process.run()
         // Ready when /status answers (a fraction of a second; at most 20 s).
         for _ in 0..<200 {
-            if (try? Data(contentsOf: URL(string: url + "/status")!)) != nil { return }
+            if Self.get(url + "/status") != nil { return }
             guard process.isRunning else { break }
             Thread.sleep(forTimeInterval: 0.1)
         }
@@ -67,7 +67,11 @@ final class ValhallaEngine: @unchecked Sendable {
 
     func stop() {
         if process.isRunning {
+            // SIGTERM makes valhalla_service drain requests for its drain_seconds (28 by
+            // default); the tests have none in flight, so after a moment it is killed.
             process.terminate()
+            for _ in 0..<20 where process.isRunning { Thread.sleep(forTimeInterval: 0.05) }
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
             process.waitUntilExit()
         }
         try? FileManager.default.removeItem(atPath: directory)
@@ -77,8 +81,22 @@ final class ValhallaEngine: @unchecked Sendable {
     func rawRoute(_ json: String) throws -> [String: Any] {
         var components = URLComponents(string: url + "/route")!
         components.queryItems = [URLQueryItem(name: "json", value: json)]
-        let data = try Data(contentsOf: try #require(components.url))
-        return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let address = try #require(components.url?.absoluteString)
+        let body = try #require(Self.get(address))
+        return try #require(try JSONSerialization.jsonObject(with: Data(body)) as? [String: Any])
+    }
+
+    /// One plain GET through libcurl (Foundation's `Data(contentsOf:)` speaks no HTTP on
+    /// Linux without FoundationNetworking); the body of any answer, nil when there is none.
+    static func get(_ url: String) -> [UInt8]? {
+        var options = HTTPTileSource.Options()
+        options.maxRetries = 0
+        options.timeout = 5
+        // A gate of its own: refused connections while the service starts must not open the
+        // shared circuit breaker for its port.
+        let downloader = TileDownloader(options: options, gate: HostGate(), budget: .shared, keepsClientErrorBodies: true)
+        guard case .body(let bytes, _, _)? = try? downloader.download(url, deadline: .none) else { return nil }
+        return bytes
     }
 
     /// A port nobody listens on now: bind port 0, read it, close.
