@@ -5,6 +5,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
+# The routing engine the directions tests route with (pyvalhalla from PyPI, cached under
+# .build/valhalla). Without network, MAPSNAP_SKIP_ROUTING_ENGINE=1 skips those tests.
+[ "${MAPSNAP_SKIP_ROUTING_ENGINE:-}" = 1 ] || scripts/valhalla-setup.sh >/dev/null
 # Regions in the user's own data directory (~/.local/share/mapsnap) must not reach the tests.
 export MAPSNAP_DATA=/nonexistent/mapsnap-test-data
 # Hide Swift Testing's per-test "started" lines; pipefail keeps swift test's exit status.

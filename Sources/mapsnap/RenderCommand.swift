@@ -90,6 +90,23 @@ enum RenderCommand {
       --spec FILE.json      a JSON spec describing the render (see docs/spec-format.md);
                             flags given as well are applied on top of it
 
+    DIRECTIONS (a route from a routing engine, or a saved answer)
+      --from PLACE          where the route starts: LAT,LON, a place name or an address
+      --to PLACE            where it ends
+      --via PLACE           a stop on the way (repeatable, in order; numbered pins)
+      --mode MODE           drive (default), walk, bike or transit
+      --alternatives N      also draw up to N alternate routes (0-3), in grey
+      --avoid LIST          tolls,highways,ferries (any of them)
+      --units U             metric (default) or imperial, for the "18 min · 4.2 km" callout
+      --router URL          the engine: valhalla+http://HOST:8002, osrm+http://HOST:5000,
+                            graphhopper+http://HOST:8989 (a plain URL: port 5000 = OSRM,
+                            8989 = GraphHopper, else Valhalla); default $MAPSNAP_ROUTER
+      --directions-json F   draw a saved answer instead (Google Directions, OSRM, Valhalla,
+                            GraphHopper or Mapbox JSON, told apart by content; no network)
+      --steps               numbered dots at each maneuver of the route
+      --steps-out F.json    write the camera and each route's distance, time and steps
+                            (the engine's numbers) as JSON, after the image
+
     DECORATIONS
       --attribution TEXT|none   replace (or remove) the data attribution (≤ 1000 characters)
       --no-scale-bar        hide the scale bar
@@ -110,7 +127,8 @@ enum RenderCommand {
 
     EXIT CODES
       0 success, 2 bad usage or input (nothing written; also an input file or folder that is
-      missing, of the wrong kind or unreadable), 3 runtime failure (I/O, network source,
+      missing, of the wrong kind or unreadable, and the engine finding no route, with its
+      reason), 3 runtime failure (the router unreachable or failing, I/O, network source,
       or no base-map tile could be read — every tile that exists failed or timed out;
       nothing written unless --allow-missing-tiles; or, with --require-detail, too little
       of the view has detailed data). Tiles a source does not have are not failures.
@@ -122,15 +140,18 @@ enum RenderCommand {
       mapsnap render --style terrain --dem examples/dem/ --center 36.5626,-84.2432 --zoom 12 -o relief.png
       mapsnap render --polyline6 "$(cat examples/route.polyline6)" --marker 'color:green|label:S|60.171321,24.942675' -o route.png
     (the examples/ files are in mapsnap's repository)
+      mapsnap render --from 'Helsinki railway station' --to 'Market Square, Helsinki' --mode walk \\
+          --router http://127.0.0.1:8002 -o walk.png
     """
 
     static let options = OptionTable(
-        valued: ["--size", "--scale", "--center", "--zoom", "--padding", "--style", "--source", "--sprite", "--dem", "--dem-encoding", "--path",
+        valued: Set(["--size", "--scale", "--center", "--zoom", "--padding", "--style", "--source", "--sprite", "--dem", "--dem-encoding", "--path",
                  "--marker", "--visible", "--geojson", "--gpx", "--polyline", "--polyline6", "--spec", "--url",
                  "--attribution", "--caption", "--output", "--max-size", "--max-pixels", "--cache-dir", "--timeout",
-                 "--render-timeout", "--max-connections", "--format", "--quality", "--data-dir", "--basemap", "--contact"],
+                 "--render-timeout", "--max-connections", "--format", "--quality", "--data-dir", "--basemap", "--contact"])
+            .union(RenderDirections.valuedOptions),
         switches: ["--no-scale-bar", "--fractional-zoom", "--quiet", "--help", "--offline", "--allow-missing-tiles",
-                   "--allow-cross-origin-redirects", "--require-detail"],
+                   "--allow-cross-origin-redirects", "--require-detail", "--steps"],
         aliases: ["-o": "--output", "-q": "--quiet", "-h": "--help"])
 
     static func run(_ arguments: ArraySlice<String>) throws(CLIError) {
@@ -146,7 +167,8 @@ enum RenderCommand {
         // Addresses and named places: the data directory's region indexes, the bundled
         // Helsinki index, then the gazetteer (--data-dir is read before any place is).
         let places = DataDirectory.resolve(explicit: args.last("--data-dir")).placeResolver()
-        let spec = try buildSpec(args, places: places)
+        var spec = try buildSpec(args, places: places)
+        let directions = try RenderDirections.apply(to: &spec, args)
         guard let output = spec.output else {
             throw .usage("render: missing -o OUT.png (use '-o -' for stdout)")
         }
@@ -157,8 +179,9 @@ enum RenderCommand {
             spec.warnings.forEach(Output.warning)
             places.problems.forEach(Output.warning)
         }
-        try render(spec, to: output, quiet: args.has("--quiet"), allowMissingTiles: args.has("--allow-missing-tiles"),
-                   requireDetail: args.has("--require-detail"))
+        let camera = try render(spec, to: output, quiet: args.has("--quiet"), allowMissingTiles: args.has("--allow-missing-tiles"),
+                                requireDetail: args.has("--require-detail"))
+        try RenderDirections.writeSteps(directions, camera: camera, args)
     }
 
     /// Every file and folder the flags name, by the one rule of `InputPath` (exit 2, the flag
@@ -233,6 +256,7 @@ enum RenderCommand {
                     case "--fractional-zoom": b.setFractionalZoom(true)
                     case "--offline": b.options.http.offline = true
                     case "--allow-cross-origin-redirects": b.options.http.allowsCrossOriginRedirects = true
+                    case "--steps": b.directions.showsSteps = true
                     default: break
                     }
                     continue
@@ -287,6 +311,14 @@ enum RenderCommand {
                     }
                     b.options.maximumPixelCount = n
                 case "--render-timeout": b.options.renderTimeout = try renderTimeout(v)
+                case "--from": try b.setDirectionsOrigin(v, origin: name)
+                case "--to": try b.setDirectionsDestination(v, origin: name)
+                case "--via": try b.addDirectionsWaypoints(v, origin: name)
+                case "--mode": try b.setTravelMode(v, origin: name)
+                case "--alternatives": try b.setAlternatives(v, origin: name)
+                case "--avoid": try b.setAvoid(v, origin: name)
+                case "--units": try b.setUnits(v, origin: name)
+                case "--directions-json": try b.setDirectionsResponse(v, origin: name)
                 default: break
                 }
             }
@@ -303,8 +335,9 @@ enum RenderCommand {
     /// Renders and writes one map. A map whose base-map tiles all failed (`nothingLoaded`)
     /// is a runtime failure unless `allowMissingTiles`, and so is a map lacking detail
     /// (`MapCoverage.lacksDetail`) with `requireDetail`; nothing is written then.
+    @discardableResult
     static func render(_ spec: RenderSpec, to output: String, quiet: Bool, allowMissingTiles: Bool, requireDetail: Bool = false,
-                       warn: (String) -> Void = Output.warning) throws(CLIError) {
+                       warn: (String) -> Void = Output.warning) throws(CLIError) -> Camera {
         let snapshot: MapSnapshot
         do {
             snapshot = try MapSnapshotter(options: spec.options).render()
@@ -338,7 +371,7 @@ enum RenderCommand {
         }
         if output == "-" {
             try Output.png(png)
-            return
+            return snapshot.camera
         }
         // Temporaries of earlier runs killed mid-write would otherwise stay forever.
         AtomicFile.removeStaleTemporaries(for: output)
@@ -347,5 +380,6 @@ enum RenderCommand {
         } catch {
             throw .runtime("\(error)")
         }
+        return snapshot.camera
     }
 }

@@ -82,9 +82,13 @@ extension RenderSpec {
             } else if let name = m.iconAnchorFraction?.name {
                 json["anchor"] = .string(name)
             }
+        case .callout:
+            json["style"] = .string("callout")
         }
         if let label = m.label { json["label"] = .string(label) }
         if let title = m.title { json["title"] = .string(title) }
+        if let snippet = m.snippet { json["snippet"] = .string(snippet) }
+        if m.opacity != 1 { json["opacity"] = .number(m.opacity) }
         return .object(json)
     }
 

@@ -31,7 +31,10 @@ import Foundation
 ///   "geojson": "file.geojson" | { inline GeoJSON },   "gpx": "file.gpx",
 ///   "polyline": "…",  "polyline6": "…",  "url": "Static Maps URL",
 ///   "attribution": "text" | "none",  "scaleBar": bool,  "caption": "text",  "output": "out.png",
-///   "format": "png8|png|png32|jpg|jpg-baseline|webp",  "quality": 1…100
+///   "format": "png8|png|png32|jpg|jpg-baseline|webp",  "quality": 1…100,
+///   "directions": {"origin": PLACE, "destination": PLACE, "waypoints": [PLACE, …], "mode": "drive|walk|bike|transit",
+///                  "alternatives": 0…3, "avoid": ["tolls", "highways", "ferries"], "units": "metric|imperial",
+///                  "response": "saved-answer.json", "steps": bool}
 /// }
 /// ```
 /// Colours use `ColorSyntax` (`#RRGGBB`, `0xRRGGBBAA`, names); a fill or stroke colour of
@@ -52,6 +55,8 @@ public struct RenderSpec: Sendable {
     public var impliedFormat: ImageFormat?
     /// JPEG / lossy WebP quality 1–100 (nil: the format's default; WebP then lossless).
     public var quality: Int?
+    /// Directions to ask a router for, or a saved answer to draw (empty: none).
+    public var directions = DirectionsQuery()
 
     /// A spec from parts (library callers that build options in code).
     public init(options: MapSnapshotOptions, output: String? = nil, warnings: [String] = []) {
@@ -83,7 +88,7 @@ public struct RenderSpec: Sendable {
     public static let keys: [String] = [
         "size", "scale", "center", "zoom", "padding", "fractionalZoom", "style", "basemap", "source", "sprite", "dem", "demEncoding", "paths", "markers",
         "polygons", "circles", "visible", "geojson", "gpx", "polyline", "polyline6", "url", "attribution",
-        "scaleBar", "caption", "output", "format", "quality",
+        "scaleBar", "caption", "output", "format", "quality", "directions",
     ]
 
     /// Largest number of jobs in a JSON Lines batch.
@@ -411,6 +416,45 @@ private struct SpecReader {
         if let v = object["output"] { try builder.setOutput(try string(v, "output"), origin: origin("output")) }
         if let v = object["format"] { try builder.setFormat(try string(v, "format"), origin: origin("format")) }
         if let v = object["quality"] { try builder.setQuality(try numberText(v, "quality"), origin: origin("quality")) }
+        if let v = object["directions"] { try readDirections(v) }
+    }
+
+    /// `"directions": {"origin", "destination", "waypoints": [PLACE, …] | "A|B", "mode",
+    /// "alternatives": 0…3 | bool, "avoid": ["tolls", …] | "tolls,ferries", "units",
+    /// "response": "saved-answer.json", "steps": bool}`.
+    mutating func readDirections(_ value: JSONValue) throws {
+        let o = try dictionary(value, "directions", allowed: ["origin", "destination", "waypoints", "mode", "alternatives", "avoid",
+                                                             "units", "response", "steps"])
+        func text(_ key: String) throws -> String? {
+            guard let v = o[key] else { return nil }
+            if case .bool(let b) = v, key == "alternatives" { return b ? "true" : "false" }
+            if case .number = v { return try numberText(v, "directions.\(key)") }
+            return try string(v, "directions.\(key)")
+        }
+        if let t = try text("origin") { try builder.setDirectionsOrigin(t, origin: origin("directions.origin")) }
+        if let t = try text("destination") { try builder.setDirectionsDestination(t, origin: origin("directions.destination")) }
+        if let v = o["waypoints"] {
+            if case .string(let t) = v {
+                try builder.addDirectionsWaypoints(t, origin: origin("directions.waypoints"))
+            } else {
+                for (i, item) in try array(v, "directions.waypoints").enumerated() {
+                    try builder.addDirectionsWaypoints(try string(item, "directions.waypoints[\(i)]"),
+                                                       origin: origin("directions.waypoints[\(i)]"))
+                }
+            }
+        }
+        if let t = try text("mode") { try builder.setTravelMode(t, origin: origin("directions.mode")) }
+        if let t = try text("alternatives") { try builder.setAlternatives(t, origin: origin("directions.alternatives")) }
+        if let v = o["avoid"] {
+            let t: String
+            if case .string(let s) = v { t = s } else {
+                t = try array(v, "directions.avoid").enumerated().map { try string($1, "directions.avoid[\($0)]") }.joined(separator: ",")
+            }
+            try builder.setAvoid(t, origin: origin("directions.avoid"))
+        }
+        if let t = try text("units") { try builder.setUnits(t, origin: origin("directions.units")) }
+        if let t = try text("response") { try builder.setDirectionsResponse(t, origin: origin("directions.response")) }
+        if let v = o["steps"] { builder.directions.showsSteps = try bool(v, "directions.steps") }
     }
 
     // MARK: Overlay objects
@@ -466,7 +510,8 @@ private struct SpecReader {
         return path
     }
 
-    static let markerKeys = ["lat", "lon", "location", "color", "size", "style", "diameter", "label", "title", "icon", "anchor", "level"]
+    static let markerKeys = ["lat", "lon", "location", "color", "size", "style", "diameter", "label", "title", "icon", "anchor", "level",
+                             "snippet", "opacity"]
 
     func marker(_ value: JSONValue, _ keyPath: String) throws -> MarkerOverlay {
         let o = try dictionary(value, keyPath, allowed: Self.markerKeys)
@@ -485,7 +530,10 @@ private struct SpecReader {
             case "dot":
                 let diameter = try o["diameter"].map { try number($0, "\(keyPath).diameter", in: 1...256) }
                 marker.style = .dot(diameter: diameter ?? StaticMapsSyntax.dotDiameter(size))
-            default: throw RenderSpecError.badValue(origin: origin("\(keyPath).style"), reason: "expected pin or dot")
+            case "callout":
+                marker.style = .callout
+                marker.color = .white
+            default: throw RenderSpecError.badValue(origin: origin("\(keyPath).style"), reason: "expected pin, dot or callout")
             }
         }
         if let v = o["color"] { marker.color = try color(v, "\(keyPath).color") }
@@ -503,6 +551,14 @@ private struct SpecReader {
             }
             marker.title = title
         }
+        if let v = o["snippet"] {
+            let snippet = try string(v, "\(keyPath).snippet")
+            guard snippet.count <= StaticMapsSyntax.maximumTitleLength else {
+                throw RenderSpecError.badValue(origin: origin("\(keyPath).snippet"), reason: "longer than \(StaticMapsSyntax.maximumTitleLength) characters")
+            }
+            marker.snippet = snippet
+        }
+        if let v = o["opacity"] { marker.opacity = try number(v, "\(keyPath).opacity", in: 0...1) }
         if o["diameter"] != nil, case .pin = marker.style {
             throw RenderSpecError.badValue(origin: origin("\(keyPath).diameter"), reason: "diameter needs \"style\": \"dot\"")
         }

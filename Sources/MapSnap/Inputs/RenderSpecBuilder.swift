@@ -21,6 +21,8 @@ package struct RenderSpecBuilder: Sendable {
     package var quality: Int?
     /// Things ignored or degraded along the way, one line each, for the CLI to print.
     package var warnings: [String] = []
+    /// Directions asked for (`--from`/`--to`, a spec's `"directions"`, a URL's `origin`…).
+    package var directions = DirectionsQuery()
     /// Resolves place names in locations; nil means only `lat,lon` is accepted.
     package var resolver: (any PlaceResolving)?
     /// Directory against which relative file paths (GeoJSON, GPX, icons, styles, sources,
@@ -246,6 +248,7 @@ package struct RenderSpecBuilder: Sendable {
         if let f = url.format { format = f }
         impliedFormat = .png8
         if let q = url.quality { quality = q }
+        mergeDirections(url.directions)
         warnings += url.warnings
     }
 
@@ -308,7 +311,7 @@ package struct RenderSpecBuilder: Sendable {
         guard pixelWidth <= Double(limit), pixelHeight <= Double(limit) else {
             throw .imageTooLarge(width: options.width, height: options.height, scale: options.scale, limit: limit)
         }
-        guard options.center != nil || !options.overlays.isEmpty || !options.visibleCoordinates.isEmpty else {
+        guard options.center != nil || !options.overlays.isEmpty || !options.visibleCoordinates.isEmpty || !directions.isEmpty else {
             if let empty = emptyInputs.first { throw .emptyInput(name: empty.name, lacking: empty.lacking) }
             throw .nothingToShow
         }
@@ -324,6 +327,7 @@ package struct RenderSpecBuilder: Sendable {
         spec.format = format
         spec.impliedFormat = impliedFormat
         spec.quality = quality
+        spec.directions = directions
         return spec
     }
 

@@ -106,6 +106,8 @@ public enum StaticMapsSyntax {
         var markerColor: Color? = nil
         var label: String? = nil
         var title: String? = nil
+        var snippet: String? = nil
+        var opacity = 1.0
         var iconPath: String? = nil
         var anchorText: (item: Int, text: String)? = nil
         var isDot = false
@@ -134,6 +136,12 @@ public enum StaticMapsSyntax {
                         throw .badValue(origin: origin, key: key, text: String(value.prefix(20)) + "…", reason: "longer than \(maximumTitleLength) characters")
                     }
                     title = String(value)
+                case "snippet":
+                    guard value.count <= maximumTitleLength else {
+                        throw .badValue(origin: origin, key: key, text: String(value.prefix(20)) + "…", reason: "longer than \(maximumTitleLength) characters")
+                    }
+                    snippet = String(value)
+                case "opacity": opacity = try number(value, key: key, origin: origin, in: 0...1)
                 case "icon":
                     guard !value.isEmpty else {
                         throw .badValue(origin: origin, key: key, text: "", reason: "expected a PNG file path or an http(s) URL of a PNG or JPEG")
@@ -160,7 +168,7 @@ public enum StaticMapsSyntax {
                 case "shadow": _ = try bool(value, key: key, origin: origin)
                 default:
                     throw .unknownStyleKey(origin: origin, item: itemIndex, key: key,
-                                           allowed: ["size", "color", "label", "icon", "anchor", "scale", "shadow", "title", "style"])
+                                           allowed: ["size", "color", "label", "icon", "anchor", "scale", "shadow", "title", "snippet", "opacity", "style"])
                 }
                 continue
             }
@@ -189,6 +197,8 @@ public enum StaticMapsSyntax {
             var marker = MarkerOverlay(coordinate: coordinate, style: style, label: label, title: title, iconScale: iconScale)
             if let markerColor { marker.color = markerColor }
             marker.iconAnchorFraction = anchorFraction
+            marker.snippet = snippet
+            marker.opacity = opacity
             return marker
         }
     }

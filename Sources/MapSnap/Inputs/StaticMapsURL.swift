@@ -35,6 +35,11 @@ public struct StaticMapsURL: Sendable {
     public var quality: Int?
     /// Ignored parameters, one sentence each, in URL order.
     public var warnings: [String] = []
+    /// Google Directions' parameters (`origin`, `destination`, `waypoints`, `mode`,
+    /// `alternatives`, `avoid`, `units`): a route to ask a router for.
+    public var directions = DirectionsQuery()
+    /// The parameter names a Static Maps URL may carry for directions.
+    public static let directionsParameters: Set<String> = ["origin", "destination", "waypoints", "mode", "alternatives", "avoid", "units"]
 
     /// Longest URL accepted (Google's own limit is 16 384 characters; encoded polylines in
     /// generated URLs can be longer).
@@ -114,6 +119,13 @@ public struct StaticMapsURL: Sendable {
                 }
             case "quality":
                 quality = try StaticMapsSyntax.parseQuality(value, origin: here)
+            case "origin": directions.origin = try DirectionsQuery.parsePlace(value, origin: here, resolver: resolver)
+            case "destination": directions.destination = try DirectionsQuery.parsePlace(value, origin: here, resolver: resolver)
+            case "waypoints": directions.waypoints += try DirectionsQuery.parseWaypoints(value, origin: here, resolver: resolver)
+            case "mode": directions.transportType = try DirectionsQuery.parseMode(value, origin: here)
+            case "alternatives": directions.alternateCount = try DirectionsQuery.parseAlternatives(value, origin: here)
+            case "avoid": directions.avoid = try DirectionsQuery.parseAvoid(value, origin: here)
+            case "units": directions.units = try DirectionsQuery.parseUnits(value, origin: here)
             case "region", "map_id":
                 warnings.append("\(origin): ignored parameter \"\(key)\" (not supported)")
             default:

@@ -10,10 +10,26 @@ extension MarkerOverlay {
         static let haloColor = Color.white
     }
 
-    /// Size of the title's box in pixels (halo included), nil without a title.
+    /// How a snippet (the second line under a title) is set, in points.
+    enum Snippet {
+        static let sizePoints = 11.0
+        static let color = Color(rgb: 0x5F6368)
+    }
+
+    /// Size of the title's box in pixels (halo included), snippet line below it included;
+    /// nil without either, and for a callout (its title is inside the bubble).
     func titleSize(scale: Double, text: TextEngine) -> (width: Double, height: Double)? {
-        guard let title, !title.isEmpty else { return nil }
-        return text.measure(title, sizePoints: Title.sizePoints, bold: false, scale: scale, haloPoints: Title.haloPoints)
+        if case .callout = style { return nil }
+        let head = (title ?? "").isEmpty ? nil
+            : text.measure(title ?? "", sizePoints: Title.sizePoints, bold: false, scale: scale, haloPoints: Title.haloPoints)
+        let tail = (snippet ?? "").isEmpty ? nil
+            : text.measure(snippet ?? "", sizePoints: Snippet.sizePoints, bold: false, scale: scale, haloPoints: Title.haloPoints)
+        switch (head, tail) {
+        case (nil, nil): return nil
+        case let (h?, nil): return h
+        case let (nil, t?): return t
+        case let (h?, t?): return (max(h.width, t.width), h.height + t.height)
+        }
     }
 
     /// The spots a title may take beside the marker's box, best first: right, left, below,
@@ -48,6 +64,9 @@ extension MarkerOverlay {
                 m = OverlayMargins(left: a.x * k, top: a.y * k,
                                    right: (Double(image.width) - a.x) * k, bottom: (Double(image.height) - a.y) * k)
             }
+        case .callout:
+            let b = CalloutShape(text: title ?? "", scale: s, engine: text).size
+            m = OverlayMargins(left: b.width / 2, top: b.height, right: b.width / 2, bottom: 0)
         }
         if let size = titleSize(scale: s, text: text) {
             m.right += size.width + Title.gapPoints * s
@@ -87,6 +106,9 @@ extension MarkerOverlay {
             let k = iconPixelScale(scale)
             return PixelRect(x: at.x - a.x * k, y: at.y - a.y * k,
                              width: Double(image.width) * k, height: Double(image.height) * k)
+        case .callout:
+            let b = CalloutShape(text: title ?? "", scale: scale, engine: ctx.text).size
+            return PixelRect(x: at.x - b.width / 2, y: at.y - b.height, width: b.width, height: b.height)
         }
     }
 
@@ -95,52 +117,69 @@ extension MarkerOverlay {
         let at = ctx.camera.point(for: coordinate)
         let scale = ctx.scale
         let canvas = ctx.canvas
+        guard opacity > 0 else { return }
+        // Every colour of the marker carries its opacity (1: unchanged).
+        let o: (Color) -> Color = { [opacity] c in opacity >= 1 ? c : c.withOpacity(opacity) }
         switch style {
         case .pin(let size):
             let shape = PinShape(size: size)
             let outline = shape.path(tip: at, scale: scale)
             // A soft shadow offset down-right, then the body, then a darker rim.
             canvas.fill(outline.mapPoints { PixelPoint(x: $0.x + 1.2 * scale, y: $0.y + 1.2 * scale) },
-                        color: Color(red: 0, green: 0, blue: 0, alpha: 50))
-            canvas.fill(outline, color: color)
+                        color: o(Color(red: 0, green: 0, blue: 0, alpha: 50)))
+            canvas.fill(outline, color: o(color))
             canvas.stroke(outline, style: StrokeStyle(width: max(1, 1 * scale), join: .round),
-                          color: MarkerPalette.rim(for: color))
+                          color: o(MarkerPalette.rim(for: color)))
             let head = PixelPoint(x: at.x, y: at.y - shape.headCenterOffset * scale)
             if let label, !label.isEmpty, shape.labelSize > 0 {
                 ctx.text.drawCentered(label, at: head, sizePoints: label.count > 2 ? shape.labelSize * 0.75 : shape.labelSize,
-                                      bold: true, color: MarkerPalette.label(for: color), scale: scale, on: canvas)
+                                      bold: true, color: o(MarkerPalette.label(for: color)), scale: scale, on: canvas)
             } else {
                 var dot = Path()
                 dot.addCircle(center: head, radius: shape.headRadius * 0.36 * scale)
-                canvas.fill(dot, color: MarkerPalette.rim(for: color))
+                canvas.fill(dot, color: o(MarkerPalette.rim(for: color)))
             }
         case .dot(let diameter):
             let r = diameter / 2 * scale
             var circle = Path()
             circle.addCircle(center: at, radius: r + Self.dotRimPoints * scale)
-            canvas.fill(circle, color: .white)
+            canvas.fill(circle, color: o(.white))
             var inner = Path()
             inner.addCircle(center: at, radius: r)
-            canvas.fill(inner, color: color)
-            canvas.stroke(circle, style: StrokeStyle(width: 0.8 * scale), color: Color(red: 0, green: 0, blue: 0, alpha: 90))
+            canvas.fill(inner, color: o(color))
+            canvas.stroke(circle, style: StrokeStyle(width: 0.8 * scale), color: o(Color(red: 0, green: 0, blue: 0, alpha: 90)))
             if let label, !label.isEmpty, diameter >= 12 {
                 ctx.text.drawCentered(label, at: at, sizePoints: diameter * 0.6, bold: true,
-                                      color: MarkerPalette.label(for: color), scale: scale, on: canvas)
+                                      color: o(MarkerPalette.label(for: color)), scale: scale, on: canvas)
             }
         case .icon(let path, let anchor):
             let image = try ctx.icons.image(at: path)
             let k = iconPixelScale(scale)
             let w = Double(image.width) * k, h = Double(image.height) * k
             let a = iconAnchor(anchor, image)
-            canvas.draw(image, in: PixelRect(x: at.x - a.x * k, y: at.y - a.y * k, width: w, height: h))
+            canvas.draw(image, in: PixelRect(x: at.x - a.x * k, y: at.y - a.y * k, width: w, height: h), opacity: min(opacity, 1))
+        case .callout:
+            CalloutShape(text: title ?? "", scale: scale, engine: ctx.text).draw(tip: at, fill: o(color), opacity: min(opacity, 1),
+                                                                                on: canvas)
         }
     }
 
     /// Draws the title into the box chosen for it (halo included).
     func drawTitle(in rect: PixelRect, _ ctx: OverlayContext) {
-        guard let title, !title.isEmpty else { return }
-        ctx.text.draw(title, in: rect, sizePoints: Title.sizePoints, bold: false, color: Title.color,
-                      haloColor: Title.haloColor, haloPoints: Title.haloPoints, scale: ctx.scale, on: ctx.canvas)
+        guard opacity > 0 else { return }
+        let o: (Color) -> Color = { [opacity] c in opacity >= 1 ? c : c.withOpacity(opacity) }
+        var top = rect.minY
+        if let title, !title.isEmpty {
+            ctx.text.draw(title, in: PixelRect(x: rect.minX, y: top, width: rect.width, height: rect.height),
+                          sizePoints: Title.sizePoints, bold: false, color: o(Title.color),
+                          haloColor: o(Title.haloColor), haloPoints: Title.haloPoints, scale: ctx.scale, on: ctx.canvas)
+            top += ctx.text.measure(title, sizePoints: Title.sizePoints, bold: false, scale: ctx.scale, haloPoints: Title.haloPoints).height
+        }
+        if let snippet, !snippet.isEmpty {
+            ctx.text.draw(snippet, in: PixelRect(x: rect.minX, y: top, width: rect.width, height: rect.maxY - top),
+                          sizePoints: Snippet.sizePoints, bold: false, color: o(Snippet.color),
+                          haloColor: o(Title.haloColor), haloPoints: Title.haloPoints, scale: ctx.scale, on: ctx.canvas)
+        }
     }
 }
 

@@ -133,6 +133,9 @@ public struct MarkerOverlay: Sendable, Hashable {
         /// A PNG file; `anchor` is the point of the icon (in icon pixels at scale 1, origin
         /// top-left) that sits on the coordinate. nil anchor = bottom centre.
         case icon(path: String, anchor: PixelPoint?)
+        /// A rounded bubble holding the `title` (a route's "18 min · 4.2 km"), its pointer's
+        /// tip on the coordinate; `color` fills it. The title is drawn inside, not beside.
+        case callout
     }
 
     /// Where the marker points.
@@ -145,6 +148,11 @@ public struct MarkerOverlay: Sendable, Hashable {
     public var label: String?
     /// Text drawn beside the marker with a halo.
     public var title: String?
+    /// A second, smaller line under the title (`GMSMarker.snippet`, `snippet:`).
+    public var snippet: String? = nil
+    /// 0 (invisible) to 1 (opaque, the default): multiplies the alpha of the whole marker,
+    /// its title and snippet included (`GMSMarker.opacity`, `opacity:`).
+    public var opacity: Double = 1
     /// Whether base-map labels are drawn over it or under it.
     public var level: Overlay.Level
     /// Pixels of a custom icon per point (Google's `scale:`): an icon made for scale 2 is

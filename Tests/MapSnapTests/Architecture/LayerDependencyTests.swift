@@ -10,7 +10,7 @@ let layerRanks: [String: Int] = [
     "Codecs": 2, "Text": 2, "VectorTile": 2,
     "Style": 3, "Tiles": 3, "Places": 3, "Compare": 3, "OSM": 3,
     "Overlays": 4, "Regions": 4, "BuildInfo": 4,
-    "Options": 5,
+    "Options": 5, "Directions": 5,
     "Inputs": 6,
     "Render": 7,
     "Server": 8,

@@ -34,7 +34,8 @@ enum CurlTransfer {
         let h = easy.handle
         mapsnap_curl_easy_reset(h)
         configure(h, easy: easy, exchange: exchange)
-        let sink = BodySink(handle: h, limit: exchange.maxBodyBytes, budget: exchange.budget, memoryLimit: exchange.memoryLimit)
+        let sink = BodySink(handle: h, limit: exchange.maxBodyBytes, budget: exchange.budget, memoryLimit: exchange.memoryLimit,
+                            keepsClientErrors: exchange.keepsClientErrorBodies)
         // The header list must outlive the transfer; the reset of the next use forgets it.
         var headerList: UnsafeMutableRawPointer?
         for line in exchange.headers where !line.contains("\r") && !line.contains("\n") {
@@ -164,14 +165,17 @@ private final class BodySink {
     private(set) var expires: String?
     private(set) var date: String?
     private(set) var age: String?
-    /// Decided at the first body byte: only a 2xx body is kept.
+    /// Decided at the first body byte: only a 2xx body is kept (and a 4xx one when
+    /// `keepsClientErrors`).
     private var keeps: Bool?
+    private let keepsClientErrors: Bool
 
-    init(handle: UnsafeMutableRawPointer, limit: Int, budget: TransferBudget, memoryLimit: Int) {
+    init(handle: UnsafeMutableRawPointer, limit: Int, budget: TransferBudget, memoryLimit: Int, keepsClientErrors: Bool = false) {
         self.handle = handle
         self.limit = limit
         self.budget = budget
         self.memoryLimit = memoryLimit
+        self.keepsClientErrors = keepsClientErrors
     }
 
     /// Takes `count` bytes; false stops the transfer.
@@ -179,7 +183,7 @@ private final class BodySink {
         if keeps == nil {
             var status = 0
             _ = mapsnap_curl_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &status)
-            keeps = (200..<300).contains(status)
+            keeps = (200..<300).contains(status) || (keepsClientErrors && (400..<500).contains(status))
         }
         guard count <= limit - received else {
             stop = .tooLarge(received + count)

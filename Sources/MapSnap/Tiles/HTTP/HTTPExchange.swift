@@ -28,11 +28,15 @@ struct HTTPExchange: Sendable {
     /// Extra request header lines (`If-None-Match: "abc"`): a conditional request revalidating
     /// a cached copy. Lines holding CR or LF are not sent.
     var headers: [String] = []
+    /// Keep the body of a 4xx response too (within the same limits): a routing engine says
+    /// why there is no route in the body of its 400 answer.
+    var keepsClientErrorBodies = false
 
     /// A complete response.
     struct Response: Sendable {
         var status: Int
-        /// The decoded body of a 2xx response; empty for other statuses (read, counted, dropped).
+        /// The decoded body of a 2xx response (and of a 4xx one with `keepsClientErrorBodies`);
+        /// empty for other statuses (read, counted, dropped).
         var body: [UInt8]
         /// Bytes of `TransferBudget` held for `body`; the receiver releases them.
         var reservedBytes: Int

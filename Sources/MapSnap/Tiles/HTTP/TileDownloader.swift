@@ -12,6 +12,9 @@ struct TileDownloader: Sendable {
     let options: HTTPTileSource.Options
     let gate: HostGate
     let budget: TransferBudget
+    /// Hand a 4xx answer's body back as `.body` (its status in `Details`) instead of
+    /// `.clientError`: a routing engine's 400 says why there is no route. 404 stays absent.
+    var keepsClientErrorBodies = false
 
     /// What the server said about a tile.
     enum Download {
@@ -118,6 +121,7 @@ struct TileDownloader: Sendable {
             var request = exchange(url, host: host, timeout: min(options.timeout, left ?? .infinity))
             request.range = range
             request.headers = conditions
+            request.keepsClientErrorBodies = keepsClientErrorBodies
             let outcome = CurlTransfer.perform(request)
             switch outcome {
             case .response(let response):
@@ -204,6 +208,9 @@ struct TileDownloader: Sendable {
                 ? .rateLimited(url: shown, status: status, retryAfter: response.retryAfter, attempts: number)
                 : .serverError(url: shown, status: status, attempts: number)
             return .done(.failure(Retry(error: error, postponed: response.retryAfter != nil)))
+        case 400..<500 where keepsClientErrorBodies:
+            let details = Details(status: status, contentType: response.contentType)
+            return .done(.success(.body(response.body, reservedBytes: response.reservedBytes, details: details)))
         case 400..<500:
             return .done(.success(.clientError(status)))
         case 500..<600:
