@@ -22,6 +22,7 @@ public enum DirectionsError: Error, Equatable, Sendable, CustomStringConvertible
         }
     }
 
+/// One line for the user: what failed, naming the router or file.
     public var description: String {
         switch self {
         case let .routerUnavailable(router, reason):

@@ -26,9 +26,11 @@ public struct DirectionsRequest: Sendable, Hashable {
     /// Features of the road network a route can avoid (Google's `avoid=tolls|highways|ferries`).
     public enum RoadFeature: String, Sendable, Hashable, CaseIterable, Comparable {
         case tolls, highways, ferries
+/// By name, so a set of features prints in a stable order.
         public static func < (a: Self, b: Self) -> Bool { a.rawValue < b.rawValue }
     }
 
+/// A request from `source` to `destination` through `waypoints`, in order.
     public init(source: LatLng, destination: LatLng, waypoints: [LatLng] = [], transportType: TransportType = .drive,
                 alternateCount: Int = 0, avoid: Set<RoadFeature> = []) {
         self.source = source

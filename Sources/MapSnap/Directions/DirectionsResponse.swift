@@ -8,6 +8,7 @@ public struct DirectionsResponse: Sendable, Hashable {
     /// The travel mode the answer was asked for or says it is, when known.
     public var transportType: TransportType?
 
+/// An answer: its routes (the chosen one first), the engine format it came in, its mode.
     public init(routes: [Route], format: DirectionsFormat, transportType: TransportType? = nil) {
         self.routes = routes
         self.format = format

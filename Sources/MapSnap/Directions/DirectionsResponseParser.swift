@@ -30,6 +30,8 @@ public struct DirectionsResponseParser: Sendable {
     /// Largest answer read, in bytes (a saved file or a router's body).
     public static let maximumResponseBytes = 32 << 20
 
+/// A parser whose errors name `origin` (the file or router); `fromRouter` makes a missing
+/// route the router's fault rather than the file's.
     public init(origin: String, fromRouter: Bool = false, maximumPointCount: Int = DirectionsResponseParser.defaultMaximumPointCount) {
         self.origin = origin
         self.fromRouter = fromRouter

@@ -8,6 +8,7 @@
 /// - the engine's "no route" (a 4xx with its reason, or an answer with no routes) → `.noRoute`;
 /// - a body over `DirectionsResponseParser.maximumResponseBytes` or too many points → `.tooLarge`.
 public struct DirectionsService: Sendable {
+/// The engine asked, and where.
     public var router: Router
     /// Timeouts, retries and limits of the HTTP layer (`timeout`, `maxRetries`, …); caching
     /// and `offline` do not apply.
@@ -15,6 +16,7 @@ public struct DirectionsService: Sendable {
     /// Most points all answered routes may have together.
     public var maximumPointCount = DirectionsResponseParser.defaultMaximumPointCount
 
+/// A service asking `router` through the HTTP layer with `http`'s timeouts and limits.
     public init(router: Router, http: HTTPTileSource.Options = HTTPTileSource.Options()) {
         self.router = router
         self.http = http

@@ -13,6 +13,7 @@ public struct Route: Sendable, Hashable {
     /// The maneuvers, in order, over all legs.
     public var steps: [RouteStep]
 
+/// A route: its shape, metres, seconds, the engine's name for it and its steps.
     public init(polyline: [LatLng], distance: Double, expectedTravelTime: Double, name: String = "", steps: [RouteStep] = []) {
         self.polyline = polyline
         self.distance = distance

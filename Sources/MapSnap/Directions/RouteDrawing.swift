@@ -13,6 +13,7 @@ public struct RouteDrawing: Sendable {
     /// Whether to put the time-and-distance callout on the chosen route.
     public var showsCallout: Bool
 
+/// A drawing of routes in `transportType`'s colours, the callout in `units`.
     public init(transportType: TransportType = .drive, units: TravelSummary.Units = .metric, showsSteps: Bool = false,
                 showsCallout: Bool = true) {
         self.transportType = transportType
@@ -23,17 +24,29 @@ public struct RouteDrawing: Sendable {
 
     /// Colours of the drawing (the chosen route's is its mode's).
     public enum Palette {
+        /// The chosen route when driving (Google-like blue).
         public static let drive = Color(rgb: 0x1A73E8)
+        /// Its casing.
         public static let driveCasing = Color(rgb: 0x0D47A1)
+        /// The chosen route on foot (dotted).
         public static let walk = Color(rgb: 0x1A73E8)
+        /// The chosen route by bike.
         public static let bike = Color(rgb: 0x0F9D58)
+        /// Its casing.
         public static let bikeCasing = Color(rgb: 0x0B6E3D)
+        /// The chosen route by transit.
         public static let transit = Color(rgb: 0x8E24AA)
+        /// Its casing.
         public static let transitCasing = Color(rgb: 0x5E1675)
+        /// Alternates, under the chosen route.
         public static let alternate = Color(rgb: 0xA0A6AD)
+        /// Their casing.
         public static let alternateCasing = Color(rgb: 0x7D838A)
+        /// The origin's "A" pin.
         public static let origin = Color(rgb: 0x34A853)
+        /// The destination's "B" pin.
         public static let destination = Color(rgb: 0xEA4335)
+        /// Numbered waypoint pins.
         public static let waypoint = Color(rgb: 0xFBBC04)
     }
 

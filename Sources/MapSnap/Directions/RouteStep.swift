@@ -10,6 +10,7 @@ public struct RouteStep: Sendable, Hashable {
     /// Where the maneuver happens.
     public var location: LatLng
 
+/// A maneuver: its text, the metres and seconds to the next one, and where it is.
     public init(instructions: String, distance: Double, expectedTravelTime: Double, location: LatLng) {
         self.instructions = instructions
         self.distance = distance

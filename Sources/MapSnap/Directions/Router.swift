@@ -20,6 +20,7 @@ public struct Router: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+/// Which engine's API is spoken.
     public var engine: Engine
     /// The API's base URL (`http://127.0.0.1:8002`), without a trailing slash; a query string
     /// (an API key) is kept and sent with every request.
@@ -43,6 +44,7 @@ public struct Router: Sendable, Hashable, CustomStringConvertible {
         self.engine = engine ?? Self.detectedEngine(lower)
     }
 
+/// A router of a known engine at `baseURL` (no prefix, no detection).
     public init(engine: Engine, baseURL: String) {
         self.engine = engine
         self.baseURL = baseURL

@@ -5,7 +5,9 @@
 /// A front end turns it into a `DirectionsRequest` for a router (`request()`), or reads the
 /// saved answer in `responseFile`, then draws the routes with `RouteDrawing`.
 public struct DirectionsQuery: Sendable, Hashable {
+    /// Where the route starts (`--from`, `origin`).
     public var origin: LatLng?
+    /// Where it ends (`--to`, `destination`).
     public var destination: LatLng?
     /// Stops between origin and destination, in order.
     public var waypoints: [LatLng] = []
@@ -13,6 +15,7 @@ public struct DirectionsQuery: Sendable, Hashable {
     public var transportType: TransportType?
     /// Alternates asked for besides the best route (nil: none).
     public var alternateCount: Int?
+    /// Road features the route keeps off (`--avoid`).
     public var avoid: Set<DirectionsRequest.RoadFeature> = []
     /// Units of the time-and-distance callout (nil: metric).
     public var units: TravelSummary.Units?
@@ -21,6 +24,7 @@ public struct DirectionsQuery: Sendable, Hashable {
     /// Draw numbered dots at the maneuvers (`--steps`).
     public var showsSteps = false
 
+    /// Nothing asked yet.
     public init() {}
 
     /// Nothing about directions was said.

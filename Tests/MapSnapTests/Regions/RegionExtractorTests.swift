@@ -173,7 +173,7 @@ import Testing
     @Test func sourcesThatCannotBeExtractedFromAreNamed() throws {
         let dir = try TileFixtures.temporaryDirectory()
         let cases: [(String, Bool, String)] = [
-            (dir + "/missing.pmtiles", false, "no such file"),
+            (dir + "/missing.pmtiles", true, "no such file"),   // one rule: a path the user names that is missing is input (exit 2)
             (TileFixtures.helsinkiRaster, true, "a tile directory cannot be extracted from"),
             (TestPaths.fixture("styles/plain.json"), true, "not an MBTiles, PMTiles or tile directory"),
             ("https://tiles.example/{z}/{x}/{y}.pbf", true, "a tile URL template cannot be extracted from"),

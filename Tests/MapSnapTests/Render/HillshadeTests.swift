@@ -223,7 +223,7 @@ import Testing
         #expect(bad.stderr.contains("--dem-encoding"))
         let missing = try runCLI(["render", "--style", "terrain", "--dem", "/nonexistent-dem", "--zoom", "3",
                                   "--center", "0,0", "-o", out + ".2"])
-        #expect(missing.status == 3)
+        #expect(missing.status == 2)   // a missing input path is bad input, like every other
         #expect(missing.stderr.contains("--dem /nonexistent-dem"))
         let help = try runCLI(["render", "--help"])
         #expect(help.stdout.contains("--dem SOURCE"))
