@@ -14,8 +14,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repo="$(pwd)"
-version="$(sed -n 's/^let version = "\(.*\)"$/\1/p' Sources/mapsnap/main.swift)"
-[ -n "$version" ] || { echo "test-examples: no 'let version = \"…\"' in Sources/mapsnap/main.swift" >&2; exit 1; }
+version="$(sed -n 's/^ *public static let version = "\(.*\)"$/\1/p' Sources/MapSnap/Support/MapSnapBuildInfo.swift)"
+[ -n "$version" ] || { echo "test-examples: no 'public static let version = \"…\"' in Sources/MapSnap/Support/MapSnapBuildInfo.swift" >&2; exit 1; }
 
 work="${TMPDIR:-/tmp}/mapsnap-examples"
 rm -rf "$work/mapsnap"
