@@ -9,9 +9,9 @@ import Foundation
 ///    so a link in `/usr/local/bin` to an unpacked tarball finds the tarball's `share/`);
 /// 2. `$MAPSNAP_RESOURCES/<Folder>` (a container, or resources kept elsewhere);
 /// 3. the checkout this file was compiled in, but only for an executable that lives inside
-///    that checkout (`.build/debug/mapsnap`, the test runner) or in a SwiftPM build folder
-///    (`…/.build/…`: a package that depends on MapSnap, whose checkout of it sits in its own
-///    `.build/checkouts/`). An installed copy therefore never reads a checkout by accident,
+///    that checkout (`.build/debug/mapsnap`, the test runner) or in the SwiftPM build folder
+///    holding the checkout (a package that depends on MapSnap: its checkout of it sits in
+///    `SCRATCH/checkouts/`, its executables in `SCRATCH/<triple>/debug/`). An installed copy therefore never reads a checkout by accident,
 ///    and deleting or moving the checkout cannot change what an installed binary draws.
 enum ResourceLocator {
     /// Where an installed executable's resources live, relative to the folder holding it.
@@ -63,8 +63,11 @@ enum ResourceLocator {
         // Sources/MapSnap/Support/ResourceLocator.swift → the repository root is four levels up.
         var checkout = normalized(sourceFile)
         for _ in 0..<4 { checkout = parent(checkout) }
+        // A dependency's checkout sits in the consumer's build folder (`SCRATCH/checkouts/mapsnap`,
+        // SCRATCH being `.build` or any `--scratch-path`), beside the executables built there.
+        let scratch = checkout.range(of: "/checkouts/", options: .backwards).map { String(checkout[..<$0.lowerBound]) }
         let builtHere = executables.contains { exe in
-            exe.hasPrefix(checkout == "/" ? "/" : checkout + "/") || exe.contains("/.build/")
+            exe.hasPrefix(checkout == "/" ? "/" : checkout + "/") || scratch.map { exe.hasPrefix($0 + "/") } == true
         }
         if builtHere { roots.append(checkout) }
         return roots

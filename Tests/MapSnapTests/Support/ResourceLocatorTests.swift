@@ -50,13 +50,34 @@ import Testing
         #expect(found == tree.elsewhere + "/Styles")
     }
 
-    @Test(arguments: ["/checkout/.build/debug/mapsnap", "/checkout/.build/x86_64-unknown-linux-gnu/release/mapsnap",
-                      "/consumer/.build/debug/App"])
+    @Test(arguments: ["/checkout/.build/debug/mapsnap", "/checkout/.build/x86_64-unknown-linux-gnu/release/mapsnap"])
     func theCheckoutServesBinariesBuiltInABuildFolder(relativeExecutable: String) throws {
         let tree = try Tree(installed: false, environment: false)
         defer { CLIRunner.cleanUp(tree.root) }
         let found = try tree.find(executable: tree.root + relativeExecutable).get()
         #expect(found == tree.checkout + "/Styles")
+    }
+
+    /// A package depending on MapSnap: SwiftPM checks mapsnap out into the consumer's build
+    /// folder (`.build`, or any `--scratch-path`) and builds the consumer's executables there.
+    @Test(arguments: ["/consumer/.build", "/tmp/any-scratch"])
+    func aDependencysCheckoutServesExecutablesOfItsBuildFolder(scratch: String) throws {
+        let tree = try Tree(installed: false, environment: false, checkout: false)
+        defer { CLIRunner.cleanUp(tree.root) }
+        let checkout = tree.root + scratch + "/checkouts/mapsnap"
+        try FileManager.default.createDirectory(atPath: checkout + "/Styles", withIntermediateDirectories: true)
+        try Data("{}".utf8).write(to: URL(fileURLWithPath: checkout + "/Styles/normal.json"))
+        let source = checkout + "/Sources/MapSnap/Support/ResourceLocator.swift"
+        func find(_ exe: String) -> Result<String, ResourceNotFound> {
+            ResourceLocator.directory(named: "Styles", probe: "normal.json", environment: [:],
+                                      executablePaths: [exe], sourceFile: source)
+        }
+        #expect(try find(tree.root + scratch + "/x86_64-unknown-linux-gnu/debug/App").get() == checkout + "/Styles")
+        // The same checkout is not read by a binary built, or copied, anywhere else.
+        guard case .failure = find(tree.root + "/elsewhere/.build/debug/App") else {
+            Issue.record("a binary outside the consumer's build folder read its checkout")
+            return
+        }
     }
 
     @Test func anInstalledBinaryNeverReadsTheCheckout() throws {
