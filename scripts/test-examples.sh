@@ -18,7 +18,9 @@ version="$(sed -n 's/^ *public static let version = "\(.*\)"$/\1/p' Sources/MapS
 [ -n "$version" ] || { echo "test-examples: no 'public static let version = \"…\"' in Sources/MapSnap/Support/MapSnapBuildInfo.swift" >&2; exit 1; }
 
 work="${TMPDIR:-/tmp}/mapsnap-examples"
-rm -rf "$work/mapsnap"
+# The snapshot is new each run but keeps its version tag, so a build folder from an earlier
+# run would hold a stale checkout of the same version: start both afresh.
+rm -rf "$work/mapsnap" "$work/build"
 mkdir -p "$work/mapsnap"
 
 # A tagged snapshot of the working tree (tracked and untracked, not ignored files).
