@@ -22,6 +22,17 @@ final class TestServer: Sendable {
     /// Access-log lines so far.
     var accessLog: [String] { logBox.lines }
 
+    /// Whether a line matching `predicate` reaches the access log within a few seconds: the
+    /// server writes its lines after the response is sent, on its own log thread.
+    func accessLogEventually(contains predicate: (String) -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(TestEnvironment.seconds(5))
+        while Date() < deadline {
+            if logBox.lines.contains(where: predicate) { return true }
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        return logBox.lines.contains(where: predicate)
+    }
+
     func get(_ target: String, headers: [(String, String)] = []) throws -> HTTPTestClient.Response {
         try HTTPTestClient.request(port: port, target: target, headers: headers)
     }
