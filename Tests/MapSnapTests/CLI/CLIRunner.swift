@@ -75,41 +75,10 @@ enum CLIRunner {
         for (k, v) in environment { env[k] = v }
         process.environment = env
         process.currentDirectoryURL = URL(fileURLWithPath: directory)
-        let outPipe = Pipe(), errPipe = Pipe(), inPipe = Pipe()
-        process.standardOutput = standardOutput ?? outPipe
-        process.standardError = errPipe
-        process.standardInput = inPipe
-
-        let finished = DispatchSemaphore(value: 0)
-        process.terminationHandler = { _ in finished.signal() }
-        // Both pipes are drained on their own threads while the process runs: a PNG on stdout
-        // is larger than the pipe buffer and would otherwise block the child forever.
-        let outBox = DataBox(), errBox = DataBox()
-        let drained = DispatchGroup()
-        for (pipe, box) in [(outPipe, outBox), (errPipe, errBox)] {
-            let handle = pipe.fileHandleForReading
-            drained.enter()
-            Thread.detachNewThread {
-                box.set(handle.readDataToEndOfFile())
-                drained.leave()
-            }
-        }
-        try process.run()
-        try? inPipe.fileHandleForWriting.close()
-        // Our copy of the write end must go, or the reader never sees end-of-file.
-        if standardOutput != nil { try? outPipe.fileHandleForWriting.close() }
-
-        var timedOut = false
-        if finished.wait(timeout: .now() + timeoutSeconds) == .timedOut {
-            timedOut = true
-            kill(process.processIdentifier, SIGKILL)
-            finished.wait()
-        }
-        // The child is gone; its pipe ends close, so the readers finish promptly.
-        _ = drained.wait(timeout: .now() + 10)
-        return CLIResult(exitCode: process.terminationStatus, stdout: [UInt8](outBox.get()),
-                         stderr: String(decoding: errBox.get(), as: UTF8.self),
-                         directory: directory, timedOut: timedOut)
+        let outcome = try ChildProcess.run(process, timeoutSeconds: timeoutSeconds, standardOutput: standardOutput)
+        return CLIResult(exitCode: outcome.status, stdout: [UInt8](outcome.stdout),
+                         stderr: String(decoding: outcome.stderr, as: UTF8.self),
+                         directory: directory, timedOut: outcome.timedOut)
     }
 
     /// Removes a run's working directory (restoring write permission first).
@@ -151,12 +120,4 @@ enum CLIRunner {
 struct CLIRunnerError: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
-}
-
-/// Bytes handed from a reader thread to the test, guarded by a lock.
-private final class DataBox: @unchecked Sendable {
-    private var data = Data()
-    private let lock = NSLock()
-    func set(_ d: Data) { lock.lock(); data = d; lock.unlock() }
-    func get() -> Data { lock.lock(); defer { lock.unlock() }; return data }
 }

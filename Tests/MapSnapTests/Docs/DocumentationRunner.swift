@@ -77,36 +77,12 @@ enum DocumentationRunner {
         env["no_proxy"] = nil
         env["NO_PROXY"] = nil
         process.environment = env
-        let outPipe = Pipe(), errPipe = Pipe()
-        process.standardOutput = outPipe
-        process.standardError = errPipe
-        process.standardInput = FileHandle.nullDevice
-
-        let finished = DispatchSemaphore(value: 0)
-        process.terminationHandler = { _ in finished.signal() }
-        let outBox = DocsDataBox(), errBox = DocsDataBox()
-        let drained = DispatchGroup()
-        for (pipe, box) in [(outPipe, outBox), (errPipe, errBox)] {
-            let handle = pipe.fileHandleForReading
-            drained.enter()
-            Thread.detachNewThread {
-                box.set(handle.readDataToEndOfFile())
-                drained.leave()
-            }
-        }
-        try process.run()
-        var timedOut = false
-        if finished.wait(timeout: .now() + timeoutSeconds) == .timedOut {
-            timedOut = true
-            kill(process.processIdentifier, SIGKILL)
-            finished.wait()
-        }
-        _ = drained.wait(timeout: .now() + 10)
+        let outcome = try ChildProcess.run(process, timeoutSeconds: timeoutSeconds)
 
         var result = DocumentationRunResult(
-            block: block, exitCode: process.terminationStatus, timedOut: timedOut,
-            stdout: String(decoding: outBox.get(), as: UTF8.self),
-            stderr: String(decoding: errBox.get(), as: UTF8.self),
+            block: block, exitCode: outcome.status, timedOut: outcome.timedOut,
+            stdout: String(decoding: outcome.stdout, as: UTF8.self),
+            stderr: String(decoding: outcome.stderr, as: UTF8.self),
             directory: work)
         let traced = (try? String(contentsOfFile: trace, encoding: .utf8)) ?? ""
         if let first = traced.split(separator: "\n").first {
@@ -121,11 +97,4 @@ enum DocumentationRunner {
         }
         return result
     }
-}
-
-/// Bytes handed from a reader thread to the test.
-private final class DocsDataBox: Sendable {
-    private let data = Mutex(Data())
-    func set(_ d: Data) { data.withLock { $0 = d } }
-    func get() -> Data { data.withLock { $0 } }
 }
