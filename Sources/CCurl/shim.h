@@ -2,6 +2,9 @@
 #include <dlfcn.h>
 #include <pthread.h>
 
+/* The libcurl header mapsnap was built against (the library itself is loaded on first use). */
+static inline const char *mapsnap_curl_header_version(void) { return LIBCURL_VERSION; }
+
 /* libcurl is loaded on first use (dlopen), not linked: linked, it and the TLS, Kerberos and
    LDAP libraries it pulls in cost every mapsnap process about 10 ms of dynamic linking at
    start, although most never fetch anything. The functions are reached through this table;

@@ -5,6 +5,9 @@
 #include <microhttpd.h>
 #include <netinet/in.h>
 #include <pthread.h>
+
+/* The libmicrohttpd header mapsnap was built against, as 0xMMmmpp00 (loaded on first use). */
+static inline unsigned long mapsnap_mhd_header_version(void) { return (unsigned long)MHD_VERSION; }
 #include <string.h>
 #include <sys/socket.h>
 

@@ -8,7 +8,8 @@ public struct LibraryVersion: Sendable, Equatable, CustomStringConvertible {
         /// release build links them statically, so there it is the code that runs.
         case header
         /// A library mapsnap loads on first use (libcurl, libmicrohttpd), not asked because
-        /// loading it costs start-up time; `libraryVersions(loadingOnDemandLibraries: true)` asks.
+        /// loading it costs start-up time; `version` is its header's at build time, and
+        /// `libraryVersions(loadingOnDemandLibraries: true)` asks the library itself.
         case notLoaded
         /// The library could not be loaded or did not say.
         case unavailable
@@ -16,7 +17,7 @@ public struct LibraryVersion: Sendable, Equatable, CustomStringConvertible {
 
     /// The library's usual name: `libpng`, `FreeType`, `SQLite`…
     public var name: String
-    /// Its version (`1.6.39`), nil unless `origin` is `.runtime` or `.header`.
+    /// Its version (`1.6.39`); for `.notLoaded`, the header's; nil when `.unavailable`.
     public var version: String?
     /// Where `version` came from.
     public var origin: Origin
@@ -33,7 +34,8 @@ public struct LibraryVersion: Sendable, Equatable, CustomStringConvertible {
         switch origin {
         case .runtime: return "\(name) \(version ?? "")"
         case .header: return "\(name) \(version ?? "") (from its header at build time)"
-        case .notLoaded: return "\(name) (loaded on first use; --version --all loads it to ask)"
+        case .notLoaded:
+            return "\(name) \(version.map { $0 + " " } ?? "")(from its header at build time; loaded on first use: --version --all asks it)"
         case .unavailable: return "\(name) (not available)"
         }
     }

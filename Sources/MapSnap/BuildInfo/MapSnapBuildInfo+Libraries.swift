@@ -22,8 +22,8 @@ extension MapSnapBuildInfo {
             list.append(LibraryVersion(name: "libcurl", version: CurlTransfer.libraryVersion, origin: .runtime))
             list.append(LibraryVersion(name: "libmicrohttpd", version: HTTPServer.libraryVersion, origin: .runtime))
         } else {
-            list.append(LibraryVersion(name: "libcurl", version: nil, origin: .notLoaded))
-            list.append(LibraryVersion(name: "libmicrohttpd", version: nil, origin: .notLoaded))
+            list.append(LibraryVersion(name: "libcurl", version: CurlTransfer.headerVersion, origin: .notLoaded))
+            list.append(LibraryVersion(name: "libmicrohttpd", version: HTTPServer.headerVersion, origin: .notLoaded))
         }
         return list
     }

@@ -673,4 +673,11 @@ extension HTTPServer {
     /// The version of the libmicrohttpd this process loads (`MHD_get_version`), or nil when it
     /// cannot be loaded. Loads the library, which mapsnap otherwise does only for `serve`.
     static var libraryVersion: String? { mapsnap_mhd_version().map { String(cString: $0) } }
+    /// The libmicrohttpd header mapsnap was built against (`MHD_VERSION`, 0xMMmmpp00 →
+    /// `M.m.p`), without loading it.
+    static var headerVersion: String {
+        let v = mapsnap_mhd_header_version()
+        func part(_ shift: UInt) -> String { String((v >> shift) & 0xFF, radix: 16) }
+        return "\(part(24)).\(part(16)).\(part(8))"
+    }
 }

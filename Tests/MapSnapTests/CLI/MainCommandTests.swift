@@ -68,6 +68,32 @@ import Testing
         #expect(first.contains("(commit unknown"), "\(r.stdoutText)")
     }
 
+    /// Every library that decides pixels or bytes gets a line with a dotted version; the
+    /// network libraries give their header's without being loaded, and `--all` asks them.
+    @Test func versionNamesEachLibraryWithAVersion() throws {
+        let dir = TestPaths.temporaryDirectory()
+        defer { CLIRunner.cleanUp(dir) }
+        func versions(_ arguments: [String]) throws -> [String: Substring] {
+            let r = try CLIRunner.run(arguments, in: dir)
+            #expect(r.exitCode == 0, "\(r)")
+            var found: [String: Substring] = [:]
+            for line in r.stdoutText.split(separator: "\n").dropFirst() {
+                let words = line.split(separator: " ")
+                if words.count >= 2 { found[String(words[0])] = words[1] }
+            }
+            return found
+        }
+        let plain = try versions(["--version"])
+        for name in ["libpng", "libdeflate", "FreeType", "libjpeg-turbo", "libwebp", "libcurl", "SQLite", "libmicrohttpd"] {
+            let version = try #require(plain[name], "no \(name) line: \(plain)")
+            #expect(version.split(separator: ".").count >= 2 && version.split(separator: ".").allSatisfy { Int($0) != nil },
+                    "\(name) \(version)")
+        }
+        let all = try versions(["--version", "--all"])
+        // The loaded libcurl is the one Debian installed, whose major.minor the header shares.
+        #expect(all["libcurl"]?.split(separator: ".").prefix(2) == plain["libcurl"]?.split(separator: ".").prefix(2), "\(all)")
+    }
+
     @Test(arguments: [
         ("rendr", ["'rendr'", "did you mean 'render'?"]),
         ("compar", ["did you mean 'compare'?"]),

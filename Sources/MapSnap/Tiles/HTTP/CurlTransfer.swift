@@ -324,4 +324,6 @@ extension CurlTransfer {
     /// The version of the libcurl this process loads (`curl_version_info`), or nil when it
     /// cannot be loaded. Loads libcurl, which mapsnap otherwise does only on first use.
     static var libraryVersion: String? { mapsnap_curl_version().map { String(cString: $0) } }
+    /// The libcurl header mapsnap was built against (`LIBCURL_VERSION`), without loading it.
+    static var headerVersion: String { String(cString: mapsnap_curl_header_version()) }
 }
