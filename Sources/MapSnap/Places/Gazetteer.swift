@@ -430,12 +430,6 @@ final class Gazetteer: PlaceResolving, Sendable {
         }
         return names
     }
-
-    /// Levenshtein distance between two strings' scalars, giving up (returning limit + 1)
-    /// once every path exceeds `limit`.
-    static func editDistance(_ a: String, _ b: String, limit: Int) -> Int {
-        EditDistance.between(a, b, limit: limit)
-    }
 }
 
 /// Resolves names through `Gazetteer.bundled`, loading the tables only when a name is

@@ -284,7 +284,7 @@ package final class PlaceIndex: Sendable {
             let candidate = String(decoding: bytes[hit.range], as: UTF8.self)
             let other = Array(candidate.unicodeScalars.map(\.value))
             guard abs(other.count - scalars.count) <= limitDistance else { continue }
-            let d = Gazetteer.editDistance(candidate, key, limit: limitDistance)
+            let d = EditDistance.between(candidate, key, limit: limitDistance)
             guard d <= limitDistance, let e = entry(hit.entry) else { continue }
             let shown = e.kind == .address && !e.city.isEmpty ? "\(e.name), \(e.city)" : e.name
             found.append((d, Int(e.importance), shown))

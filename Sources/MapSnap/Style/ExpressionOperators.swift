@@ -163,15 +163,10 @@ enum ExpressionOperators {
     /// mean" in the unknown-operator error.
     static func names(closeTo name: String) -> [String] {
         let scored = table.keys.compactMap { candidate -> (Int, String)? in
-            let d = editDistance(name, candidate, limit: 2)
+            let d = EditDistance.between(name, candidate, limit: 2)
             return d <= 2 ? (d, candidate) : nil
         }
         return scored.sorted { $0.0 != $1.0 ? $0.0 < $1.0 : $0.1 < $1.1 }.prefix(3).map(\.1)
-    }
-
-    /// Levenshtein distance over Unicode scalars, giving up (returning `limit + 1`) past `limit`.
-    static func editDistance(_ a: String, _ b: String, limit: Int) -> Int {
-        EditDistance.between(a, b, limit: limit)
     }
 }
 
