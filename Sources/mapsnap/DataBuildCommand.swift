@@ -20,9 +20,15 @@ enum DataBuildCommand {
 
     static let indexHelp = """
     USAGE: mapsnap data index REGION.osm.pbf -o OUT.places
+           mapsnap data index REGION.pmtiles|REGION.mbtiles -o OUT.places
 
     Builds only the address and place index of an OpenStreetMap extract (no tiles, no
     tilemaker). 'data build' makes it too.
+
+    From an OpenMapTiles or Protomaps vector-tile archive it indexes the named places,
+    points of interest and streets of the tiles at their highest zoom, and the house numbers
+    whose street is certain (the nearest named street within 50 m, every other name at least
+    10 m farther). 'data extract' does this for every region it adds to the data directory.
     """
 
     static let options = OptionTable(valued: ["--output", "--data-dir"], switches: ["--help"],
@@ -69,22 +75,42 @@ enum DataBuildCommand {
     static func runIndex(_ arguments: ArraySlice<String>) throws(CLIError) {
         let args = try indexOptions.parse(arguments)
         if args.has("--help") { Output.out(indexHelp); return }
-        guard args.positionals.count == 1, let pbf = args.positionals.first else {
-            throw .usage("data index: expected one REGION.osm.pbf (see mapsnap data index --help)")
+        guard args.positionals.count == 1, let input = args.positionals.first else {
+            throw .usage("data index: expected one REGION.osm.pbf, .pmtiles or .mbtiles (see mapsnap data index --help)")
         }
         guard let output = args.last("--output") else { throw .usage("data index: missing -o OUT.places") }
-        try InputPath.check(pbf, .file, label: "data index:")
+        try InputPath.check(input, .file, label: "data index:")
+        let lower = input.lowercased()
+        if lower.hasSuffix(".pmtiles") || lower.hasSuffix(".mbtiles") {
+            let p = try writeTileIndex(archive: input, to: output)
+            Output.out("wrote \(output) (\(summaryText(p)))")
+            return
+        }
         do {
-            let reader = try OSMPBFReader(path: pbf)
+            let reader = try OSMPBFReader(path: input)
             let (writer, p) = try PlaceIndexBuilder.build(pbf: reader)
             try AtomicFile.write(writer.encode(), to: output)
-            Output.out("wrote \(output) (\(p.addresses) addresses, \(p.streets) streets, \(p.pointsOfInterest) points of interest, \(p.places) places)")
+            Output.out("wrote \(output) (\(summaryText(p)))")
         } catch let error as AtomicFileError {
             throw .runtime("cannot write \(output): \(error)")
         } catch {
-            if case .unreadable = error as? OSMPBFError { throw .runtime("\(pbf): \(error)") }
-            throw .input("\(pbf): \(error)")
+            if case .unreadable = error as? OSMPBFError { throw .runtime("\(input): \(error)") }
+            throw .input("\(input): \(error)")
         }
+    }
+
+    /// Builds the place index of a local vector-tile archive and writes it to `output` atomically.
+    static func writeTileIndex(archive: String, to output: String) throws(CLIError) -> PlaceIndexBuilder.Summary {
+        let source: any TileSource
+        do { source = try TileSources.open(archive) } catch { throw .input("\(archive): \(error.description)") }
+        let writer: PlaceIndexWriter, summary: PlaceIndexBuilder.Summary
+        do { (writer, summary) = try PlaceIndexBuilder.build(tiles: source, path: archive) } catch { throw .input(error.description) }
+        do { try AtomicFile.write(writer.encode(), to: output) } catch { throw .runtime("cannot write \(output): \(error)") }
+        return summary
+    }
+
+    static func summaryText(_ p: PlaceIndexBuilder.Summary) -> String {
+        "\(p.addresses) addresses, \(p.streets) streets, \(p.pointsOfInterest) points of interest, \(p.places) places"
     }
 
     /// `helsinki` for `…/helsinki.osm.pbf` (also `.pbf`, `-latest.osm.pbf` kept as is).

@@ -42,6 +42,11 @@ enum DataExtractCommand {
     extract (another ETag or size) is an error. Progress (tiles, bytes, rate, time left) is
     shown on a terminal.
 
+    A region of the data directory made of vector tiles (OpenMapTiles or Protomaps) also
+    gets a place index, DATA_DIR/NAME.places: its streets, points of interest and named
+    places, found by --center, markers, paths and URLs. Not its addresses: tiles carry house
+    numbers without their street ('data build' from an .osm.pbf indexes addresses).
+
     EXAMPLES:
       mapsnap data extract https://build.protomaps.com/20261203.pmtiles --place Paris --maxzoom 15
       mapsnap data extract helsinki.mbtiles --bbox 24.90,60.15,24.99,60.19 -o centre.pmtiles
@@ -73,6 +78,8 @@ enum DataExtractCommand {
         if let text = args.last("--maxzoom") { maxZoom = try zoom(text, flag: "--maxzoom") }
 
         let output: String
+        // A region in the data directory gets a place index beside it (NAME.places).
+        var indexPath: String?
         let dryRun = args.has("--dry-run")
         // Archives of the region in the other format (NAME.mbtiles), replaced once the new one is in place.
         var superseded: [String] = []
@@ -101,6 +108,7 @@ enum DataExtractCommand {
                 // The replaced region's place index describes the old tiles' area: it goes too.
                 let index = (dir.path as NSString).appendingPathComponent("\(name).\(DataDirectory.placeIndexExtension)")
                 if !taken.isEmpty, FileManager.default.fileExists(atPath: index) { superseded.append(index) }
+                indexPath = index
             }
         }
 
@@ -134,8 +142,19 @@ enum DataExtractCommand {
                 throw .runtime("wrote \(output) but cannot remove the older \(other): \(error.localizedDescription)")
             }
         }
-        guard !quiet else { return }
         let seconds = Date().timeIntervalSince(started)
+        var indexNote: String?
+        // Vector tiles of a known schema only: a raster region has no names to index.
+        if let indexPath, !dryRun, report.tiles > 0, let source = try? TileSources.open(output),
+           VectorTileSchema.identify(source) != nil {
+            do {
+                let summary = try DataBuildCommand.writeTileIndex(archive: output, to: indexPath)
+                indexNote = "indexed \(DataBuildCommand.summaryText(summary)) in \(indexPath)"
+            } catch {
+                Output.warning("data extract: wrote \(output), but no place index: \(error)")
+            }
+        }
+        guard !quiet else { return }
         let ratio = report.tileBytes > 0 ? Double(report.bytesRead) / Double(report.tileBytes) : 0
         if dryRun {
             Output.out("would extract \(count(report.tiles)) tiles (\(count(report.entries)) entries, \(bytes(report.tileBytes))) at z\(report.minZoom)–\(report.maxZoom) from \(shown)")
@@ -144,6 +163,7 @@ enum DataExtractCommand {
             return
         }
         Output.out("wrote \(output): \(count(report.tiles)) tiles, z\(report.minZoom)–\(report.maxZoom), \(bytes(report.archiveBytes))")
+        if let indexNote { Output.out(indexNote) }
         Output.out(String(format: "read %@ in %@ requests, %@ (%.2f× the tiles' bytes), %.1f s", shown, count(report.reads),
                           bytes(report.bytesRead), ratio, seconds))
     }

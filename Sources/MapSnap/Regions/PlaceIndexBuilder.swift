@@ -28,7 +28,7 @@ package struct PlaceIndexBuilder {
         package var addresses = 0, streets = 0, pointsOfInterest = 0, places = 0
     }
 
-    private struct Pending {
+    struct Pending {
         var kind: PlaceIndexEntry.Kind
         var name: String
         var alternates: [String]
@@ -71,14 +71,15 @@ package struct PlaceIndexBuilder {
         // Pass 3: tagged nodes, and positions of the needed nodes.
         var positions = [LatLng](repeating: LatLng(latitude: .nan, longitude: .nan), count: unique.count)
         var nodeItems: [(pending: [Pending], at: LatLng)] = []
-        var cityNodes: [(name: String, aliases: [String], at: LatLng, radiusDegrees: Double)] = []
+        var cityNodes: [CityPoint] = []
         try pbf.scan(nodes: { n in
             if let i = unique.sortedIndex(of: n.id) { positions[i] = n.coordinate }
             guard !n.tags.isEmpty, n.coordinate.isValid else { return }
             let items = classify(n.tags)
             if !items.isEmpty { nodeItems.append((items, n.coordinate)) }
             if let place = n.tags["place"], place == "city" || place == "town", let name = n.tags["name"], !name.isEmpty {
-                cityNodes.append((name, alternateNames(n.tags), n.coordinate, place == "city" ? 0.18 : 0.072))
+                cityNodes.append(CityPoint(name: name, aliases: alternateNames(n.tags), at: n.coordinate,
+                                           radiusDegrees: place == "city" ? 0.18 : 0.072))
             }
         })
         func position(_ id: Int64) -> LatLng? {
@@ -110,7 +111,25 @@ package struct PlaceIndexBuilder {
             for item in items where !item.highway { located.append((item, at)) }
         }
 
-        // Cities: the nearest city or town, else the commonest addr:city.
+        return assemble(located: located, streetSegments: streetSegments, cityNodes: cityNodes)
+    }
+
+
+    /// A named city or town that entries without `addr:city` are assigned to, within its radius.
+    struct CityPoint {
+        var name: String
+        var aliases: [String]
+        var at: LatLng
+        var radiusDegrees: Double
+    }
+
+    /// The index from located entries, street segments and the cities around: entries
+    /// without a city get the nearest city or town (else the commonest `addr:city`), street
+    /// segments of one name are merged into streets. Shared by the `.osm.pbf` and the
+    /// vector-tile builders.
+    static func assemble(located: [(Pending, LatLng)], streetSegments: [(Pending, [LatLng])],
+                         cityNodes: [CityPoint]) -> (PlaceIndexWriter, Summary) {
+        var cityNodes = cityNodes
         cityNodes.sort { ($0.at.latitude, $0.at.longitude, $0.name) < ($1.at.latitude, $1.at.longitude, $1.name) }
         var cityCounts: [String: Int] = [:]
         for (item, _) in located where !item.city.isEmpty { cityCounts[item.city, default: 0] += 1 }
@@ -165,12 +184,12 @@ package struct PlaceIndexBuilder {
 
     // MARK: Classification
 
-    private static let streetImportance: [String: UInt8] = [
+    static let streetImportance: [String: UInt8] = [
         "motorway": 100, "trunk": 100, "primary": 100, "secondary": 95, "tertiary": 90, "unclassified": 85,
         "residential": 85, "living_street": 85, "pedestrian": 85, "road": 80, "service": 60, "track": 50,
         "footway": 50, "cycleway": 50, "path": 50, "steps": 45, "bridleway": 45,
     ]
-    private static let placeImportance: [String: UInt8] = [
+    static let placeImportance: [String: UInt8] = [
         "city": 220, "town": 200, "village": 160, "borough": 150, "suburb": 150, "quarter": 140, "square": 140,
         "neighbourhood": 130, "island": 120, "hamlet": 100, "locality": 100, "islet": 90,
     ]
@@ -238,7 +257,7 @@ package struct PlaceIndexBuilder {
     }
 
     /// Objects with a Wikidata item are better known: +30 (+10 with Wikipedia), at most 250.
-    private static func withLinks(_ importance: UInt8, _ tags: OSMTags) -> UInt8 {
+    static func withLinks(_ importance: UInt8, _ tags: OSMTags) -> UInt8 {
         var v = Int(importance)
         if tags["wikidata"] != nil { v += 30 }
         if tags["wikipedia"] != nil { v += 10 }
@@ -259,7 +278,7 @@ package struct PlaceIndexBuilder {
         return out
     }
 
-    private static func entry(_ p: Pending, _ at: LatLng) -> PlaceIndexEntry {
+    static func entry(_ p: Pending, _ at: LatLng) -> PlaceIndexEntry {
         PlaceIndexEntry(kind: p.kind, name: p.name, alternateNames: p.alternates, street: p.street, houseNumber: p.houseNumber,
                         city: p.city, postcode: p.postcode, coordinate: at, importance: p.importance)
     }

@@ -177,6 +177,19 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: r.directory + "/x.places"))
         CLIRunner.cleanUp(r.directory)
     }
+
+    /// From vector tiles: streets, points of interest and places, no addresses; raster tiles
+    /// have no names to index (exit 2, one line, nothing written).
+    @Test func dataIndexReadsVectorTileArchives() throws {
+        let r = try CLIRunner.run(["data", "index", TestPaths.fixture("helsinki-protomaps.pmtiles"), "-o", "t.places"])
+        defer { CLIRunner.cleanUp(r.directory) }
+        #expect(r.exitCode == 0 && r.stdoutText.hasPrefix("wrote t.places (0 addresses, "), "\(r)")
+        #expect(try PlaceIndex(path: r.directory + "/t.places").search("Market Square") != nil)
+        let raster = try CLIRunner.run(["data", "index", TestPaths.repositoryRoot + "/Data/imagery.mbtiles", "-o", "i.places"], in: r.directory)
+        #expect(raster.exitCode == 2 && raster.stderr.contains("imagery.mbtiles: not vector tiles"), "\(raster)")
+        #expect(raster.stderr.split(separator: "\n").count == 1)
+        #expect(!FileManager.default.fileExists(atPath: r.directory + "/i.places"))
+    }
 }
 
 /// Addresses wherever a location is accepted: a Static Maps URL and a batch job, through the

@@ -19,10 +19,14 @@ import Testing
         let result = try CLIRunner.run(args, in: dir)
         #expect(result.exitCode == 0 && result.stderr.isEmpty, "\(result)")
         let lines = result.stdoutText.split(separator: "\n").map(String.init)
-        #expect(lines.count == 2)
+        #expect(lines.count == 3)
         #expect(lines.first?.hasPrefix("wrote data/uusimaa.pmtiles: 809 tiles, z0–14, ") == true, "\(lines)")
+        #expect(lines.dropFirst().first?.hasPrefix("indexed 0 addresses, ") == true && lines.dropFirst().first?.hasSuffix(" in data/uusimaa.places") == true, "\(lines)")
         #expect(lines.last?.hasPrefix("read \(server.url) in \(server.server.requestCount) requests, ") == true, "\(lines)")
-        #expect(CLIRunner.listing(dir + "/data") == ["uusimaa.pmtiles"])
+        #expect(CLIRunner.listing(dir + "/data") == ["uusimaa.places", "uusimaa.pmtiles"])
+        // The region's names are found in its own index (made from its tiles).
+        let index = try PlaceIndex(path: dir + "/data/uusimaa.places")
+        #expect(index.search("Helsinki Cathedral").map { $0.kind } == .poi)
 
         let list = try CLIRunner.run(["data", "list", "--data-dir", "data"], in: dir)
         #expect(list.exitCode == 0)
@@ -47,7 +51,8 @@ import Testing
         try Data("index of the old tiles".utf8).write(to: URL(fileURLWithPath: dir + "/data/uusimaa.places"))
         let forced = try CLIRunner.run(args + ["--force", "-q"], in: dir)
         #expect(forced.exitCode == 0 && forced.stdout.isEmpty && forced.stderr.isEmpty, "\(forced)")
-        #expect(CLIRunner.listing(dir + "/data") == ["uusimaa.pmtiles"])
+        #expect(CLIRunner.listing(dir + "/data") == ["uusimaa.places", "uusimaa.pmtiles"])
+        #expect(try PlaceIndex(path: dir + "/data/uusimaa.places").search("Tuomiokirkko") != nil, "the old index was replaced")
     }
 
     @Test func secretsInTheSourceURLAreNeitherPrintedNorRecorded() throws {
@@ -69,7 +74,7 @@ import Testing
         let result = try CLIRunner.run(["data", "extract", ExtractFixtures.country.path, "--place", "Helsinki", "--radius", "3",
                                         "--maxzoom", "12", "--data-dir", "data"], in: dir)
         #expect(result.exitCode == 0, "\(result)")
-        #expect(CLIRunner.listing(dir + "/data") == ["helsinki.pmtiles"])
+        #expect(CLIRunner.listing(dir + "/data") == ["helsinki.places", "helsinki.pmtiles"])
         let region = try PMTilesSource(path: dir + "/data/helsinki.pmtiles")
         #expect(region.header.maxZoom == 12)
         let origin = region.metadata.extra["mapsnap:origin"] ?? ""
@@ -93,7 +98,7 @@ import Testing
         #expect(CLIRunner.listing(dir + "/data") == ["helsinki.mbtiles"], "a failed extract keeps the old region")
         let replaced = try CLIRunner.run(args + ["--force"], in: dir)
         #expect(replaced.exitCode == 0, "\(replaced)")
-        #expect(CLIRunner.listing(dir + "/data") == ["helsinki.pmtiles"])
+        #expect(CLIRunner.listing(dir + "/data") == ["helsinki.places", "helsinki.pmtiles"])
     }
 
     @Test func aGeoJSONPolygonTakesTheTilesItTouches() throws {
@@ -106,7 +111,7 @@ import Testing
         let triangle = try CLIRunner.run(["data", "extract", ExtractFixtures.country.path, "--geojson", "Espoo Bay.geojson",
                                           "--data-dir", "data"], in: dir)
         #expect(triangle.exitCode == 0, "\(triangle)")
-        #expect(CLIRunner.listing(dir + "/data") == ["espoo-bay.pmtiles"])
+        #expect(CLIRunner.listing(dir + "/data") == ["espoo-bay.places", "espoo-bay.pmtiles"])
         let box = try CLIRunner.run(["data", "extract", ExtractFixtures.country.path, "--bbox", "24.8,59.95,25.2,60.25", "-o", "box.pmtiles"], in: dir)
         #expect(box.exitCode == 0, "\(box)")
         let inTriangle = try PMTilesSource(path: dir + "/data/espoo-bay.pmtiles").header.addressedTilesCount
