@@ -56,6 +56,30 @@ import Testing
         #expect(standIn.requests == 0)
     }
 
+    @Test func theConfigurationNamesTheRouterAndItsTimeout() throws {
+        var c = ServerConfiguration()
+        try c.apply(bytes: Array(#"{"router": "osrm+http://10.0.0.5:5000", "routerTimeout": 4}"#.utf8), source: "server.json", baseDirectory: nil)
+        #expect(c.router == Router(engine: .osrm, baseURL: "http://10.0.0.5:5000"))
+        #expect(c.routerTimeoutSeconds == 4)
+        #expect(throws: ServerConfigurationError.badValue(source: "server.json", keyPath: "router",
+                                                          reason: "\"ftp://x\" is not an http(s) URL (optionally prefixed valhalla+, osrm+ or graphhopper+)")) {
+            var d = ServerConfiguration()
+            try d.apply(bytes: Array(#"{"router": "ftp://x"}"#.utf8), source: "server.json", baseDirectory: nil)
+        }
+        #expect(throws: ServerConfigurationError.self) {
+            var d = ServerConfiguration()
+            try d.apply(bytes: Array(#"{"routerTimeout": 0}"#.utf8), source: "server.json", baseDirectory: nil)
+        }
+    }
+
+    @Test func serveRefusesARouterThatIsNotAURL() throws {
+        let result = try CLIRunner.run(["serve", "--listen", "127.0.0.1:0", "--router", "ftp://x"])
+        defer { CLIRunner.cleanUp(result.directory) }
+        #expect(result.exitCode == 2)
+        #expect(result.stderrLines == ["mapsnap: error: --router ftp://x: expected an http(s) URL, optionally prefixed valhalla+, osrm+ or graphhopper+"],
+                "\(result)")
+    }
+
     // MARK: A stand-in router: faults and caching
 
     @Test func routerErrorsAre502AndNeverCached() throws {
