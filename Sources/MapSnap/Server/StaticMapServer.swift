@@ -18,7 +18,8 @@ import Synchronization
 /// of its own. Errors are one line of text (JSON when the
 /// client accepts `application/json`): `400` bad request (a limit, an unknown parameter),
 /// `403` key, `404`, `405`, `413`, `414`, `429`/`503` with `Retry-After` when the render
-/// queue is full, `503` when drawing outlasts the render timeout.
+/// queue is full, `503` when drawing outlasts the render timeout. With a router, maps may ask
+/// for directions; its faults are `502`/`504` (see `route(_:router:mapRequest:identity:_:_:)`).
 ///
 /// Renders run on `renderThreads` threads; socket I/O never does (see `HTTPServer`), so slow
 /// clients cannot hold a render thread. The same request gives the same bytes as the CLI at
