@@ -15,6 +15,13 @@ enum ServeCommand {
     (at most 30 s) and exits 0. One JSON access-log line per request goes to stderr.
     Parameters that are not Google's are refused (400). A map missing some tiles is sent
     with Cache-Control: no-store and X-Missing-Tiles: FAILED/REQUESTED.
+    With a router (--router, the config's "router"), maps may ask for directions with
+    Google Directions' parameters, drawn as `mapsnap render --from/--to` draws them:
+      GET  /staticmap?size=600x400&origin=Helsinki+Central+Station&destination=60.1675,24.9525&mode=walking
+    (origin, destination, waypoints=A|via:B, mode=driving|walking|bicycling|transit,
+    alternatives=true, avoid, units). Without a router they are refused (400). The router
+    unreachable or failing is 502, not answering within "routerTimeout" (10 s) is 504, the
+    engine's "no route" is 400; none of them is cached.
 
     OPTIONS
       --listen HOST:PORT    address to listen on (default 127.0.0.1:8080; 0.0.0.0:8080 for
@@ -38,6 +45,9 @@ enum ServeCommand {
       --data-dir DIR        the regions the bundled styles draw where they cover a map
                             (default $MAPSNAP_DATA, else $XDG_DATA_HOME/mapsnap, else
                             ~/.local/share/mapsnap; also the config's "dataDirectory")
+      --router URL          the routing engine for directions: valhalla+http://HOST:8002,
+                            osrm+http://HOST:5000 or graphhopper+http://HOST:8989 (the
+                            engine is told from the URL without a prefix)
       --response-cache-mb N memory for images by ETag, so a repeated request needs no
                             render (default 64; 0 turns it off)
       --config FILE         JSON: styles and sources served, API keys, CORS origins,
@@ -64,7 +74,7 @@ enum ServeCommand {
 
     static let options = OptionTable(
         valued: ["--listen", "--threads", "--max-concurrent", "--timeout", "--max-size", "--cache-dir", "--config",
-                 "--response-cache-mb", "--data-dir", "--max-connections", "--max-connections-per-client"],
+                 "--response-cache-mb", "--data-dir", "--max-connections", "--max-connections-per-client", "--router"],
         switches: ["--offline", "--quiet", "--help"],
         aliases: ["-q": "--quiet", "-h": "--help"])
 
@@ -101,6 +111,7 @@ enum ServeCommand {
         Output.note("listening on http://\(shown):\(port)/ (\(configuration.renderThreads) render threads, styles: \(configuration.styles.keys.sorted().joined(separator: ", ")))")
         let regions = DataDirectory.resolve(explicit: configuration.dataDirectory)
         let count = regions.regionNames().count
+        if let router = configuration.router { Output.note("directions: \(router)") }
         Output.note("regions: \(count == 0 ? "none" : "\(count)") in \(regions.path) (added or removed ones are used from the next request)")
         var received: Int32 = 0
         sigwait(&signals, &received)
@@ -147,6 +158,11 @@ enum ServeCommand {
             case "--cache-dir": configuration.cacheDirectory = v
             case "--data-dir": configuration.dataDirectory = v
             case "--response-cache-mb": configuration.responseCacheBytes = try integer(v, name, in: 0...16_384) << 20
+            case "--router":
+                guard let router = Router(v) else {
+                    throw .usage("--router \(v): expected an http(s) URL, optionally prefixed valhalla+, osrm+ or graphhopper+")
+                }
+                configuration.router = router
             default: break
             }
         }

@@ -3,6 +3,9 @@
 public enum DirectionsError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The router could not be reached, did not answer in time or failed (5xx): a runtime fault.
     case routerUnavailable(router: String, reason: String)
+    /// The router did not answer within the time allowed: a runtime fault, told apart from
+    /// the others so that a server can answer `504` (a gateway time-out) instead of `502`.
+    case routerTimedOut(router: String, reason: String)
     /// The engine answered that it has no route between the places, with its own reason.
     case noRoute(origin: String, reason: String)
     /// The answer is bigger than allowed (bytes), or its routes have more points than allowed.
@@ -16,7 +19,7 @@ public enum DirectionsError: Error, Equatable, Sendable, CustomStringConvertible
     /// a broken saved response, an unusable request. Router faults are runtime failures (3).
     public var isInputError: Bool {
         switch self {
-        case .routerUnavailable: false
+        case .routerUnavailable, .routerTimedOut: false
         case .noRoute, .unsupported: true
         case .tooLarge(_, _, _, _, let fromRouter), .invalidResponse(_, _, _, let fromRouter): !fromRouter
         }
@@ -25,7 +28,7 @@ public enum DirectionsError: Error, Equatable, Sendable, CustomStringConvertible
 /// One line for the user: what failed, naming the router or file.
     public var description: String {
         switch self {
-        case let .routerUnavailable(router, reason):
+        case let .routerUnavailable(router, reason), let .routerTimedOut(router, reason):
             return "router \(router): \(reason)"
         case let .noRoute(origin, reason):
             return "\(origin): no route: \(reason)"

@@ -11,8 +11,10 @@ import Foundation
 ///   same number with a letter or range (`52` → `52a`, `52-54`);
 /// - a name: a street, a point of interest or a place, by any of its names (`name`,
 ///   `name:xx`, `alt_name`, …), whole (`Helsingin tuomiokirkko`, `Helsinki Cathedral`),
-///   by its trailing words (`Tuomiokirkko`), or as the start of one (`Ateneu`), each better
-///   than the next; among equals the more important entry wins.
+///   by its trailing words (`Tuomiokirkko`), as the start of one (`Ateneu`), or by all the
+///   query's words among its own with one or two more (`Helsinki Central Station` for
+///   `Helsinki Central Railway Station`), each better than the next; among equals the more
+///   important entry wins.
 package final class PlaceIndex: Sendable {
     typealias F = PlaceIndexFormat
 
@@ -27,7 +29,10 @@ package final class PlaceIndex: Sendable {
 
     /// How well a name matched.
     package enum Quality: Int, Comparable, Sendable {
-        case prefix = 0, trailingWords = 1, exact = 2
+        /// Every word of the query among the name's, with a word or two more
+        /// (`Helsinki Central Station` → `Helsinki Central Railway Station`).
+        case words = 0
+        case prefix = 1, trailingWords = 2, exact = 3
         package static func < (a: Quality, b: Quality) -> Bool { a.rawValue < b.rawValue }
     }
 
@@ -219,7 +224,39 @@ package final class PlaceIndex: Sendable {
         }
         consider(keys(matching: key, prefix: false)) { $0 == .whole ? .exact : .trailingWords }
         if best == nil, key.count >= 4 { consider(keys(matching: key, prefix: true, limit: 500)) { _ in .prefix } }
-        return best
+        return best ?? searchWords(key, qualifiers: qualifiers)
+    }
+
+    /// Most words a name may have beyond the query's for a `.words` match.
+    static let maximumExtraWords = 2
+
+    /// A name holding every word of the query in order, the first one first, with at most
+    /// `maximumExtraWords` more (the words people leave out: `Helsinki Central Station` for
+    /// OpenStreetMap's `Helsinki Central Railway Station`, `Central Station, Helsinki`). Fewer
+    /// extra words win, then importance. Names are found by the query's first word, as a
+    /// whole name's first word or a trailing-words key's, so a word inside a name counts too.
+    private func searchWords(_ key: String, qualifiers: [String]) -> Match? {
+        let words = key.split(separator: " ")
+        guard words.count >= 2, words[0].count >= 3 else { return nil }
+        var best: (match: Match, extra: Int)?
+        for hit in keys(matching: words[0] + " ", prefix: true, limit: 2_000) {
+            let names = hit.keyText.split(separator: " ")
+            let extra = names.count - words.count
+            guard extra > 0, extra <= Self.maximumExtraWords, Self.isSubsequence(words, of: names) else { continue }
+            guard let e = entry(hit.entry), e.kind != .address, allows(e, qualifiers) else { continue }
+            let m = Match(name: e.name, city: e.city, coordinate: e.coordinate, kind: e.kind, importance: e.importance,
+                          quality: .words, qualified: !qualifiers.isEmpty, inMainCity: e.city == mainCity)
+            if let b = best, b.extra < extra || (b.extra == extra && !m.isBetter(than: b.match)) { continue }
+            best = (m, extra)
+        }
+        return best?.match
+    }
+
+    /// Whether `words` appear in `names` in order (not necessarily next to each other).
+    static func isSubsequence(_ words: [Substring], of names: [Substring]) -> Bool {
+        var i = 0
+        for name in names where i < words.count && name == words[i] { i += 1 }
+        return i == words.count
     }
 
     private func searchAddress(street: String, number: String, qualifiers: [String]) -> Match? {

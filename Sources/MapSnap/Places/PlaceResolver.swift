@@ -12,7 +12,8 @@ import Foundation
 /// 3. Then a whole-name match in an index (`Helsinki Cathedral`, `Ateneum`) — it also wins
 ///    over a gazetteer city that only starts with the text.
 /// 4. Then the gazetteer's prefix match (`New York` → New York City), then an index's
-///    trailing-word or prefix match (`Tuomiokirkko` → Helsingin tuomiokirkko).
+///    trailing-word, prefix or words match (`Tuomiokirkko` → Helsingin tuomiokirkko,
+///    `Helsinki Central Station` → Helsinki Central Railway Station).
 ///
 /// Among indexes, the better match wins (exact before partial, then importance), then the
 /// earlier index. Indexes are opened on the first lookup, not before (renders with

@@ -20,6 +20,8 @@ struct MapRequest: Sendable {
     var quality: Int?
     /// What identifies the image besides the data version (canonical request).
     var identity: [String]
+    /// Directions to ask the configured router for before drawing (nil: none asked).
+    var directions: DirectionsQuery?
 
     /// Why a request is refused: the one-line message sent with `400`.
     struct Rejection: Error, Sendable, CustomStringConvertible {
@@ -59,10 +61,15 @@ struct MapRequest: Sendable {
                 styleName = served
                 continue
             }
-            guard Self.staticMapsParameters.contains(name) else {
+            if StaticMapsURL.directionsParameters.contains(name), configuration.router == nil {
+                throw Rejection("url \(name): directions need a routing engine, and this server has none "
+                                + "(its configuration's \"router\", or mapsnap serve --router URL)")
+            }
+            guard Self.staticMapsParameters.contains(name) || StaticMapsURL.directionsParameters.contains(name) else {
                 let shown = name.count > 64 ? String(name.prefix(64)) + "…" : name
                 throw Rejection("url: unknown parameter \(JSONWriter.quoted(shown)) (this server takes "
-                                + Self.staticMapsParameters.sorted().joined(separator: ", ") + ")")
+                                + Self.staticMapsParameters.union(configuration.router == nil ? [] : StaticMapsURL.directionsParameters)
+                                    .sorted().joined(separator: ", ") + ")")
             }
             // Name and value as separate parts: `EntityTag` length-prefixes each, so no name
             // and value can be read as another split (a name holding `=`, a value holding `&`).
@@ -106,6 +113,7 @@ struct MapRequest: Sendable {
                                         filePaths: .refused)
         var builder = RenderSpecBuilder(options: spec.options, resolver: resolver)
         builder.filePaths = .refused
+        builder.directions = spec.directions
         builder.warnings = spec.warnings
         builder.format = spec.format
         builder.impliedFormat = spec.impliedFormat
@@ -126,6 +134,13 @@ struct MapRequest: Sendable {
         builder.options.basemap = entry.basemap
         builder.options.sprite = nil
         let spec = try builder.build()
+        if !spec.directions.isEmpty {
+            guard configuration.router != nil else {
+                throw Rejection("directions: directions need a routing engine, and this server has none "
+                                + "(its configuration's \"router\", or mapsnap serve --router URL)")
+            }
+            directions = spec.directions
+        }
         try Self.checkLimits(spec.options, configuration.limits)
         try Self.checkIcons(spec.options, allowedHosts: configuration.iconHosts, maximumCount: configuration.limits.maximumIconCount,
                             listening: listening)

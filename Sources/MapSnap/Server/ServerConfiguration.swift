@@ -20,6 +20,7 @@ import Foundation
 ///   "cacheMaxAge": seconds,
 ///   "responseCacheMB": megabytes,
 ///   "iconHosts": ["https://icons.example.org:443", "http://127.0.0.1:8081", …],
+///   "router": "valhalla+http://127.0.0.1:8002", "routerTimeout": seconds,
 ///   "limits": { "maxSize": px, "maxPixels": px, "maxOverlays": n, "maxPoints": n,
 ///               "maxURLLength": bytes, "maxBodyBytes": bytes, "maxQueuedPerClient": n,
 ///               "renderTimeout": seconds, "maxDrawingCost": pixel operations, "maxIcons": n }
@@ -34,6 +35,8 @@ import Foundation
 /// (`"streets": {"basemap": "liberty"}`); `defaultStyle` may name it. `contact` is sent to their
 /// providers in the User-Agent (else `$MAPSNAP_CONTACT`).
 /// Marker icons (`icon:https://…`) are fetched only from the hosts `iconHosts` lists.
+/// With a `router` (or `serve --router`), map requests may ask for directions (Google's
+/// `origin`, `destination`, `waypoints`, `mode`, `alternatives`; a spec's `"directions"`).
 package struct ServerConfiguration: Sendable {
     /// A style the server may render: a bundled style name or a style file, and optional
     /// tile and elevation sources (the flags `--style`, `--source`, `--dem`, `--dem-encoding`).
@@ -145,6 +148,11 @@ package struct ServerConfiguration: Sendable {
     package var iconHosts: [String] = []
     package var limits = Limits()
     package var connections = ConnectionLimits()
+    /// The routing engine asked for directions (`--router`, the file's `router`); nil: map
+    /// requests that ask for directions are refused (`400`).
+    package var router: Router?
+    /// Seconds the router has to answer one request (`routerTimeout`; `504` after).
+    package var routerTimeoutSeconds = 10.0
 
     /// Where to listen (`--listen`).
     package var listen: ListenAddress
@@ -177,7 +185,7 @@ package struct ServerConfiguration: Sendable {
 
     /// Keys of the configuration file.
     static let keys = ["styles", "basemaps", "contact", "defaultStyle", "keys", "cors", "cacheMaxAge", "responseCacheMB", "iconHosts",
-                       "limits", "dataDirectory", "connections"]
+                       "limits", "dataDirectory", "connections", "router", "routerTimeout"]
     static let styleKeys = ["style", "source", "dem", "demEncoding", "basemap"]
     static let connectionKeys = ["maxConnections", "maxPerClient", "headerTimeout", "minBodyRate", "maxParameters", "maxSendingMB",
                                  "sendBufferKB", "trustedProxies"]
@@ -301,6 +309,15 @@ package struct ServerConfiguration: Sendable {
         if let v = root["dataDirectory"] {
             dataDirectory = Self.resolve(try reader.string(v, "dataDirectory"), baseDirectory, isStyle: false)
         }
+        if let v = root["router"] {
+            let text = try reader.string(v, "router")
+            guard let router = Router(text) else {
+                throw .badValue(source: source, keyPath: "router",
+                                reason: "\"\(text)\" is not an http(s) URL (optionally prefixed valhalla+, osrm+ or graphhopper+)")
+            }
+            self.router = router
+        }
+        if let v = root["routerTimeout"] { routerTimeoutSeconds = Double(try reader.integer(v, "routerTimeout", in: 1...600)) }
         if let v = root["cacheMaxAge"] { cacheMaxAgeSeconds = try reader.integer(v, "cacheMaxAge", in: 0...31_536_000) }
         if let v = root["responseCacheMB"] { responseCacheBytes = try reader.integer(v, "responseCacheMB", in: 0...16_384) << 20 }
         if let v = root["limits"] {

@@ -18,7 +18,8 @@ import Synchronization
 /// of its own. Errors are one line of text (JSON when the
 /// client accepts `application/json`): `400` bad request (a limit, an unknown parameter),
 /// `403` key, `404`, `405`, `413`, `414`, `429`/`503` with `Retry-After` when the render
-/// queue is full, `503` when drawing outlasts the render timeout.
+/// queue is full, `503` when drawing outlasts the render timeout. With a router, maps may ask
+/// for directions; its faults are `502`/`504` (see `route(_:router:mapRequest:identity:_:_:)`).
 ///
 /// Renders run on `renderThreads` threads; socket I/O never does (see `HTTPServer`), so slow
 /// clients cannot hold a render thread. The same request gives the same bytes as the CLI at
@@ -208,77 +209,45 @@ package final class StaticMapServer: Sendable {
         }
         // Regions added, removed or rewritten while the server runs change the maps, so
         // their stamp is read per request (a directory listing), not once at start-up.
-        let tag = EntityTag.make([dataVersion, regions.stamp()] + mapRequest.identity)
-        let cacheHeaders: [(name: String, value: String)] = [
-            ("ETag", tag), ("Cache-Control", "public, max-age=\(configuration.cacheMaxAgeSeconds)"),
-        ]
+        let identity = [dataVersion, regions.stamp()] + mapRequest.identity
+        if let directions = mapRequest.directions, let router = configuration.router {
+            // The router is asked on a render thread (a network call that may take seconds),
+            // and the image's tag holds its answer, so it is known only after.
+            return enqueue(request, respond) {
+                self.route(directions, router: router, mapRequest: mapRequest, identity: identity, request, respond)
+            }
+        }
+        let tag = EntityTag.make(identity)
+        if let (response, note) = storedResponse(tag: tag, request) { return respond(response, note) }
+        enqueue(request, respond) {
+            self.draw(mapRequest, options: mapRequest.options, tag: tag, request, respond)
+        }
+    }
+
+    /// `ETag` and `Cache-Control` of an image whose tag is `tag`.
+    func cacheHeaders(_ tag: String) -> [(name: String, value: String)] {
+        [("ETag", tag), ("Cache-Control", "public, max-age=\(configuration.cacheMaxAgeSeconds)")]
+    }
+
+    /// `304` when the client holds the image tagged `tag`, the kept image when the response
+    /// cache has it; nil when it must be drawn.
+    func storedResponse(tag: String, _ request: HTTPRequest) -> (HTTPResponse, String)? {
         if let condition = request.header("if-none-match"), EntityTag.matches(ifNoneMatch: condition, tag: tag) {
             metrics.recordNotModified()
-            return respond(HTTPResponse(status: 304, headers: cacheHeaders), "etag=hit")
+            return (HTTPResponse(status: 304, headers: cacheHeaders(tag)), "etag=hit")
         }
         if let stored = responses.entry(for: tag) {
-            return respond(HTTPResponse(status: 200, headers: [("Content-Type", stored.contentType)] + stored.headers + cacheHeaders,
-                                        body: stored.body), stored.note + " cache=hit")
+            return (HTTPResponse(status: 200, headers: [("Content-Type", stored.contentType)] + stored.headers + cacheHeaders(tag),
+                                 body: stored.body), stored.note + " cache=hit")
         }
+        return nil
+    }
+
+    /// Runs `work` on a render thread, or answers `429`/`503` when the queue refuses it.
+    func enqueue(_ request: HTTPRequest, _ respond: @escaping @Sendable (HTTPResponse, String) -> Void,
+                 _ work: @escaping @Sendable () -> Void) {
         do {
-            try queue.submit(client: request.clientAddress) { [renderer, metrics, responses] in
-                let snapshot: MapSnapshot
-                let image: [UInt8]
-                do {
-                    snapshot = try renderer.render(mapRequest.options)
-                    image = try snapshot.data(format: mapRequest.format, quality: mapRequest.quality)
-                } catch RenderError.timedOut(let seconds) {
-                    metrics.recordRender(succeeded: false, tileErrors: 0)
-                    return respond(self.errorResponse(503, "the map could not be drawn within the server's render timeout of \(Int(seconds)) s; "
-                                                      + "retry later, or ask for a simpler map", request,
-                                                      extra: [("Retry-After", "\(Self.retryAfterSeconds)")]), "render=timeout")
-                } catch RenderError.overlay(let error) {
-                    // An icon from an allowed host that failed: the message names the URL and
-                    // the kind of failure, never bytes of the reply (which could be any
-                    // service's); a time-out or an unreachable host is the environment's.
-                    metrics.recordRender(succeeded: false, tileErrors: 0)
-                    let (status, message) = Self.iconFailure(error)
-                    return respond(self.errorResponse(status, message, request,
-                                                      extra: status == 503 ? [("Retry-After", "\(Self.retryAfterSeconds)")] : []),
-                                   "render=icon-error")
-                } catch let error as RenderError where error.isInputError {
-                    metrics.recordRender(succeeded: false, tileErrors: 0)
-                    return respond(self.errorResponse(400, Self.publicMessage(error.description), request), "render=error")
-                } catch {
-                    metrics.recordRender(succeeded: false, tileErrors: 0)
-                    return respond(self.errorResponse(500, Self.publicMessage("render failed: \(error)"), request), "render=error")
-                }
-                let tiles = snapshot.baseMapTiles
-                metrics.recordRender(succeeded: !tiles.nothingLoaded, tileErrors: tiles.failed,
-                                     lacksDetail: !tiles.nothingLoaded && snapshot.coverage.lacksDetail)
-                if tiles.nothingLoaded {
-                    // Every tile that exists failed (an unreachable tile server): not an image to cache.
-                    return respond(self.errorResponse(503, "no base-map tile could be read (\(tiles.failed) of \(tiles.requested) failed); retry later",
-                                                      request, extra: [("Retry-After", "5")]), "render=no-tiles")
-                }
-                let detail = Self.detailText(snapshot.coverage)
-                var note = "style=\(mapRequest.styleName) format=\(mapRequest.format.rawValue) detail=\(detail)"
-                var imageHeaders = [(name: Self.detailHeader, value: detail)]
-                // One copy of the image, shared by the cache and every response sending it.
-                let body = HTTPBody(image)
-                guard tiles.failed > 0 else {
-                    responses.store(ResponseCache.Entry(contentType: mapRequest.format.contentType, body: body, note: note,
-                                                        headers: imageHeaders), for: tag)
-                    return respond(HTTPResponse(status: 200, headers: [("Content-Type", mapRequest.format.contentType)] + imageHeaders + cacheHeaders,
-                                                body: body), note)
-                }
-                // A map missing a tile could be whole next time: it is not kept here nor by
-                // any cache downstream, and its tag is not the complete map's, so that a
-                // client holding it never has it confirmed (`304`) once the tiles are back.
-                let missing = "\(tiles.failed)/\(tiles.requested)"
-                note += " tiles-missing=\(missing)"
-                imageHeaders.append((Self.missingTilesHeader, missing))
-                let incomplete: [(name: String, value: String)] = [
-                    ("ETag", EntityTag.make([tag, "missing tiles", missing])), ("Cache-Control", "no-store"),
-                ]
-                respond(HTTPResponse(status: 200, headers: [("Content-Type", mapRequest.format.contentType)] + imageHeaders + incomplete,
-                                     body: body), note)
-            }
+            try queue.submit(client: request.clientAddress, work)
         } catch .clientLimit {
             respond(errorResponse(429, "too many requests from \(request.clientAddress) in the queue; retry later", request,
                                   extra: [("Retry-After", "\(Self.retryAfterSeconds)")]), "queue=client-limit")
@@ -286,6 +255,69 @@ package final class StaticMapServer: Sendable {
             respond(errorResponse(503, "the render queue is full; retry later", request,
                                   extra: [("Retry-After", "\(Self.retryAfterSeconds)")]), "queue=full")
         }
+    }
+
+    /// Draws `options` (the request's, with any routes added), keeps the image under `tag`
+    /// and answers; on a render thread.
+    func draw(_ mapRequest: MapRequest, options: MapSnapshotOptions, tag: String, _ request: HTTPRequest,
+              _ respond: @escaping @Sendable (HTTPResponse, String) -> Void) {
+        let cacheHeaders = cacheHeaders(tag)
+        let snapshot: MapSnapshot
+        let image: [UInt8]
+        do {
+            snapshot = try renderer.render(options)
+            image = try snapshot.data(format: mapRequest.format, quality: mapRequest.quality)
+        } catch RenderError.timedOut(let seconds) {
+            metrics.recordRender(succeeded: false, tileErrors: 0)
+            return respond(errorResponse(503, "the map could not be drawn within the server's render timeout of \(Int(seconds)) s; "
+                                         + "retry later, or ask for a simpler map", request,
+                                         extra: [("Retry-After", "\(Self.retryAfterSeconds)")]), "render=timeout")
+        } catch RenderError.overlay(let error) {
+            // An icon from an allowed host that failed: the message names the URL and the kind
+            // of failure, never bytes of the reply (which could be any service's); a time-out
+            // or an unreachable host is the environment's.
+            metrics.recordRender(succeeded: false, tileErrors: 0)
+            let (status, message) = Self.iconFailure(error)
+            return respond(errorResponse(status, message, request,
+                                         extra: status == 503 ? [("Retry-After", "\(Self.retryAfterSeconds)")] : []),
+                           "render=icon-error")
+        } catch let error as RenderError where error.isInputError {
+            metrics.recordRender(succeeded: false, tileErrors: 0)
+            return respond(errorResponse(400, Self.publicMessage(error.description), request), "render=error")
+        } catch {
+            metrics.recordRender(succeeded: false, tileErrors: 0)
+            return respond(errorResponse(500, Self.publicMessage("render failed: \(error)"), request), "render=error")
+        }
+        let tiles = snapshot.baseMapTiles
+        metrics.recordRender(succeeded: !tiles.nothingLoaded, tileErrors: tiles.failed,
+                             lacksDetail: !tiles.nothingLoaded && snapshot.coverage.lacksDetail)
+        if tiles.nothingLoaded {
+            // Every tile that exists failed (an unreachable tile server): not an image to cache.
+            return respond(errorResponse(503, "no base-map tile could be read (\(tiles.failed) of \(tiles.requested) failed); retry later",
+                                         request, extra: [("Retry-After", "5")]), "render=no-tiles")
+        }
+        let detail = Self.detailText(snapshot.coverage)
+        var note = "style=\(mapRequest.styleName) format=\(mapRequest.format.rawValue) detail=\(detail)"
+        var imageHeaders = [(name: Self.detailHeader, value: detail)]
+        // One copy of the image, shared by the cache and every response sending it.
+        let body = HTTPBody(image)
+        guard tiles.failed > 0 else {
+            responses.store(ResponseCache.Entry(contentType: mapRequest.format.contentType, body: body, note: note,
+                                                headers: imageHeaders), for: tag)
+            return respond(HTTPResponse(status: 200, headers: [("Content-Type", mapRequest.format.contentType)] + imageHeaders + cacheHeaders,
+                                        body: body), note)
+        }
+        // A map missing a tile could be whole next time: it is not kept here nor by any cache
+        // downstream, and its tag is not the complete map's, so that a client holding it
+        // never has it confirmed (`304`) once the tiles are back.
+        let missing = "\(tiles.failed)/\(tiles.requested)"
+        note += " tiles-missing=\(missing)"
+        imageHeaders.append((Self.missingTilesHeader, missing))
+        let incomplete: [(name: String, value: String)] = [
+            ("ETag", EntityTag.make([tag, "missing tiles", missing])), ("Cache-Control", "no-store"),
+        ]
+        respond(HTTPResponse(status: 200, headers: [("Content-Type", mapRequest.format.contentType)] + imageHeaders + incomplete,
+                             body: body), note)
     }
 
     // MARK: Responses

@@ -99,6 +99,19 @@ final class DirectionsEngineCLITests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: result.directory).isEmpty)
     }
 
+    /// Valhalla's multimodal costing needs GTFS data the test tiles do not have: the engine's
+    /// own answer ("unconnected regions") is replaced by the cause, in one line, exit 2.
+    @Test func transitWithoutTransitDataExits2SayingWhy() throws {
+        let result = try CLIRunner.run(["render", "--from", Self.from, "--to", Self.to, "--mode", "transit", "--router", engine.url,
+                                        "-o", "r.png"], environment: Self.env)
+        defer { CLIRunner.cleanUp(result.directory) }
+        #expect(result.exitCode == 2)
+        #expect(result.stderrLines.count == 1)
+        #expect(result.stderr.contains("Valhalla at \(engine.url): no transit route: the engine has no public-transport data"), "\(result)")
+        #expect(result.stderr.contains("GTFS"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: result.directory).isEmpty)
+    }
+
     @Test func stoppedServiceExits3NamingTheRouter() throws {
         let url = engine.url
         engine.stop()

@@ -71,6 +71,45 @@ import Testing
         #expect(Self.resolver.suggestions(forPlaceNamed: "Helsinky").contains("Helsinki"))
     }
 
+    /// The names of the directions acceptance command (issue 29) and their everyday variants.
+    /// Expected positions from the extract through osmium-tool (Debian's `osmium-tool`, an
+    /// independent reader), run once by hand: `osmium getid -r helsinki.osm.pbf ID`, then
+    /// `osmium fileinfo -e -g data.bbox` (the bounds of the object's nodes):
+    /// - way 122595198 `Helsingin päärautatieasema` (`building=train_station`,
+    ///   `name:en=Helsinki Central Railway Station`): lat 60.1707123…60.1723593, lon 24.940307…24.9425199;
+    /// - relation 2919185 `Kauppatori` (`place=square`, `name:en=Market Square`), its nodes in
+    ///   the extract: lat 60.1665408…60.1677835, lon 24.9525423…24.9533973.
+    @Test(arguments: [("Helsinki Central Station", 60.1707123, 60.1723593, 24.940307, 24.9425199),
+                      ("helsinki central station", 60.1707123, 60.1723593, 24.940307, 24.9425199),
+                      ("Helsinki Central railway station", 60.1707123, 60.1723593, 24.940307, 24.9425199),
+                      ("Market Square, Helsinki", 60.1665408, 60.1677835, 24.9525423, 24.9533973),
+                      ("Market Square", 60.1665408, 60.1677835, 24.9525423, 24.9533973),
+                      ("Kauppatori", 60.1665408, 60.1677835, 24.9525423, 24.9533973)])
+    func everydayNamesLandOnTheirObjects(_ query: String, _ s: Double, _ n: Double, _ w: Double, _ e: Double) throws {
+        let r = try #require(Self.resolver.resolve(query), "\(query)")
+        #expect(r.fromIndex)
+        #expect((s...n).contains(r.coordinate.latitude) && (w...e).contains(r.coordinate.longitude), "\(query) → \(r.coordinate)")
+    }
+
+    /// A name with words left out finds the full name (`.words`), fewest extra words first;
+    /// a query with a word no name has stays a miss. Node 418089207 is `Rautatientori`, the
+    /// metro station under the station square (`name:en=Central Railway Station`, osmium:
+    /// 60.1703844, 24.9398457): "Central Station, Helsinki" is it (one word more, like the
+    /// railway station's trailing words, and the more important entry).
+    @Test func wordsLeftOutFindTheFullName() throws {
+        let index = try PlaceIndex(path: try #require(PlaceResolver.bundledIndexPath))
+        let station = try #require(index.search("Helsinki Central Station"))
+        #expect(station.quality == .words)
+        #expect(station.name == "Helsingin päärautatieasema", "\(station.name)")
+        let metro = try #require(index.search("Central Station, Helsinki"))
+        #expect(metro.quality == .words && metro.qualified)
+        #expect(Self.metres(metro.coordinate, LatLng(latitude: 60.1703844, longitude: 24.9398457)) < 1, "\(metro.coordinate)")
+        #expect(index.search("Helsinki Central Bus Station") == nil)
+        #expect(index.search("Helsinki Station Central") == nil, "the words keep their order")
+        #expect(PlaceIndex.isSubsequence(["a", "c"], of: ["a", "b", "c"]))
+        #expect(!PlaceIndex.isSubsequence(["c", "a"], of: ["a", "b", "c"]))
+    }
+
     /// The bundled index is what `mapsnap data index` makes of the fixture extract, byte for
     /// byte (so Data/README.md's rebuild recipe is true).
     @Test func bundledIndexIsRebuiltExactly() throws {
