@@ -69,4 +69,17 @@ import Testing
         #expect(snapshot.warnings.isEmpty, "\(snapshot.warnings)")
         Golden.expect(snapshot.image, named: "script-" + sample[0], in: "Text")
     }
+
+    /// The bundled Helsinki tiles and world data with labels in Arabic (`language=ar` reads
+    /// `name:ar`, which the data has for the city itself: هلسنكي, joined, right to left; the
+    /// rest falls back to the local names).
+    @Test func helsinkiInArabic() throws {
+        var o = MapSnapshotOptions(width: 320, height: 200, scale: 2, center: LatLng(60.1699, 24.9384), zoom: 13,
+                                   style: "normal")
+        o.language = "ar"
+        o.dataDirectory = ""
+        let snapshot = try MapSnapshotter(options: o).render()
+        #expect(!snapshot.warnings.contains { $0.contains("no bundled font") }, "\(snapshot.warnings)")
+        Golden.expect(snapshot.image, named: "helsinki-ar-z13", in: "Text")
+    }
 }
