@@ -21,9 +21,11 @@ let package = Package(
         .systemLibrary(name: "CCurl", path: "Sources/CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "CWebP", path: "Sources/CWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"])]),
         .systemLibrary(name: "CMicroHTTPD", path: "Sources/CMicroHTTPD", providers: [.apt(["libmicrohttpd-dev"])]),
+        .systemLibrary(name: "CHarfBuzz", path: "Sources/CHarfBuzz", pkgConfig: "harfbuzz", providers: [.apt(["libharfbuzz-dev"])]),
+        .systemLibrary(name: "CFriBiDi", path: "Sources/CFriBiDi", pkgConfig: "fribidi", providers: [.apt(["libfribidi-dev"])]),
         .target(
             name: "MapSnap",
-            dependencies: ["CPNG", "CFreeType", "CZlib", "CSQLite", "CDeflate", "CIsal", "CTurboJPEG", "CExpat", "CCurl", "CWebP", "CMicroHTTPD"],
+            dependencies: ["CPNG", "CFreeType", "CZlib", "CSQLite", "CDeflate", "CIsal", "CTurboJPEG", "CExpat", "CCurl", "CWebP", "CMicroHTTPD", "CHarfBuzz", "CFriBiDi"],
             path: "Sources/MapSnap"
         ),
         .target(name: "MapSnapTesting", dependencies: ["MapSnap"], path: "Sources/MapSnapTesting"),

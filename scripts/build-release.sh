@@ -63,7 +63,9 @@ if [ -n "$cc" ] && command -v pkg-config >/dev/null; then
     archive="$("$cc" -print-file-name="lib$lib.a")"   # the bare name when there is none
     [ -f "$archive" ] && ln -s "$archive" "$static_dir/"
   done
-  for pc in libpng freetype2 libdeflate libisal expat libturbojpeg libwebp; do
+  # harfbuzz and fribidi stay shared (Debian has no static HarfBuzz; FriBiDi is LGPL), but
+  # their .pc files name the system library folder, which must not come before this one.
+  for pc in libpng freetype2 libdeflate libisal expat libturbojpeg libwebp harfbuzz fribidi; do
     dir="$(pkg-config --variable=pcfiledir "$pc" 2>/dev/null)" || continue
     sed "s#^Libs:#Libs: -L$static_dir#" "$dir/$pc.pc" > "$static_dir/pkgconfig/$pc.pc"
   done

@@ -3,9 +3,9 @@
 # (tilemaker, for `mapsnap data build` and its tests), when missing. Idempotent; needs root
 # (or sudo) only when something is missing.
 set -euo pipefail
-packages=(pkg-config libpng-dev libfreetype-dev zlib1g-dev libsqlite3-dev libturbojpeg0-dev libdeflate-dev libisal-dev libexpat1-dev libcurl4-openssl-dev libwebp-dev libmicrohttpd-dev)
+packages=(pkg-config libpng-dev libfreetype-dev zlib1g-dev libsqlite3-dev libturbojpeg0-dev libdeflate-dev libisal-dev libexpat1-dev libcurl4-openssl-dev libwebp-dev libmicrohttpd-dev libharfbuzz-dev libfribidi-dev)
 # Programs mapsnap runs, not builds against.
-tools=(tilemaker)
+tools=(tilemaker libharfbuzz-bin)
 missing=()
 for p in "${packages[@]}" "${tools[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

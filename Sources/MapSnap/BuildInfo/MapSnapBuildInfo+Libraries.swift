@@ -1,7 +1,7 @@
 extension MapSnapBuildInfo {
     /// The C libraries mapsnap uses, each with the version this process runs with: asked of
-    /// the library where it offers a query (libpng, FreeType, libwebp, SQLite, zlib, Expat,
-    /// libcurl, libmicrohttpd), else its header's (libdeflate, libjpeg-turbo, ISA-L).
+    /// the library where it offers a query (libpng, FreeType, HarfBuzz, libwebp, SQLite, zlib, Expat,
+    /// libcurl, libmicrohttpd), else its header's (libdeflate, libjpeg-turbo, ISA-L, FriBiDi).
     ///
     /// - Parameter loadingOnDemandLibraries: libcurl and libmicrohttpd are loaded on first use
     ///   (loading libcurl and its TLS libraries costs a process ~15 ms); false leaves them
@@ -11,6 +11,8 @@ extension MapSnapBuildInfo {
             LibraryVersion(name: "libpng", version: PNGCodec.libraryVersion, origin: .runtime),
             LibraryVersion(name: "libdeflate", version: Gzip.libdeflateVersion, origin: .header),
             LibraryVersion(name: "FreeType", version: FreeTypeFace.libraryVersion, origin: .runtime),
+            LibraryVersion(name: "HarfBuzz", version: HarfBuzzFont.libraryVersion, origin: .runtime),
+            LibraryVersion(name: "FriBiDi", version: BidiParagraph.libraryVersion, origin: .header),
             LibraryVersion(name: "libjpeg-turbo", version: JPEGCodec.libraryVersion, origin: .header),
             LibraryVersion(name: "libwebp", version: WebPEncoder.libraryVersion, origin: .runtime),
             LibraryVersion(name: "SQLite", version: MBTilesSource.sqliteVersion, origin: .runtime),

@@ -408,6 +408,31 @@ struct SymbolPlacer {
         }
     }
 
+    /// A run of neighbouring glyphs of one cluster, and its middle along the baseline
+    /// (pixels from the layout's left).
+    struct GlyphCluster {
+        var glyphs: Range<Int>
+        var middle: Double
+    }
+
+    /// The clusters of a one-line layout, left to right: glyphs sharing a character index
+    /// next to each other. A cluster spans from its first glyph's pen to the last glyph's
+    /// pen plus advance.
+    static func clusters(of layout: TextLayout) -> [GlyphCluster] {
+        var out: [GlyphCluster] = []
+        var i = 0
+        let glyphs = layout.glyphs
+        while i < glyphs.count {
+            var j = i + 1
+            while j < glyphs.count, glyphs[j].characterIndex == glyphs[i].characterIndex { j += 1 }
+            let left = glyphs[i].origin.x - glyphs[i].offset.x
+            let right = glyphs[j - 1].origin.x - glyphs[j - 1].offset.x + glyphs[j - 1].advance
+            out.append(GlyphCluster(glyphs: i..<j, middle: (left + right) / 2))
+            i = j
+        }
+        return out
+    }
+
     struct PlacedGlyph {
         var glyph: PositionedGlyph
         var origin: PixelPoint
@@ -434,6 +459,7 @@ struct SymbolPlacer {
             while d < total - labelLength / 2 { anchors.append(d); d += p.spacing }
         }
         let renderer = text.renderer
+        let clusters = SymbolPlacer.clusters(of: layout)
         for center in anchors {
             guard let mid = LineGeometry.point(at: center, on: pts) else { continue }
             if previous.contains(where: { ($0 - mid.point).length < p.spacing }) { continue }
@@ -446,8 +472,11 @@ struct SymbolPlacer {
             let start = center - labelLength / 2
             // Baseline offset so the text's x-height straddles the line.
             let drop = p.sizePixels * 0.35
-            for g in layout.glyphs {
-                let along = start + g.origin.x + g.advance / 2
+            // Cluster by cluster (a ligature, a base with its marks, an Indic syllable): the
+            // cluster's middle sits on the line and its glyphs keep their shaped places
+            // around it, turned with the line there; `text-max-angle` holds between clusters.
+            for cluster in clusters {
+                let along = start + cluster.middle
                 guard let at = LineGeometry.point(at: along, on: pts) else { ok = false; break }
                 if let la = lastAngle {
                     var d = abs(at.angle - la)
@@ -456,16 +485,21 @@ struct SymbolPlacer {
                 }
                 lastAngle = at.angle
                 let tx = cos(at.angle), ty = sin(at.angle)
-                let origin = PixelPoint(x: at.point.x - tx * g.advance / 2 - ty * drop,
-                                        y: at.point.y - ty * g.advance / 2 + tx * drop)
-                if let ink = renderer.drawGlyph(g, sizePixels: p.sizePixels, on: nil, at: origin, rotation: at.angle,
-                                                paint: TextPaint(color: p.color, haloColor: p.haloColor, haloWidth: p.haloWidth)) {
-                    guard ink.minX >= bounds.minX, ink.maxX <= bounds.maxX, ink.minY >= bounds.minY, ink.maxY <= bounds.maxY else { ok = false; break }
-                    let hit = ink.insetBy(-p.padding / 2)
-                    if !p.allowOverlap && labels.collides(hit) { ok = false; break }
-                    boxes.append(hit)
+                for g in layout.glyphs[cluster.glyphs] {
+                    // The glyph's place relative to the cluster's middle on the baseline
+                    // (x along the line, y across it, down), rotated with the line.
+                    let dx = g.origin.x - cluster.middle, dy = drop + g.offset.y
+                    let origin = PixelPoint(x: at.point.x + tx * dx - ty * dy, y: at.point.y + ty * dx + tx * dy)
+                    if let ink = renderer.drawGlyph(g, sizePixels: p.sizePixels, on: nil, at: origin, rotation: at.angle,
+                                                    paint: TextPaint(color: p.color, haloColor: p.haloColor, haloWidth: p.haloWidth)) {
+                        guard ink.minX >= bounds.minX, ink.maxX <= bounds.maxX, ink.minY >= bounds.minY, ink.maxY <= bounds.maxY else { ok = false; break }
+                        let hit = ink.insetBy(-p.padding / 2)
+                        if !p.allowOverlap && labels.collides(hit) { ok = false; break }
+                        boxes.append(hit)
+                    }
+                    placed.append(PlacedGlyph(glyph: g, origin: origin, rotation: at.angle))
                 }
-                placed.append(PlacedGlyph(glyph: g, origin: origin, rotation: at.angle))
+                if !ok { break }
             }
             if ok && !placed.isEmpty { return (mid.point, placed, boxes) }
         }

@@ -19,14 +19,25 @@ enum SymbolPlacement: String, Sendable, CaseIterable {
 enum TextTransform: String, Sendable, CaseIterable {
     case none, uppercase, lowercase
 
-    /// Applies the transform (locale-independent, as MapLibre does).
+    /// Applies the transform (locale-independent, as MapLibre does). Only scripts with case
+    /// change: the others have no case mappings, and Georgian, whose Mkhedruli letters gained
+    /// Mtavruli capitals in Unicode 11 that are not used for upper-case text, is kept as
+    /// written.
     func apply(_ text: String) -> String {
         switch self {
         case .none: return text
-        case .uppercase: return text.uppercased()
+        case .uppercase:
+            guard text.unicodeScalars.contains(where: TextTransform.keepsCase) else { return text.uppercased() }
+            var out = ""
+            for c in text { out += c.unicodeScalars.contains(where: TextTransform.keepsCase) ? String(c) : c.uppercased() }
+            return out
         case .lowercase: return text.lowercased()
         }
     }
+
+    /// Georgian Mkhedruli letters (U+10D0–U+10FF), which `uppercased()` would turn into
+    /// Mtavruli.
+    private static func keepsCase(_ s: Unicode.Scalar) -> Bool { (0x10D0...0x10FF).contains(s.value) }
 }
 
 /// `text-justify`.

@@ -1,6 +1,8 @@
 import Foundation
 
-/// The fonts text is drawn with: the bundled Noto Sans Regular and Bold, the bundled Droid
+/// The fonts text is drawn with: the bundled Noto Sans Regular and Bold, the Noto faces of
+/// the scripts Noto Sans lacks (`scriptFonts`: Arabic, Hebrew, the Indic and South-East Asian
+/// scripts, Ethiopic, Georgian, Armenian; each loaded on first use), the bundled Droid
 /// Sans Fallback for Chinese, Japanese and other scripts Noto Sans lacks (4 MB, loaded on
 /// first use), the bundled Nanum Gothic for Korean (Hangul, which Droid Sans Fallback lacks)
 /// and Noto Sans Symbols 2 for symbols (✓ ★ ☎ ⚠ ✈), both loaded on first use, and — only
@@ -21,6 +23,34 @@ final class FontLibrary: Sendable {
 
     /// Bundled faces loaded only when a glyph needs them (large files, rarely used).
     static let lazyBundledFonts = ["NanumGothic.ttf", "NotoSansSymbols2-Regular.ttf"]
+
+    /// Noto faces for the scripts Noto Sans lacks, by the Unicode blocks they serve, each loaded
+    /// on first use of a character in its blocks (Regular and Bold; bold text in a script
+    /// without a Bold file is drawn in Regular). Arabic is Noto Sans Arabic, which has the
+    /// Persian and Urdu letters too; Tibetan is Noto Serif Tibetan, Noto's only Tibetan face.
+    static let scriptFonts: [(regular: String, bold: String?, blocks: [ClosedRange<UInt32>])] = [
+        ("NotoSansArabic-Regular.ttf", "NotoSansArabic-Bold.ttf",
+         [0x0600...0x06FF, 0x0750...0x077F, 0x0870...0x08FF, 0xFB50...0xFDFF, 0xFE70...0xFEFF]),
+        ("NotoSansHebrew-Regular.ttf", "NotoSansHebrew-Bold.ttf", [0x0590...0x05FF, 0xFB1D...0xFB4F]),
+        ("NotoSansArmenian-Regular.ttf", "NotoSansArmenian-Bold.ttf", [0x0530...0x058F, 0xFB13...0xFB17]),
+        ("NotoSansDevanagari-Regular.ttf", "NotoSansDevanagari-Bold.ttf", [0x0900...0x097F, 0x1CD0...0x1CFF, 0xA8E0...0xA8FF]),
+        ("NotoSansBengali-Regular.ttf", "NotoSansBengali-Bold.ttf", [0x0980...0x09FF]),
+        ("NotoSansGurmukhi-Regular.ttf", "NotoSansGurmukhi-Bold.ttf", [0x0A00...0x0A7F]),
+        ("NotoSansGujarati-Regular.ttf", "NotoSansGujarati-Bold.ttf", [0x0A80...0x0AFF]),
+        ("NotoSansOriya-Regular.ttf", "NotoSansOriya-Bold.ttf", [0x0B00...0x0B7F]),
+        ("NotoSansTamil-Regular.ttf", "NotoSansTamil-Bold.ttf", [0x0B80...0x0BFF]),
+        ("NotoSansTelugu-Regular.ttf", "NotoSansTelugu-Bold.ttf", [0x0C00...0x0C7F]),
+        ("NotoSansKannada-Regular.ttf", "NotoSansKannada-Bold.ttf", [0x0C80...0x0CFF]),
+        ("NotoSansMalayalam-Regular.ttf", "NotoSansMalayalam-Bold.ttf", [0x0D00...0x0D7F]),
+        ("NotoSansSinhala-Regular.ttf", "NotoSansSinhala-Bold.ttf", [0x0D80...0x0DFF]),
+        ("NotoSansThai-Regular.ttf", "NotoSansThai-Bold.ttf", [0x0E00...0x0E7F]),
+        ("NotoSansLao-Regular.ttf", "NotoSansLao-Bold.ttf", [0x0E80...0x0EFF]),
+        ("NotoSerifTibetan-Regular.ttf", nil, [0x0F00...0x0FFF]),
+        ("NotoSansMyanmar-Regular.ttf", "NotoSansMyanmar-Bold.ttf", [0x1000...0x109F, 0xA9E0...0xA9FF, 0xAA60...0xAA7F]),
+        ("NotoSansGeorgian-Regular.ttf", "NotoSansGeorgian-Bold.ttf", [0x10A0...0x10FF, 0x1C90...0x1CBF, 0x2D00...0x2D2F]),
+        ("NotoSansEthiopic-Regular.ttf", "NotoSansEthiopic-Bold.ttf", [0x1200...0x139F, 0x2D80...0x2DDF, 0xAB00...0xAB2F]),
+        ("NotoSansKhmer-Regular.ttf", "NotoSansKhmer-Bold.ttf", [0x1780...0x17FF, 0x19E0...0x19FF]),
+    ]
 
     /// Words in a MapLibre `text-font` name that select the bold face.
     static let boldKeywords = ["bold", "semibold", "demibold", "medium", "black", "heavy"]
@@ -44,6 +74,8 @@ final class FontLibrary: Sendable {
     }
 
     private let onDemand: Locked<LazyFaces>
+    /// Script faces loaded so far, by file name (nil: the file failed to load).
+    private let scriptFaces = Locked<[String: FreeTypeFace?]>([:])
 
     /// Builds a library from already loaded faces; `systemFallbackPaths` are font files tried
     /// (loaded on first use) for characters none of the faces has.
@@ -177,17 +209,37 @@ final class FontLibrary: Sendable {
         }
     }
 
-    /// The face and glyph for one scalar, walking the fallback chain; `nil` when no face,
-    /// bundled or system, maps it.
-    func glyph(for scalar: Unicode.Scalar, preferring preferred: FreeTypeFace) -> (face: FreeTypeFace, glyph: UInt32)? {
-        // The preferred face first: the rest of the chain (and loading the big CJK face)
-        // only when it lacks the character.
-        if let g = preferred.glyphIndex(for: scalar) { return (preferred, g) }
-        for face in fallbackChain(for: preferred).dropFirst() {
-            if let g = face.glyphIndex(for: scalar) { return (face, g) }
+    /// The Noto faces for the script of `scalar`'s block (bold first when `bold`), loading
+    /// them on first use; empty outside those blocks or without a fonts directory.
+    func scriptFaces(for scalar: Unicode.Scalar, bold: Bool) -> [FreeTypeFace] {
+        guard let fontsDirectory,
+              let entry = FontLibrary.scriptFonts.first(where: { $0.blocks.contains { $0.contains(scalar.value) } })
+        else { return [] }
+        let files = (bold ? [entry.bold].compactMap { $0 } : []) + [entry.regular]
+        return scriptFaces.withLock { loaded in
+            files.compactMap { file -> FreeTypeFace? in
+                if let known = loaded[file] { return known }
+                let face = try? FreeTypeFace(path: URL(fileURLWithPath: fontsDirectory).appendingPathComponent(file).path)
+                loaded[file] = face
+                return face
+            }
         }
-        for face in systemFallbackFaces() {
-            if let g = face.glyphIndex(for: scalar) { return (face, g) }
+    }
+
+    /// The face that draws one scalar when the text asks for `preferred`: the preferred face,
+    /// then the Noto face of the scalar's script, then the CJK fallback, the other bundled
+    /// faces and the on-demand ones (loaded only when everything before lacks it); `nil`
+    /// when no face maps it.
+    func face(for scalar: Unicode.Scalar, preferring preferred: FreeTypeFace) -> FreeTypeFace? {
+        if preferred.glyphIndex(for: scalar) != nil { return preferred }
+        for face in scriptFaces(for: scalar, bold: preferred === bold) where face.glyphIndex(for: scalar) != nil {
+            return face
+        }
+        for face in fallbackChain(for: preferred).dropFirst() where face.glyphIndex(for: scalar) != nil {
+            return face
+        }
+        for face in systemFallbackFaces() where face.glyphIndex(for: scalar) != nil {
+            return face
         }
         return nil
     }

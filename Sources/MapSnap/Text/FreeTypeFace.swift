@@ -1,7 +1,8 @@
 import Foundation
 internal import CFreeType
 
-/// One font face loaded with FreeType: glyph lookup, metrics, kerning and rasterisation.
+/// One font face loaded with FreeType: glyph lookup, metrics and rasterisation; shaping
+/// (kerning, ligatures, joining, marks) is HarfBuzz's, over the same bytes (`shape`).
 ///
 /// This file is the only importer of `CFreeType`. Pixel-affecting knobs are pinned here:
 ///
@@ -46,8 +47,9 @@ final class FreeTypeFace: @unchecked Sendable {
     private let lock = NSLock()
     private let face: FTFace
     private let stroker: FTStroker
-    private let gposKerning: OpenTypeKerning
-    private let hasLegacyKerning: Bool
+    /// HarfBuzz over the same font bytes; nil only when HarfBuzz cannot read a font FreeType
+    /// could (text in it is then drawn one glyph per character, unkerned).
+    private let harfBuzz: HarfBuzzFont?
     private var advanceCache: [UInt32: Int] = [:]
 
     /// `FT_LOAD_*` flags for every glyph load (see the type's documentation).
@@ -90,8 +92,7 @@ final class FreeTypeFace: @unchecked Sendable {
         descender = max(0, -Int(rec.descender))
         lineGap = max(0, Int(rec.height) - Int(rec.ascender) + Int(rec.descender))
         glyphCount = Int(rec.num_glyphs)
-        hasLegacyKerning = rec.face_flags & FT_Long(FT_FACE_FLAG_KERNING) != 0
-        gposKerning = OpenTypeKerning(gpos: FreeTypeFace.sfntTable(bytes, tag: 0x4750_4F53 /* 'GPOS' */) ?? [])
+        harfBuzz = HarfBuzzFont(bytes: UnsafeRawBufferPointer(face.memory), owner: face)
         id = FaceIdentity.next()
     }
 
@@ -118,17 +119,17 @@ final class FreeTypeFace: @unchecked Sendable {
         return advance
     }
 
-    /// The kerning adjustment between two glyphs in design units (negative tightens). Reads
-    /// `GPOS` pair kerning when the font has it, else the legacy `kern` table.
-    func kerning(_ left: UInt32, _ right: UInt32) -> Int {
-        if !gposKerning.isEmpty { return gposKerning.adjustment(left, right) }
-        guard hasLegacyKerning else { return 0 }
-        lock.lock()
-        defer { lock.unlock() }
-        var vector = FT_Vector()
-        guard FT_Get_Kerning(face.raw, FT_UInt(left), FT_UInt(right),
-                             FT_UInt(FT_KERNING_UNSCALED.rawValue), &vector) == 0 else { return 0 }
-        return Int(vector.x)
+    /// Shapes `scalars[range]` as one run of `script` (an ISO 15924 tag) in this face:
+    /// glyphs in visual order, in design units. Without a HarfBuzz font, one glyph per
+    /// scalar with its plain advance.
+    func shape(_ scalars: [UInt32], range: Range<Int>, rightToLeft: Bool, script: UInt32) -> [ShapedGlyph] {
+        if let harfBuzz { return harfBuzz.shape(scalars, range: range, rightToLeft: rightToLeft, script: script) }
+        var out: [ShapedGlyph] = []
+        for i in range {
+            let glyph = Unicode.Scalar(scalars[i]).flatMap(glyphIndex(for:)) ?? 0
+            out.append(ShapedGlyph(glyph: glyph, cluster: i, xAdvance: Int32(clamping: advance(of: glyph)), xOffset: 0, yOffset: 0))
+        }
+        return rightToLeft ? out.reversed() : out
     }
 
     /// Rasterises a glyph (or its halo, when `spec.haloRadius64 > 0`) to an 8-bit coverage
@@ -229,21 +230,6 @@ final class FreeTypeFace: @unchecked Sendable {
         }
         return GlyphBitmap(width: width, height: height, left: left, top: top, coverage: out)
     }
-
-    /// The bytes of an sfnt table from the font's table directory, bounds-checked.
-    static func sfntTable(_ font: [UInt8], tag: UInt32) -> [UInt8]? {
-        let r = ByteReader(font)
-        guard let numTables = r.u16(4) else { return nil }
-        for i in 0..<Int(numTables) {
-            let rec = 12 + i * 16
-            guard let t = r.u32(rec), let offset = r.u32(rec + 8), let length = r.u32(rec + 12) else { return nil }
-            guard t == tag else { continue }
-            let start = Int(offset), end = start + Int(length)
-            guard end <= font.count else { return nil }
-            return Array(font[start..<end])
-        }
-        return nil
-    }
 }
 
 /// Hands out process-unique face identities.
@@ -285,7 +271,8 @@ private final class FTLibrary {
 /// Owns an `FT_Face` and the font bytes it reads from (FreeType does not copy them).
 private final class FTFace {
     let raw: FT_Face
-    private let memory: UnsafeMutableRawBufferPointer
+    /// The font file's bytes, also read by the face's HarfBuzz font.
+    let memory: UnsafeMutableRawBufferPointer
     /// Keeps the library alive until the face is done.
     private let library: FTLibrary
 

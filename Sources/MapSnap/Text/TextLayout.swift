@@ -30,30 +30,35 @@ struct TextLayoutOptions: Sendable, Hashable {
     }
 }
 
-/// One glyph of a layout, with the face that has it and where its pen sits.
+/// One glyph of a layout, with the face that has it and where it sits.
 struct PositionedGlyph: Sendable {
     /// The face the glyph index belongs to (the requested face or a fallback).
     let face: FreeTypeFace
     /// Glyph index in `face`.
     let glyph: UInt32
-    /// Pen position on the baseline, relative to the layout box's top-left (pixels, y down).
+    /// Where the glyph is drawn: its pen position plus `offset`, on the baseline, relative
+    /// to the layout box's top-left (pixels, y down).
     var origin: PixelPoint
-    /// Advance to the next glyph's pen, in pixels, before kerning and letter spacing.
+    /// How far the shaper moved the glyph from its pen (marks over their base, kerning by
+    /// placement), in pixels, y down; zero for most glyphs.
+    let offset: PixelPoint
+    /// Advance to the next glyph's pen, in pixels (kerning included), before letter spacing.
     let advance: Double
     /// Line number, from 0.
     let line: Int
-    /// Index of the `Character` of the (NFC-normalised) text this glyph draws.
+    /// Index of the `Character` of the (NFC-normalised) text this glyph's cluster starts at.
+    /// Glyphs of one cluster (a ligature, a base and its marks, an Indic syllable's parts)
+    /// share it and sit next to each other.
     let characterIndex: Int
 }
 
-/// A Unicode string laid out in pixels: faces picked per character with fallback, pen
-/// positions with kerning, wrapped and aligned lines.
+/// A Unicode string laid out in pixels: shaped by HarfBuzz in runs of one direction, script
+/// and face (`ShapedParagraph`), wrapped by shaped width, runs reordered for display by the
+/// bidi algorithm, lines aligned.
 ///
 /// The layout box has its top-left at (0, 0); it is as wide as the widest line and
 /// `lineCount × lineHeight` tall, each line's ascender-to-descender band centred in its line
-/// box. Scripts are laid out left to right, one glyph per scalar: no bidi reordering, no
-/// ligatures or mark positioning (those need a shaping engine; map labels in Latin, Greek,
-/// Cyrillic and CJK are served well without one).
+/// box. Glyphs are in visual order, left to right, on every line.
 struct TextLayout: Sendable {
     /// One laid-out line.
     struct Line: Sendable, Hashable {
@@ -69,8 +74,8 @@ struct TextLayout: Sendable {
     let text: String
     /// The options used.
     let options: TextLayoutOptions
-    /// All glyphs, line by line, left to right. Spaces are included (they have advances
-    /// but no pixels); glyphs of ignorable scalars (variation selectors, joiners) are not.
+    /// All glyphs, line by line, in visual order (left to right). Spaces are included (they
+    /// have advances but no pixels).
     let glyphs: [PositionedGlyph]
     /// The lines, top to bottom.
     let lines: [Line]
@@ -86,7 +91,8 @@ struct TextLayout: Sendable {
     let missingCharacters: [Character]
 
     /// Lays out `text` in `face`, falling back through `fonts` for characters it lacks.
-    init(_ text: String, face: FreeTypeFace, fonts: FontLibrary, options: TextLayoutOptions = TextLayoutOptions()) {
+    init(_ text: String, face: FreeTypeFace, fonts: FontLibrary, options: TextLayoutOptions = TextLayoutOptions(),
+         cache: ShapingCache = .shared) {
         var options = options
         let size = options.sizePixels.isFinite ? min(max(options.sizePixels, 0), GlyphRasterSpec.maxSizePixels) : 0
         options.sizePixels = size
@@ -100,62 +106,40 @@ struct TextLayout: Sendable {
         let lineHeight = (options.lineHeight.isFinite ? max(options.lineHeight, 0) : 1.2) * size
         let spacing = (options.letterSpacing.isFinite ? options.letterSpacing : 0) * size
         let maxWidth = options.maxWidth.flatMap { $0.isFinite && $0 > 0 ? $0 : nil }
+        let bandOffset = (lineHeight - (ascent + descent)) / 2 + ascent
 
-        var shaper = Shaper(fonts: fonts, face: face, size: size)
-        var builtLines: [ArraySlice<Cluster>] = []
-        var paragraph: [Cluster] = []
-        var index = 0
-        func flushParagraph() {
-            let breaks = maxWidth.map { LineBreaker.breaks(paragraph, maxWidth: $0, spacing: spacing) } ?? []
-            var start = 0
-            for end in breaks + [paragraph.count] {
-                var line = paragraph[start..<end]
-                // Spaces at a wrap point are dropped, like every label renderer does.
-                while let last = line.last, last.isSpace {
-                    line = line.dropLast()
-                }
-                builtLines.append(line)
-                start = end
-            }
-            paragraph.removeAll(keepingCapacity: true)
-        }
-        for character in normalised {
-            defer { index += 1 }
-            if character.isNewline {
-                flushParagraph()
-                continue
-            }
-            paragraph.append(shaper.cluster(character, index: index))
-        }
-        flushParagraph()
-
-        // Pass 1: pen positions from x = 0 with kerning, which also gives each line's true
-        // width. Pass 2 (below) shifts lines for alignment once the block width is known.
         var glyphs: [PositionedGlyph] = []
         var lines: [Line] = []
-        let bandOffset = (lineHeight - (ascent + descent)) / 2 + ascent
-        for (number, clusters) in builtLines.enumerated() {
-            let baseline = Double(number) * lineHeight + bandOffset
-            var x = 0.0
-            var lineWidth = 0.0
-            let first = glyphs.count
-            var previous: (face: FreeTypeFace, glyph: UInt32)?
-            for cluster in clusters {
-                for g in cluster.glyphs {
-                    if let p = previous, p.face === g.face {
-                        x += Double(g.face.kerning(p.glyph, g.glyph)) * size / Double(g.face.unitsPerEm)
-                    }
-                    glyphs.append(PositionedGlyph(face: g.face, glyph: g.glyph, origin: PixelPoint(x: x, y: baseline),
-                                                  advance: g.advance, line: number, characterIndex: cluster.index))
-                    x += g.advance
-                    previous = (g.face, g.glyph)
-                }
-                // Trailing spaces were trimmed, so the last cluster ends the line's width.
-                lineWidth = x
-                x += spacing
+        var missing: [Character] = []
+        let characters = Array(normalised)
+        var paragraphStart = 0
+        while paragraphStart <= characters.count {
+            let paragraphEnd = characters[paragraphStart...].firstIndex(where: \.isNewline) ?? characters.count
+            let paragraph = TextLayout.Paragraph(characters, paragraphStart..<paragraphEnd, face: face, fonts: fonts,
+                                                 size: size, cache: cache)
+            for i in paragraph.shaped.missing {
+                let c = characters[paragraph.characterOfScalar[i]]
+                if missing.last != c { missing.append(c) }
             }
-            lines.append(Line(glyphRange: first..<glyphs.count, width: max(0, lineWidth), baseline: baseline))
+            let clusters = paragraph.clusters
+            let breaks = maxWidth.map { LineBreaker.breaks(clusters, maxWidth: $0, spacing: spacing) } ?? []
+            var start = 0
+            for end in breaks + [clusters.count] {
+                var last = end
+                // Spaces at a wrap point (and at the end) are dropped, like every label renderer does.
+                while last > start, clusters[last - 1].isSpace { last -= 1 }
+                let number = lines.count
+                let baseline = Double(number) * lineHeight + bandOffset
+                let first = glyphs.count
+                let lineWidth = paragraph.place(clusters: start..<last, line: number, baseline: baseline,
+                                                spacing: spacing, into: &glyphs)
+                lines.append(Line(glyphRange: first..<glyphs.count, width: max(0, lineWidth), baseline: baseline))
+                start = end
+            }
+            paragraphStart = paragraphEnd + 1
         }
+
+        // Lines were placed from x = 0; shift them for alignment now the block width is known.
         let blockWidth = lines.reduce(0) { max($0, $1.width) }
         for line in lines {
             let shift: Double
@@ -170,107 +154,109 @@ struct TextLayout: Sendable {
         self.glyphs = glyphs
         self.lines = lines
         width = blockWidth
-        height = Double(builtLines.count) * lineHeight
-        missingCharacters = shaper.missing
+        height = Double(lines.count) * lineHeight
+        missingCharacters = missing
     }
 
     /// The layout box in its own coordinates: (0, 0, width, height).
     var bounds: PixelRect { PixelRect(minX: 0, minY: 0, maxX: width, maxY: height) }
+
+    /// One paragraph (text between newlines) shaped, with what line breaking needs.
+    private struct Paragraph {
+        /// The paragraph's characters (indices into the whole text) and their scalars.
+        let characterRange: Range<Int>
+        /// For each shaped scalar, the index of its character in the whole text.
+        let characterOfScalar: [Int]
+        /// For each character of the paragraph, the index of its first scalar (or of the
+        /// next character's, for a character with none).
+        let firstScalar: [Int]
+        let shaped: ShapedParagraph
+        let clusters: [Cluster]
+        /// The em size in pixels.
+        let size: Double
+
+        init(_ characters: [Character], _ range: Range<Int>, face: FreeTypeFace, fonts: FontLibrary, size: Double,
+             cache: ShapingCache) {
+            characterRange = range
+            self.size = size
+            var scalars: [UInt32] = []
+            var characterOfScalar: [Int] = []
+            var firstScalar: [Int] = []
+            for index in range {
+                firstScalar.append(scalars.count)
+                for s in characters[index].unicodeScalars {
+                    // Tabs become spaces; other controls draw nothing.
+                    if s == "\t" {
+                        scalars.append(0x20)
+                    } else if s.properties.generalCategory == .control {
+                        continue
+                    } else {
+                        scalars.append(s.value)
+                    }
+                    characterOfScalar.append(index)
+                }
+            }
+            firstScalar.append(scalars.count)
+            self.characterOfScalar = characterOfScalar
+            self.firstScalar = firstScalar
+            shaped = ShapedParagraph(scalars, face: face, fonts: fonts, cache: cache)
+
+            // Each character's width is the advance of the glyphs whose cluster starts in it
+            // (a ligature or conjunct counts at its first character, the rest are 0).
+            var widths = [Double](repeating: 0, count: range.count)
+            for run in shaped.runs {
+                for g in run.glyphs {
+                    widths[characterOfScalar[g.cluster] - range.lowerBound] += run.pixels(g.xAdvance, size: size)
+                }
+            }
+            clusters = range.map { index in
+                let character = characters[index]
+                let isSpace = character.isWhitespace
+                // No-break spaces (U+00A0, U+2007, U+202F) hold their neighbours on one line.
+                let isBreakingSpace = isSpace && !character.unicodeScalars.contains { ["\u{A0}", "\u{2007}", "\u{202F}"].contains($0) }
+                let breakAfter = isBreakingSpace || character.unicodeScalars.contains(where: Cluster.allowsBreakAfter)
+                return Cluster(width: widths[index - range.lowerBound], isSpace: isSpace, breakAfter: breakAfter, index: index)
+            }
+        }
+
+        /// Appends the glyphs of the characters `clusters` (paragraph-relative indices) as one
+        /// line from x = 0: the runs cut to the line, put in visual order by rule L2, glyphs
+        /// advanced with letter spacing between clusters. Returns the line's width.
+        func place(clusters range: Range<Int>, line: Int, baseline: Double, spacing: Double,
+                   into glyphs: inout [PositionedGlyph]) -> Double {
+            let scalarRange = firstScalar[range.lowerBound]..<firstScalar[range.upperBound]
+            guard !scalarRange.isEmpty else { return 0 }
+            let pieces = shaped.runs.filter { $0.range.overlaps(scalarRange) }
+            let order = BidiParagraph.visualOrder(levels: pieces.map(\.level))
+            var x = 0.0
+            var previousCluster: Int?
+            for piece in order.map({ pieces[$0] }) {
+                let spaced = spacing != 0 && !ShapedParagraph.joinedScripts.contains(piece.script)
+                for g in piece.glyphs where scalarRange.contains(g.cluster) {
+                    let character = characterOfScalar[g.cluster]
+                    if let p = previousCluster, p != character, spaced { x += spacing }
+                    previousCluster = character
+                    let offset = PixelPoint(x: piece.pixels(g.xOffset, size: size), y: -piece.pixels(g.yOffset, size: size))
+                    let advance = piece.pixels(g.xAdvance, size: size)
+                    glyphs.append(PositionedGlyph(face: piece.face, glyph: g.glyph,
+                                                  origin: PixelPoint(x: x + offset.x, y: baseline + offset.y),
+                                                  offset: offset, advance: advance, line: line, characterIndex: character))
+                    x += advance
+                }
+            }
+            return x
+        }
+    }
 }
 
-/// A character resolved to glyphs: the unit of wrapping and letter spacing.
+/// A character as line breaking sees it: its shaped width and whether a line may end after it.
 struct Cluster {
-    struct Glyph {
-        var face: FreeTypeFace
-        var glyph: UInt32
-        var advance: Double
-    }
-
-    var glyphs: [Glyph]
-    /// Sum of advances plus kerning inside the cluster.
+    /// Sum of the advances of the glyphs shaped for it (kerning included).
     var width: Double
     var isSpace: Bool
     /// A line may break after this cluster (it is a space, or an ideograph).
     var breakAfter: Bool
     var index: Int
-}
-
-/// Resolves characters to faces and glyphs, remembering those nothing could map.
-struct Shaper {
-    let fonts: FontLibrary
-    let face: FreeTypeFace
-    let size: Double
-    /// The faces after `face`, in fallback order; looked up (which loads the big CJK face)
-    /// only when `face` lacks a character.
-    private var rest: [FreeTypeFace]?
-    var missing: [Character] = []
-
-    init(fonts: FontLibrary, face: FreeTypeFace, size: Double) {
-        self.fonts = fonts
-        self.face = face
-        self.size = size
-    }
-
-    /// `face`, then the rest of the fallback chain: the first face that maps every scalar.
-    private mutating func resolveInChain(_ scalars: [Unicode.Scalar]) -> [Cluster.Glyph]? {
-        if let whole = resolveWhole(scalars, faces: [face]) { return whole }
-        if rest == nil { rest = Array(fonts.fallbackChain(for: face).dropFirst()) }
-        return resolveWhole(scalars, faces: rest ?? [])
-    }
-
-    mutating func cluster(_ character: Character, index: Int) -> Cluster {
-        // Tabs become spaces; controls and default-ignorables (variation selectors, joiners,
-        // BOM) draw nothing.
-        var scalars: [Unicode.Scalar] = []
-        for s in character.unicodeScalars {
-            if s == "\t" { scalars.append(" "); continue }
-            if s.properties.generalCategory == .control || s.properties.isDefaultIgnorableCodePoint { continue }
-            scalars.append(s)
-        }
-        let isSpace = character.isWhitespace
-        // No-break spaces (U+00A0, U+2007, U+202F) hold their neighbours on one line.
-        let isBreakingSpace = isSpace && !character.unicodeScalars.contains { ["\u{A0}", "\u{2007}", "\u{202F}"].contains($0) }
-        let breakAfter = isBreakingSpace || scalars.contains(where: Shaper.allowsBreakAfter)
-        var glyphs: [Cluster.Glyph] = []
-        // Prefer one face for the whole character so base and marks match in style.
-        if let whole = resolveInChain(scalars) ?? resolveWhole(scalars, faces: fonts.systemFallbackFaces()) {
-            glyphs = whole
-        } else {
-            for s in scalars {
-                if let (f, g) = fonts.glyph(for: s, preferring: face) {
-                    glyphs.append(glyph(f, g))
-                } else {
-                    glyphs.append(glyph(face, 0))
-                    if missing.last != character { missing.append(character) }
-                }
-            }
-        }
-        var width = 0.0
-        for (i, g) in glyphs.enumerated() {
-            if i > 0, glyphs[i - 1].face === g.face {
-                width += Double(g.face.kerning(glyphs[i - 1].glyph, g.glyph)) * size / Double(g.face.unitsPerEm)
-            }
-            width += g.advance
-        }
-        return Cluster(glyphs: glyphs, width: width, isSpace: isSpace, breakAfter: breakAfter, index: index)
-    }
-
-    private func resolveWhole(_ scalars: [Unicode.Scalar], faces: [FreeTypeFace]) -> [Cluster.Glyph]? {
-        guard !scalars.isEmpty else { return [] }
-        outer: for f in faces {
-            var out: [Cluster.Glyph] = []
-            for s in scalars {
-                guard let g = f.glyphIndex(for: s) else { continue outer }
-                out.append(glyph(f, g))
-            }
-            return out
-        }
-        return nil
-    }
-
-    private func glyph(_ f: FreeTypeFace, _ g: UInt32) -> Cluster.Glyph {
-        Cluster.Glyph(face: f, glyph: g, advance: Double(f.advance(of: g)) * size / Double(f.unitsPerEm))
-    }
 
     /// Ideographs, kana and Hangul syllables may break anywhere (no spaces between words).
     static func allowsBreakAfter(_ s: Unicode.Scalar) -> Bool {
@@ -289,8 +275,7 @@ struct Shaper {
 /// Greedy filling at `maxWidth` fixes the number of lines; then, like MapLibre's balanced
 /// breaking, the narrowest width that still needs no more lines is searched for, so a label
 /// wraps as "Helsinki Central / Railway Station" rather than "Helsinki Central Railway /
-/// Station". Inter-cluster kerning is ignored while choosing breaks (it is a fraction of a
-/// pixel) and applied when the lines are positioned.
+/// Station". Widths are shaped widths, kerning included.
 enum LineBreaker {
     /// Indices in `clusters` where new lines start (ascending, never 0 or `count`).
     static func breaks(_ clusters: [Cluster], maxWidth: Double, spacing: Double) -> [Int] {

@@ -138,12 +138,15 @@ struct TextRenderer: Sendable {
         for (radius, color) in passes {
             for glyph in layout.glyphs {
                 let (px, sx) = GlyphRasterSpec.split(topLeft.x + glyph.origin.x)
-                let baseline = Int((topLeft.y + glyph.origin.y).rounded())
+                // The line's baseline on a whole pixel; a mark the shaper raised or lowered
+                // keeps its fraction as a sub-pixel offset.
+                var py = Int((topLeft.y + glyph.origin.y - glyph.offset.y).rounded()), sy: UInt8 = 0
+                if glyph.offset.y != 0 { (py, sy) = GlyphRasterSpec.split(Double(py) + glyph.offset.y) }
                 let spec = GlyphRasterSpec(glyph: glyph.glyph, sizePixels: size,
-                                           subpixel: PixelPoint(x: Double(sx) / steps, y: 0), haloRadius: radius)
+                                           subpixel: PixelPoint(x: Double(sx) / steps, y: Double(sy) / steps), haloRadius: radius)
                 let bitmap = cache.bitmap(glyph.face, spec)
                 guard !bitmap.isEmpty else { continue }
-                let x = px + bitmap.left, y = baseline - bitmap.top
+                let x = px + bitmap.left, y = py - bitmap.top
                 ink = TextRenderer.union(ink, x, y, bitmap)
                 body(bitmap, x, y, color)
             }

@@ -209,7 +209,8 @@ import Testing
         }
         // The test build links the Debian libraries: each must report its package's version.
         for (library, package) in [("libpng", "libpng-dev"), ("SQLite", "libsqlite3-dev"), ("FreeType", "libfreetype-dev"),
-                                   ("zlib", "zlib1g-dev"), ("libwebp", "libwebp-dev"), ("Expat", "libexpat1-dev")] {
+                                   ("zlib", "zlib1g-dev"), ("libwebp", "libwebp-dev"), ("Expat", "libexpat1-dev"),
+                                   ("HarfBuzz", "libharfbuzz-dev"), ("FriBiDi", "libfribidi-dev")] {
             let query = try Self.run("/usr/bin/env", ["dpkg-query", "-W", "-f=${Version}", package])
             guard query.exitCode == 0 else { continue }
             let upstream = Self.upstreamVersion(query.stdout)

@@ -84,7 +84,7 @@ import Testing
             return found
         }
         let plain = try versions(["--version"])
-        for name in ["libpng", "libdeflate", "FreeType", "libjpeg-turbo", "libwebp", "libcurl", "SQLite", "libmicrohttpd"] {
+        for name in ["libpng", "libdeflate", "FreeType", "HarfBuzz", "FriBiDi", "libjpeg-turbo", "libwebp", "libcurl", "SQLite", "libmicrohttpd"] {
             let version = try #require(plain[name], "no \(name) line: \(plain)")
             #expect(version.split(separator: ".").count >= 2 && version.split(separator: ".").allSatisfy { Int($0) != nil },
                     "\(name) \(version)")

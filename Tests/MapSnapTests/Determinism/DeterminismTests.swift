@@ -22,6 +22,9 @@ import Testing
         /// `normal` style, two 3,000-point routes (cased above roads, translucent above
         /// labels): their fills are made on another thread while the base map is drawn.
         case longRoutes
+        /// Shaped text: Arabic labels (`language=ar`), titles in Arabic, Devanagari and Thai,
+        /// a mixed-direction caption.
+        case complexScripts
 
         var testDescription: String { rawValue }
 
@@ -49,6 +52,15 @@ import Testing
             case .helsinkiVectorRetina:
                 return MapSnapshotOptions(width: 200, height: 150, scale: 2, padding: 16,
                                           overlays: [path, markers[0], markers[2]])
+            case .complexScripts:
+                var o = MapSnapshotOptions(width: 300, height: 200, center: LatLng(60.1699, 24.9384), zoom: 13,
+                                           overlays: [
+                                            .marker(MarkerOverlay(coordinate: route[0], label: "A", title: "محطة القطار")),
+                                            .marker(MarkerOverlay(coordinate: route[2], style: .pin(.mid), title: "नई दिल्ली")),
+                                            .marker(MarkerOverlay(coordinate: route[4], style: .dot(diameter: 10), title: "กรุงเทพ")),
+                                           ], caption: "Cairo القاهرة 2024")
+                o.language = "ar"
+                return o
             case .overlaysOnly:
                 let ring = [LatLng(60.166, 24.940), LatLng(60.170, 24.950), LatLng(60.164, 24.956)]
                 return MapSnapshotOptions(width: 240, height: 180, center: LatLng(60.167, 24.948), zoom: 14,
@@ -120,7 +132,7 @@ import Testing
         #expect(colors.count > 40, "only \(colors.count) colours: the base map did not draw")
     }
 
-    @Test(arguments: [Scene.helsinkiVector, .helsinkiRaster, .longRoutes])
+    @Test(arguments: [Scene.helsinkiVector, .helsinkiRaster, .longRoutes, .complexScripts])
     func threadCountDoesNotChangeBytes(_ scene: Scene) throws {
         let reference = try png(scene, threads: 1)
         for threads in [2, 8, nil] as [Int?] {

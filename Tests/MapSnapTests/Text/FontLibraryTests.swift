@@ -73,10 +73,32 @@ import Testing
 
     @Test func fallbackChainFindsCJKInDroidSans() throws {
         let fonts = try #require(TextFixtures.fonts)
-        let resolved = try #require(fonts.glyph(for: "東", preferring: fonts.regular))
-        #expect(resolved.face === fonts.fallback)
-        let latin = try #require(fonts.glyph(for: "A", preferring: fonts.bold))
-        #expect(latin.face === fonts.bold)
-        #expect(fonts.glyph(for: "\u{10FFFD}", preferring: fonts.regular) == nil)
+        #expect(fonts.face(for: "東", preferring: fonts.regular) === fonts.fallback)
+        #expect(fonts.face(for: "A", preferring: fonts.bold) === fonts.bold)
+        #expect(fonts.face(for: "\u{10FFFD}", preferring: fonts.regular) == nil)
+    }
+
+    /// Every script the issue lists has its Noto face, bold where one is bundled; each file
+    /// the table names exists and has the block's letters.
+    @Test(arguments: [("ب", "Noto Sans Arabic"), ("پ", "Noto Sans Arabic"), ("ڑ", "Noto Sans Arabic"),
+                      ("א", "Noto Sans Hebrew"), ("क", "Noto Sans Devanagari"), ("ক", "Noto Sans Bengali"),
+                      ("ਕ", "Noto Sans Gurmukhi"), ("ક", "Noto Sans Gujarati"), ("କ", "Noto Sans Oriya"),
+                      ("க", "Noto Sans Tamil"), ("క", "Noto Sans Telugu"), ("ಕ", "Noto Sans Kannada"),
+                      ("ക", "Noto Sans Malayalam"), ("ක", "Noto Sans Sinhala"), ("ก", "Noto Sans Thai"),
+                      ("ກ", "Noto Sans Lao"), ("ཀ", "Noto Serif Tibetan"), ("က", "Noto Sans Myanmar"),
+                      ("ა", "Noto Sans Georgian"), ("Ա", "Noto Sans Armenian"), ("ሀ", "Noto Sans Ethiopic"),
+                      ("ក", "Noto Sans Khmer")] as [(Unicode.Scalar, String)])
+    func scriptsHaveTheirNotoFace(scalar: Unicode.Scalar, family: String) throws {
+        let fonts = try #require(TextFixtures.fonts)
+        let regular = try #require(fonts.face(for: scalar, preferring: fonts.regular))
+        // Noto Sans itself may carry a script (Georgian, Armenian): then it is used as is.
+        if regular !== fonts.regular { #expect(regular.familyName == family) }
+        let bold = try #require(fonts.face(for: scalar, preferring: fonts.bold))
+        if bold !== fonts.bold && family != "Noto Serif Tibetan" { #expect(bold.styleName == "Bold") }
+        for entry in FontLibrary.scriptFonts {
+            for file in [entry.regular] + (entry.bold.map { [$0] } ?? []) {
+                #expect(FileManager.default.fileExists(atPath: TextFixtures.repositoryRoot + "/Fonts/" + file), "\(file)")
+            }
+        }
     }
 }

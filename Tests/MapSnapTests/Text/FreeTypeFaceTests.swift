@@ -27,15 +27,19 @@ import Testing
     }
 
     // Pair values read with fontTools 4.x from GPOS lookup 2 (the 'kern' feature's
-    // PairPos lookup) of the bundled NotoSans-Regular.ttf and NotoSans-Bold.ttf.
+    // PairPos lookup) of the bundled NotoSans-Regular.ttf and NotoSans-Bold.ttf: shaping the
+    // pair gives the first glyph its advance plus the pair's value.
     @Test(arguments: [("A", "V", -40), ("V", "A", -40), ("T", "o", -70), ("T", "y", -20),
                       ("L", "T", -20), ("W", "a", -20), ("A", "A", 0), ("H", "H", 0)])
-    func gposPairKerning(left: Character, right: Character, expected: Int) throws {
+    func shapingAppliesGPOSPairKerning(left: Character, right: Character, expected: Int) throws {
         let fonts = try #require(TextFixtures.fonts)
         for face in [fonts.regular, fonts.bold] {
             let l = try #require(face.glyphIndex(for: left.unicodeScalars.first!))
             let r = try #require(face.glyphIndex(for: right.unicodeScalars.first!))
-            #expect(face.kerning(l, r) == expected, "\(left)\(right) in \(face.styleName)")
+            let text = (String(left) + String(right)).unicodeScalars.map(\.value)
+            let shaped = face.shape(text, range: 0..<2, rightToLeft: false, script: 0x4C61_746E /* Latn */)
+            #expect(shaped.map(\.glyph) == [l, r])
+            #expect(shaped.first.map { Int($0.xAdvance) } == face.advance(of: l) + expected, "\(left)\(right) in \(face.styleName)")
         }
     }
 
@@ -146,28 +150,8 @@ import Testing
         for scalar in "AVo東".unicodeScalars {
             let g = face.glyphIndex(for: scalar) ?? 0
             _ = face.advance(of: g)
-            _ = face.kerning(g, g)
+            _ = face.shape([scalar.value, scalar.value], range: 0..<2, rightToLeft: false, script: 0x4C61_746E)
             _ = face.rasterize(GlyphRasterSpec(glyph: g, sizePixels: 16, haloRadius: 1))
         }
-    }
-
-    @Test func gposParserSurvivesEveryTruncation() throws {
-        let font = try #require(TextFixtures.fontBytes("NotoSans-Regular.ttf"))
-        let gpos = try #require(FreeTypeFace.sfntTable(font, tag: 0x4750_4F53))
-        let full = OpenTypeKerning(gpos: gpos)
-        #expect(!full.isEmpty)
-        // Glyph ids of A and V in Noto Sans (fontTools: 36, 57).
-        #expect(full.adjustment(36, 57) == -40)
-        var length = 0
-        while length < gpos.count {
-            let cut = OpenTypeKerning(gpos: Array(gpos.prefix(length)))
-            let value = cut.adjustment(36, 57)
-            #expect(value == 0 || value == -40)
-            length += max(1, gpos.count / 97)
-        }
-        // Garbage with plausible header values.
-        var garbage = [UInt8](repeating: 0xFF, count: 64)
-        garbage[0] = 0; garbage[1] = 1
-        #expect(OpenTypeKerning(gpos: garbage).adjustment(36, 57) == 0)
     }
 }

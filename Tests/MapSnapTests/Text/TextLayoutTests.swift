@@ -103,8 +103,11 @@ import Testing
         let composed = try layout("Café")
         let decomposed = try layout("Cafe\u{301}")
         #expect(decomposed.glyphs.map(\.glyph) == composed.glyphs.map(\.glyph))
+        // Ignorables are HarfBuzz's to hide: no ink, no advance.
         let withSelector = try layout("A\u{FE0F}\u{200D}B")
-        #expect(withSelector.glyphs.count == 2)
+        #expect(withSelector.width == (try layout("AB")).width)
+        let inked = withSelector.glyphs.filter { !$0.face.rasterize(GlyphRasterSpec(glyph: $0.glyph, sizePixels: 16)).isEmpty }
+        #expect(inked.count == 2)
     }
 
     @Test(arguments: ["", "\n", "   "])
