@@ -37,6 +37,8 @@ guard arguments.count >= 2 else {
 
 let command = arguments[1]
 let rest = arguments.dropFirst(2)
+// A killed run leaves no temporary behind (serve drains on these signals instead).
+if command != "serve" { Interruptions.shared.install() }
 do {
     switch command {
     case "render": try RenderCommand.run(rest)
