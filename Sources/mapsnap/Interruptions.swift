@@ -2,7 +2,7 @@ import Dispatch
 import Foundation
 import MapSnap
 
-/// SIGINT and SIGTERM for every command but `serve` (which drains instead): the temporaries
+/// SIGINT and SIGTERM for the commands that write files (not `serve`, which drains instead): the temporaries
 /// this process is writing are deleted (`AtomicFile.removeTemporariesInFlight`), a command's
 /// last words are said (`setNote`: `data extract`'s "nothing was written"), and the process
 /// exits at once, 130 or 143 — a read in flight may take long to end by itself, and a
