@@ -123,7 +123,14 @@ struct SnapshotVerifier {
         }
         let written = writeFailure(expectedPNG: expectedPNG, actualPNG: actualPNG, diff: difference.diffImage)
         return "snapshot '\(name)' does not match \(goldenPath): \(difference.summary), allowed \(maxDiff)" + written
+            + "; rendered with " + Self.libraries
     }
+
+    /// The C libraries of this process and their versions (`mapsnap --version`): pixels
+    /// depend on FreeType's rasterizer and the codecs, so a golden recorded with other
+    /// versions can differ without any change to mapsnap.
+    static let libraries = MapSnapBuildInfo.libraryVersions()
+        .map { "\($0.name) \($0.version ?? "(unavailable)")" }.joined(separator: ", ")
 
     /// Writes the failure artefacts and returns the clause listing them.
     private func writeFailure(expectedPNG: [UInt8], actualPNG: [UInt8], diff: MapImage?) -> String {

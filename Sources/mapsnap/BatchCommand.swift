@@ -7,8 +7,9 @@ import MapSnap
 enum BatchCommand {
     static let help = """
     USAGE: mapsnap batch JOBS.jsonl --out-dir DIR [--jobs N] [--shard K/N]
-                         [--render-timeout SEC] [--allow-missing-tiles] [--require-detail]
-                         [--format NAME] [--quality N] [--data-dir DIR] [-q]
+                         [--render-timeout SEC] [--allow-missing-tiles] [--require-detail] [--strict]
+                         [--max-cost N] [--format NAME] [--quality N] [--data-dir DIR]
+                         [--report FILE.jsonl] [-q]
 
     Renders one map per line of JOBS.jsonl (each line a JSON render spec, see
     docs/spec-format.md) into DIR, made (with its parents) when missing. A job's
@@ -21,11 +22,19 @@ enum BatchCommand {
     not depend on N. A failing job is reported with its line number and the others still
     run; the exit code is the worst of all jobs. A job whose base-map tiles all failed
     fails (exit 3) unless --allow-missing-tiles, and with --require-detail so does a job
-    whose view has too little detailed map data; --render-timeout is per job (default
-    300 seconds; 0 = no limit), as for render. --data-dir names the regions the bundled
+    whose view has too little detailed map data. A job some of whose base-map tiles failed
+    is written with a warning naming its line (printed even with -q); with --strict it
+    fails instead (exit 4 unless a job failed worse: 3 beats 2 beats 4). --render-timeout
+    (default 300 seconds) and --max-cost (default 1e9 pixel operations) are per job, 0
+    meaning no limit, as for render. --data-dir names the regions the bundled
     styles draw (default $MAPSNAP_DATA, else $XDG_DATA_HOME/mapsnap, else
     ~/.local/share/mapsnap), as for render; place names and addresses in jobs resolve
     through its regions' indexes, the bundled Helsinki index and GeoNames.
+
+    --report FILE.jsonl writes one JSON line per job the moment it finishes, so a batch that
+    is killed keeps every result it had: {"line":3,"output":"DIR/0003.png","exit":0,
+    "error":null,"warnings":[…]} — the job's line, its file (written when exit is 0), the
+    status it alone would give, its error message and every warning it met (-q or not).
 
     --shard K/N renders only the K-th of N slices of the jobs (every N-th non-blank line,
     starting with the K-th; K from 1 to N), so N machines given the same file and K = 1…N
@@ -35,8 +44,9 @@ enum BatchCommand {
     first job that met it, and the repeats are counted at the end; -q prints no warnings.
     """
 
-    static let options = OptionTable(valued: ["--out-dir", "--jobs", "--render-timeout", "--shard", "--format", "--quality", "--data-dir"],
-                                     switches: ["--help", "--quiet", "--allow-missing-tiles", "--require-detail"],
+    static let options = OptionTable(valued: ["--out-dir", "--jobs", "--render-timeout", "--shard", "--format", "--quality", "--data-dir",
+                                              "--max-cost", "--report"],
+                                     switches: ["--help", "--quiet", "--allow-missing-tiles", "--require-detail", "--strict"],
                                      aliases: ["-h": "--help", "-q": "--quiet", "-j": "--jobs"])
 
     static func run(_ arguments: ArraySlice<String>) throws(CLIError) {
@@ -57,8 +67,10 @@ enum BatchCommand {
         if let dir = args.last("--data-dir") { try InputPath.checkOptionalDirectory(dir, label: "--data-dir") }
         // No flag: the default; "0": no limit (nil).
         let renderTimeout: Double? = try args.last("--render-timeout").map(RenderCommand.renderTimeout) ?? RenderCommand.defaultRenderTimeout
+        let maximumCost = try args.last("--max-cost").map(RenderCommand.maximumCost) ?? DrawingCost.defaultLimit
         let allowMissingTiles = args.has("--allow-missing-tiles")
         let requireDetail = args.has("--require-detail")
+        let strict = args.has("--strict")
         // Resolved once, so every job of the run draws the same regions.
         let dataDirectory = DataDirectory.resolve(explicit: args.last("--data-dir")).path
         let quiet = args.has("--quiet")
@@ -84,6 +96,7 @@ enum BatchCommand {
         let names = outputNames(jobs, format: format.format)
         try makeOutputDirectory(outDir)
         let selected = shard.map { jobs.shard($0.k, of: $0.n) } ?? Array(0..<jobs.count)
+        let report = try args.last("--report").map { path throws(CLIError) in try BatchReport(path: path) }
         AtomicFile.removeStaleTemporaries(in: outDir)
         // Per-job outcomes (exit code, message), reported in job order after all finish.
         let results = Locked([(code: Int32, message: String?)](repeating: (0, nil), count: selected.count))
@@ -99,25 +112,29 @@ enum BatchCommand {
             let i = selected[k]
             let source = "\(jobsPath):\(jobs.lineNumber(of: i))"
             let outcome = runJob(i, jobs: jobs, name: names[i], source: source, outDir: outDir,
-                                 renderTimeout: renderTimeout, dataDirectory: dataDirectory, threads: threadsPerJob, quiet: quiet,
-                                 allowMissingTiles: allowMissingTiles, requireDetail: requireDetail, format: format, places: places,
+                                 renderTimeout: renderTimeout, maximumCost: maximumCost, dataDirectory: dataDirectory, threads: threadsPerJob, quiet: quiet,
+                                 allowMissingTiles: allowMissingTiles, requireDetail: requireDetail, strict: strict, format: format, places: places,
                                  progress: progress, repeats: repeats)
-            results.withLock { $0[k] = outcome }
+            results.withLock { $0[k] = (outcome.code, outcome.message) }
+            report?.record(line: jobs.lineNumber(of: i), output: (outDir as NSString).appendingPathComponent(names[i].file),
+                           exit: outcome.code, error: outcome.message, warnings: outcome.warnings)
             progress.jobFinished()
         }
         progress.finish()
+        try report?.finish()
         if !quiet { places.problems.forEach(Output.warning) }
         if !quiet, let note = repeats.summary { Output.warning(note) }
         let outcomes = results.withLock { $0 }
-        var worst: Int32 = 0
-        for (code, message) in outcomes {
-            if let message { Output.error(message) }
-            worst = max(worst, code)
-        }
+        for case let (_, message?) in outcomes { Output.error(message) }
+        let worst = CLIError.worst(outcomes.map(\.code))
         let scope = shard.map { " (shard \($0.k)/\($0.n))" } ?? ""
         if worst != 0 {
             let summary = "\(outcomes.filter { $0.code != 0 }.count) of \(selected.count) jobs failed\(scope)"
-            throw worst == 2 ? .input(summary) : .runtime(summary)
+            switch worst {
+            case 2: throw .input(summary)
+            case 4: throw .incomplete(summary)
+            default: throw .runtime(summary)
+            }
         }
         if !quiet { Output.out("rendered \(selected.count) maps into \(outDir)\(scope)") }
     }
@@ -184,48 +201,59 @@ enum BatchCommand {
         var firstClaimedBy: Int?
     }
 
+    /// What one job came to: its exit code, its message naming its line, every warning it met.
+    struct Outcome: Sendable {
+        var code: Int32
+        var message: String?
+        var warnings: [String] = []
+    }
+
     /// Parses and renders one job; its outcome as an exit code and a message naming its line.
     static func runJob(_ i: Int, jobs: RenderJobs, name: Name, source: String, outDir: String,
-                       renderTimeout: Double?, dataDirectory: String, threads: Int, quiet: Bool, allowMissingTiles: Bool,
-                       requireDetail: Bool, format: Format, places: PlaceResolver,
-                       progress: Progress, repeats: RepeatedWarnings) -> (Int32, String?) {
+                       renderTimeout: Double?, maximumCost: Double?, dataDirectory: String, threads: Int, quiet: Bool, allowMissingTiles: Bool,
+                       requireDetail: Bool, strict: Bool, format: Format, places: PlaceResolver,
+                       progress: Progress, repeats: RepeatedWarnings) -> Outcome {
         if let problem = problem(withOutputName: name.file) {
-            return (2, "\(source): output \"\(printable(name.file))\": \(problem)")
+            return Outcome(code: 2, message: "\(source): output \"\(printable(name.file))\": \(problem)")
         }
         if let first = name.firstClaimedBy {
-            return (2, "\(source): output \"\(name.file)\" is already written by line \(first)")
+            return Outcome(code: 2, message: "\(source): output \"\(name.file)\" is already written by line \(first)")
         }
         var spec: RenderSpec
         switch jobs.spec(at: i, resolver: places) {
         case .failure(let error):
             // Library messages start with the origin they were given ("jobs.jsonl:3: …").
             let text = error.description
-            return (2, text.hasPrefix(source) ? text : "\(source): \(text)")
+            return Outcome(code: 2, message: text.hasPrefix(source) ? text : "\(source): \(text)")
         case .success(let s):
             spec = s
         }
         if let refusal = RenderCommand.bulkDownloadRefusal(spec.options) {
-            return (2, "\(source): \(refusal)")
+            return Outcome(code: 2, message: "\(source): \(refusal)")
         }
+        var met: [String] = spec.warnings
         let warn = { (message: String) in
             if repeats.isFirst(message) { progress.print { Output.warning("\(source): \(message)") } }
         }
         if !quiet { spec.warnings.forEach(warn) }
         spec.options.renderTimeout = renderTimeout
+        spec.options.maximumDrawingCost = maximumCost
         spec.options.dataDirectory = dataDirectory
         spec.options.maximumThreads = spec.options.maximumThreads ?? threads
         spec.format = spec.format ?? format.format
         spec.quality = spec.quality ?? format.quality
         if let problem = spec.outputNameProblem(fileName: name.file) {
-            return (2, "\(source): output \(problem)")
+            return Outcome(code: 2, message: "\(source): output \(problem)", warnings: met)
         }
         let path = (outDir as NSString).appendingPathComponent(name.file)
         do {
             try RenderCommand.render(spec, to: path, quiet: quiet, allowMissingTiles: allowMissingTiles, requireDetail: requireDetail,
-                                     warn: warn)
-            return (0, nil)
+                                     strict: strict, warn: warn,
+                                     alwaysWarn: { message in progress.print { Output.warning("\(source): \(message)") } },
+                                     collect: { met.append($0) })
+            return Outcome(code: 0, warnings: met)
         } catch {
-            return (error.exitCode, "\(source): \(error.description)")
+            return Outcome(code: error.exitCode, message: "\(source): \(error.description)", warnings: met)
         }
     }
 

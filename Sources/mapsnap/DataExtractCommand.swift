@@ -122,7 +122,11 @@ enum DataExtractCommand {
             // The temporary lies beside the file a symbolic link names, if -o is one.
             let target = URL(fileURLWithPath: output).resolvingSymlinksInPath().path
             AtomicFile.removeStaleTemporaries(for: target)
-            interruptions.install(outputs: Array(Set([output, target])), progress: progress)
+            // The temporary itself is removed by the handler main.swift installed.
+            Interruptions.shared.setNote {
+                progress.finish()
+                Output.error("extract interrupted; nothing was written")
+            }
         }
         let shown = RegionExtractor.shown(source)
         progress.note("extract: reading the directories of \(shown)…")
@@ -321,31 +325,6 @@ enum DataExtractCommand {
             state.withLock { s in
                 if s.drawn { Output.rawNoNewline("\r\u{1B}[2K") }
                 s.drawn = false
-            }
-        }
-    }
-
-    /// SIGINT and SIGTERM during an extract: the temporary output is deleted and the process
-    /// exits at once (a read in flight may take long to end by itself), 130 or 143.
-    static let interruptions = Interruptions()
-
-    final class Interruptions: Sendable {
-        private let sources = Locked<[DispatchSourceSignal]>([])
-
-        func install(outputs: [String], progress: ProgressLine) {
-            for number in [SIGINT, SIGTERM] {
-                signal(number, SIG_IGN)
-                let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-                source.setEventHandler {
-                    // Every temporary of this output, however young: only this process writes one now
-                    // (and a concurrent extract to the same file would lose the rename anyway).
-                    for output in outputs { AtomicFile.removeStaleTemporaries(for: output, olderThan: -1) }
-                    progress.finish()
-                    Output.error("extract interrupted; nothing was written")
-                    exit(128 + number)
-                }
-                source.resume()
-                sources.withLock { $0.append(source) }
             }
         }
     }

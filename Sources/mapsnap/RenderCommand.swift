@@ -21,6 +21,10 @@ enum RenderCommand {
       --max-size PX         largest image side in pixels (default 8192, at most 65536)
       --max-pixels N        largest image area in pixels, width x height after --scale
                             (default 67108864 = 8192x8192, at most 268435456 = 16384x16384)
+      --max-cost N          most the overlays may cost to draw, in pixel operations (a cell
+                            an outline crosses or a pixel a stroke or fill covers), estimated
+                            before anything is drawn; past it exit 2, nothing written
+                            (default 1e9, about two CPU-seconds; 0 = no limit; at most 1e12)
 
     BASE MAP
       --basemap NAME        a named online base map (needs the internet, or --offline and
@@ -50,7 +54,9 @@ enum RenderCommand {
                             location is accepted
       --cache-dir DIR       on-disk cache for everything fetched over HTTP: tiles, styles,
                             TileJSON, sprites, icons, PMTiles ranges (default
-                            $MAPSNAP_CACHE_DIR or ~/.cache/mapsnap/tiles)
+                            $MAPSNAP_CACHE_DIR or ~/.cache/mapsnap/tiles); its folders are
+                            made private (0700), and a folder other users can write is
+                            refused (exit 2; from the environment: not used, a warning)
       --offline             use the cache only; never touch the network (what is not
                             cached is an error naming its URL)
       --timeout SEC         per-request HTTP timeout (default 10; 2 retries on failure)
@@ -123,7 +129,10 @@ enum RenderCommand {
                             a name without extension gets PNG, another extension (.gif,
                             .tiff, …) is refused (exit 2) unless --format names the format
       --quality N           JPEG or lossy WebP quality 1-100 (JPEG default 85)
-      -q, --quiet           do not print warnings (errors are still printed)
+      -q, --quiet           do not print warnings (errors are still printed, and so is the
+                            warning that base-map tiles failed: a map with holes always says so)
+      --strict              a map some of whose base-map tiles failed is an error (exit 4,
+                            nothing written) instead of a warning
 
     EXIT CODES
       0 success, 2 bad usage or input (nothing written; also an input file or folder that is
@@ -131,7 +140,8 @@ enum RenderCommand {
       reason), 3 runtime failure (the router unreachable or failing, I/O, network source,
       or no base-map tile could be read — every tile that exists failed or timed out;
       nothing written unless --allow-missing-tiles; or, with --require-detail, too little
-      of the view has detailed data). Tiles a source does not have are not failures.
+      of the view has detailed data), 4 with --strict: some base-map tiles failed (unreadable,
+      corrupt or timed out), nothing written. Tiles a source does not have are not failures.
 
     EXAMPLES
       mapsnap render --marker 'label:A|60.1699,24.9443' --zoom 16 -o helsinki.png
@@ -148,10 +158,11 @@ enum RenderCommand {
         valued: Set(["--size", "--scale", "--center", "--zoom", "--padding", "--style", "--source", "--sprite", "--dem", "--dem-encoding", "--path",
                  "--marker", "--visible", "--geojson", "--gpx", "--polyline", "--polyline6", "--spec", "--url",
                  "--attribution", "--caption", "--output", "--max-size", "--max-pixels", "--cache-dir", "--timeout",
-                 "--render-timeout", "--max-connections", "--format", "--quality", "--data-dir", "--basemap", "--contact"])
+                 "--render-timeout", "--max-connections", "--format", "--quality", "--data-dir", "--basemap", "--contact",
+                 "--max-cost"])
             .union(RenderDirections.valuedOptions),
         switches: ["--no-scale-bar", "--fractional-zoom", "--quiet", "--help", "--offline", "--allow-missing-tiles",
-                   "--allow-cross-origin-redirects", "--require-detail", "--steps"],
+                   "--allow-cross-origin-redirects", "--require-detail", "--steps", "--strict"],
         aliases: ["-o": "--output", "-q": "--quiet", "-h": "--help"])
 
     static func run(_ arguments: ArraySlice<String>) throws(CLIError) {
@@ -180,7 +191,7 @@ enum RenderCommand {
             places.problems.forEach(Output.warning)
         }
         let camera = try render(spec, to: output, quiet: args.has("--quiet"), allowMissingTiles: args.has("--allow-missing-tiles"),
-                                requireDetail: args.has("--require-detail"))
+                                requireDetail: args.has("--require-detail"), strict: args.has("--strict"))
         try RenderDirections.writeSteps(directions, camera: camera, args)
     }
 
@@ -199,7 +210,10 @@ enum RenderCommand {
             case "--source", "--dem": try InputPath.checkSource(v, label: name)
             case "--sprite":
                 if !v.contains("://") { try InputPath.check(v + ".json", .file, label: name) }
-            case "--data-dir", "--cache-dir": try InputPath.checkOptionalDirectory(v, label: name)
+            case "--data-dir": try InputPath.checkOptionalDirectory(v, label: name)
+            case "--cache-dir":
+                try InputPath.checkOptionalDirectory(v, label: name)
+                if let problem = HTTPTileSource.cacheDirectoryProblem(v) { throw .input("--cache-dir \(problem)") }
             default: break
             }
         }
@@ -230,6 +244,14 @@ enum RenderCommand {
         return t == 0 ? nil : t
     }
 
+    /// `--max-cost N`: pixel operations, or 0 for no limit.
+    static func maximumCost(_ text: String) throws(CLIError) -> Double? {
+        guard let n = Double(text), n.isFinite, n >= 0, n <= 1e12 else {
+            throw .usage("--max-cost \(text): expected pixel operations from 0 (no limit) to 1e12, e.g. 5e9")
+        }
+        return n == 0 ? nil : n
+    }
+
     /// Applies flags in command-line order on top of an optional --spec file.
     static func buildSpec(_ args: ParsedArguments, places: any PlaceResolving) throws(CLIError) -> RenderSpec {
         if args.has("--basemap"), let other = ["--style", "--source"].first(where: args.has) {
@@ -248,6 +270,7 @@ enum RenderCommand {
             }
             var b = RenderSpecBuilder(options: base, resolver: resolver)
             b.options.renderTimeout = defaultRenderTimeout
+            b.options.maximumDrawingCost = DrawingCost.defaultLimit
             if let output { try b.setOutput(output, origin: "--spec") }
             for (name, value) in args.options {
                 guard let v = value else {
@@ -311,6 +334,7 @@ enum RenderCommand {
                     }
                     b.options.maximumPixelCount = n
                 case "--render-timeout": b.options.renderTimeout = try renderTimeout(v)
+                case "--max-cost": b.options.maximumDrawingCost = try maximumCost(v)
                 case "--from": try b.setDirectionsOrigin(v, origin: name)
                 case "--to": try b.setDirectionsDestination(v, origin: name)
                 case "--via": try b.addDirectionsWaypoints(v, origin: name)
@@ -334,10 +358,14 @@ enum RenderCommand {
 
     /// Renders and writes one map. A map whose base-map tiles all failed (`nothingLoaded`)
     /// is a runtime failure unless `allowMissingTiles`, and so is a map lacking detail
-    /// (`MapCoverage.lacksDetail`) with `requireDetail`; nothing is written then.
+    /// (`MapCoverage.lacksDetail`) with `requireDetail`; nothing is written then. A map some
+    /// of whose tiles failed is said so even when `quiet` (`alwaysWarn`), and with `strict`
+    /// is `CLIError.incomplete` (exit 4), nothing written. `collect` gets every warning,
+    /// printed or not (batch's report).
     @discardableResult
     static func render(_ spec: RenderSpec, to output: String, quiet: Bool, allowMissingTiles: Bool, requireDetail: Bool = false,
-                       warn: (String) -> Void = Output.warning) throws(CLIError) -> Camera {
+                       strict: Bool = false, warn: (String) -> Void = Output.warning,
+                       alwaysWarn: ((String) -> Void)? = nil, collect: (String) -> Void = { _ in }) throws(CLIError) -> Camera {
         let snapshot: MapSnapshot
         do {
             snapshot = try MapSnapshotter(options: spec.options).render()
@@ -348,8 +376,9 @@ enum RenderCommand {
         }
         // With --require-detail the coverage warning is the error, said once.
         let failsForDetail = requireDetail && snapshot.coverage.lacksDetail
-        if !quiet {
-            for w in snapshot.warnings where !(failsForDetail && w == snapshot.coverage.warning) { warn(w) }
+        for w in snapshot.warnings where !(failsForDetail && w == snapshot.coverage.warning) {
+            collect(w)
+            if !quiet { warn(w) }
         }
         let tiles = snapshot.baseMapTiles
         if tiles.nothingLoaded {
@@ -357,10 +386,19 @@ enum RenderCommand {
             guard allowMissingTiles else {
                 throw .runtime("\(what); nothing written (--allow-missing-tiles writes the map anyway)")
             }
+            collect("\(what); writing the map anyway (--allow-missing-tiles)")
             if !quiet { warn("\(what); writing the map anyway (--allow-missing-tiles)") }
         }
         if failsForDetail, let why = snapshot.coverage.warning {
             throw .runtime("\(why); nothing written (--require-detail)")
+        }
+        if tiles.failed > 0, !tiles.nothingLoaded {
+            let what = "\(tiles.failed) of \(tiles.requested) base-map tiles failed (unreadable, corrupt or timed out)"
+            if strict { throw .incomplete("\(what); nothing written (--strict)") }
+            // Not hidden by -q: a map with holes in it must never look like a whole one.
+            let line = "\(what): the map has gaps where they belong (--strict makes this exit 4)"
+            collect(line)
+            if let alwaysWarn { alwaysWarn(line) } else { warn(line) }
         }
         let format = spec.outputFormat(fileName: output == "-" ? nil : output)
         let png: [UInt8]

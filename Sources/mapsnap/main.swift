@@ -37,6 +37,9 @@ guard arguments.count >= 2 else {
 
 let command = arguments[1]
 let rest = arguments.dropFirst(2)
+// A killed run leaves no temporary behind: the commands that write files (serve drains on these
+// signals instead; --version, whose start-up time is benchmarked, writes nothing).
+if ["render", "batch", "convert", "data", "compare", "bench-encode"].contains(command) { Interruptions.shared.install() }
 do {
     switch command {
     case "render": try RenderCommand.run(rest)

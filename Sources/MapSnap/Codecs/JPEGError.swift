@@ -21,8 +21,7 @@ public enum JPEGError: Error, Equatable, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case let .notJPEG(origin, signature):
-            let hex = signature.map { b in b < 16 ? "0" + String(b, radix: 16) : String(b, radix: 16) }.joined(separator: " ")
-            return "\(origin): not a JPEG file (first bytes: \(hex.isEmpty ? "none" : hex))"
+            return "\(origin): not a JPEG file (found \(ContentKind.describe(signature)))"
         case let .truncated(origin, size):
             return "\(origin): JPEG data ends early (after \(size) bytes, before the end-of-image marker); file truncated"
         case let .corrupt(origin, reason):

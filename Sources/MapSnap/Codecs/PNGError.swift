@@ -26,8 +26,7 @@ public enum PNGError: Error, Equatable, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case let .notPNG(origin, signature):
-            let hex = signature.map { b in b < 16 ? "0" + String(b, radix: 16) : String(b, radix: 16) }.joined(separator: " ")
-            return "\(origin): not a PNG file (first bytes: \(hex.isEmpty ? "none" : hex))"
+            return "\(origin): not a PNG file (found \(ContentKind.describe(signature)))"
         case let .truncated(origin, offset, expected, available):
             return "\(origin): truncated at byte \(offset): needed \(expected) more bytes, only \(available) remain"
         case let .invalidChunkLength(origin, chunk, offset, length):

@@ -4,7 +4,8 @@ enum RasterImageError: Error, Equatable, Sendable, CustomStringConvertible {
     case jpeg(JPEGError)
     /// A known image format mapsnap does not decode (e.g. "WebP").
     case unsupportedFormat(origin: String, format: String)
-    /// Neither PNG, JPEG nor a recognised format; `signature` shows the first bytes.
+    /// Neither PNG, JPEG nor a recognised format; `signature` (the first bytes) is evidence for
+    /// code, never printed.
     case unrecognized(origin: String, signature: [UInt8])
 
     var description: String {
@@ -14,8 +15,7 @@ enum RasterImageError: Error, Equatable, Sendable, CustomStringConvertible {
         case let .unsupportedFormat(origin, format):
             return "\(origin): \(format) images are not supported (use PNG or JPEG tiles)"
         case let .unrecognized(origin, signature):
-            let hex = signature.map { b in b < 16 ? "0" + String(b, radix: 16) : String(b, radix: 16) }.joined(separator: " ")
-            return "\(origin): not a PNG or JPEG image (first bytes: \(hex.isEmpty ? "none" : hex))"
+            return "\(origin): not a PNG or JPEG image (found \(ContentKind.describe(signature)))"
         }
     }
 }

@@ -78,6 +78,11 @@ public struct MapSnapshotOptions: Sendable {
     /// A render that finishes in time has the bytes it has without a limit. `mapsnap serve`
     /// sets it to its `renderTimeout`.
     public var drawingTimeout: Double?
+    /// Most the overlays may cost to draw, in pixel operations estimated before anything is
+    /// drawn (a cell an outline crosses or a pixel a fill covers: points × stroke area, for
+    /// the camera of the render); past it the render throws `RenderError.drawingTooCostly`.
+    /// nil (the default): no limit. The CLI's default is 10⁹, about two CPU-seconds.
+    public var maximumDrawingCost: Double?
     /// Network and cache settings for HTTP(S) tile sources (timeouts, retries, cache
     /// directory and age, offline mode). `scale` is taken from the render.
     public var http = HTTPTileSource.Options()

@@ -19,6 +19,18 @@ import Foundation
 /// 10⁹ units are roughly 2 CPU-seconds; the costliest real map in the tests and the corpus
 /// (every country at 2048²) is 2.9·10⁶ (README's serving section: the default limit).
 package enum DrawingCost {
+    /// The default limit of `mapsnap render`/`batch` (`--max-cost`) and of `mapsnap serve`
+    /// (`limits.maxDrawingCost`): about two CPU-seconds of drawing. It admits every real map
+    /// in the tests and the corpus (the costliest, 2.9·10⁶, is 1/300 of it) and refuses a
+    /// thousand world-spanning wide-stroked polygons (1.9·10¹⁰, 19 times over it).
+    package static let defaultLimit = 1e9
+
+    /// `1.9e10`: a cost for messages (two significant digits).
+    package static func engineering(_ x: Double) -> String {
+        guard x.isFinite, x >= 1 else { return String(format: "%.0f", x.isFinite ? x : 0) }
+        return String(format: "%.1e", x).replacingOccurrences(of: "e+0", with: "e").replacingOccurrences(of: "e+", with: "e")
+    }
+
     /// The estimate for `options`' overlays in the image they describe.
     package static func estimate(_ options: MapSnapshotOptions) -> Double {
         let projected = options.overlays.map(ProjectedOverlay.init)

@@ -45,6 +45,11 @@ public struct MapSnapshotter: Sendable {
         let icons = IconStore(fetcher: HTTPResourceFetcher(options: http, deadline: deadline))
         let projected = options.overlays.map(ProjectedOverlay.init)
         let camera = makeCamera(projected, text: text, icons: icons)
+        // Before any pixel: a map whose overlays would cost too much is refused whole.
+        if let limit = options.maximumDrawingCost {
+            let cost = DrawingCost.estimate(projected, camera: camera)
+            if cost > limit { throw RenderError.drawingTooCostly(estimate: cost, limit: limit) }
+        }
         // A long route's outline and edges need no pixels: made on another thread while the
         // base map is drawn (the same fills either way, so the same bytes).
         let routes = threads > 1 && OverlayPainter.routesWorthPreparing(projected)

@@ -39,6 +39,9 @@ public enum RenderError: Error, Sendable, Equatable, CustomStringConvertible {
     case basemap(BasemapError)
     /// Drawing was not finished within `MapSnapshotOptions.drawingTimeout` (`seconds`).
     case timedOut(seconds: Double)
+    /// Drawing the overlays would cost about `estimate` pixel operations (`DrawingCost`),
+    /// more than `MapSnapshotOptions.maximumDrawingCost` (`limit`); nothing was drawn.
+    case drawingTooCostly(estimate: Double, limit: Double)
 
     /// True for problems with the input (exit 2) rather than the environment (exit 3): a
     /// remote resource that is missing or malformed is input, a network failure or an
@@ -91,6 +94,10 @@ public enum RenderError: Error, Sendable, Equatable, CustomStringConvertible {
             return "--dem \(location): holds vector tiles; expected PNG elevation tiles (Terrarium or Mapbox Terrain-RGB)"
         case .resourcesNotFound(let e): return e.description
         case .basemap(let e): return e.description
+        case .drawingTooCostly(let estimate, let limit):
+            return "drawing these overlays would cost about \(DrawingCost.engineering(estimate)) pixel operations, more than the "
+                + "limit of \(DrawingCost.engineering(limit)) (--max-cost): fewer, shorter or thinner paths and polygons, "
+                + "or a smaller image"
         case .timedOut(let seconds):
             return "the map was not drawn within its time limit of \(seconds == seconds.rounded() && abs(seconds) < 1e15 ? String(Int(seconds)) : String(seconds)) s"
         }

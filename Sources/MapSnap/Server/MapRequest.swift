@@ -198,10 +198,7 @@ struct MapRequest: Sendable {
     }
 
     /// `4.2e9`-style: two significant digits, for the estimates in messages.
-    static func engineering(_ x: Double) -> String {
-        guard x.isFinite, x >= 1 else { return String(format: "%.0f", x.isFinite ? x : 0) }
-        return String(format: "%.1e", x).replacingOccurrences(of: "e+0", with: "e").replacingOccurrences(of: "e+", with: "e")
-    }
+    static func engineering(_ x: Double) -> String { DrawingCost.engineering(x) }
 
     /// Whether `host` (from a URL) names this machine as a server listening on `listenHost`
     /// reaches it: loopback names and addresses, the unspecified address, the listen address.

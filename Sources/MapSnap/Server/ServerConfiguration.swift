@@ -80,10 +80,8 @@ package struct ServerConfiguration: Sendable {
         /// and bands of rows (`MapSnapshotOptions.drawingTimeout`).
         package var renderTimeoutSeconds = 30.0
         /// Largest estimated cost of drawing a request's overlays, in pixel operations
-        /// (`DrawingCost`; `400` above, before any rendering). The default admits every real
-        /// map in the tests and the corpus (the costliest, 2.9·10⁶, is 1/300 of it) and refuses
-        /// a thousand world-spanning wide-stroked polygons (1.9·10¹⁰, 19 times over it).
-        package var maximumDrawingCost = 1e9
+        /// (`DrawingCost`; `400` above, before any rendering); by default `DrawingCost.defaultLimit`.
+        package var maximumDrawingCost = DrawingCost.defaultLimit
         /// Most distinct marker icon URLs in one request (`400` above): each is a fetch and
         /// up to 1024² decoded pixels, so 16 bound a request's icons to 64 MiB.
         package var maximumIconCount = 16

@@ -48,19 +48,53 @@ public enum AtomicFileError: Error, Equatable, Sendable, CustomStringConvertible
 ///
 /// | `path` is                        | written by                                            |
 /// |----------------------------------|-------------------------------------------------------|
-/// | new, or a regular file           | temporary `.NAME.tmp-XXXXXX` beside it, fsync, rename |
+/// | new, or a regular file           | temporary beside it (below), fsync, rename            |
 /// | a FIFO or character device       | opening it and writing in place (`/dev/null`, a pipe) |
 /// | a symbolic link                  | as its target is (the link is kept)                   |
 /// | a directory, block device, socket| nothing: `AtomicFileError.notAFile`                   |
 ///
 /// A replaced regular file keeps its permission bits (and, when the process may, its owner);
-/// a new file gets `0666` minus the umask, like any file a program creates. A process killed
-/// between creating and renaming its temporary leaves it behind; `removeStaleTemporaries`
-/// deletes such leftovers.
+/// a new file gets `0666` minus the umask, like any file a program creates.
+///
+/// A temporary is named `.NAME.mapsnap-PID-XXXXXX.tmp`: hidden, beside NAME, with the
+/// writer's process id. A process killed between creating and renaming it leaves it behind;
+/// `removeStaleTemporaries` (which every CLI write runs first) deletes one whose process no
+/// longer runs at once, and any left for `staleTemporaryAge` (a process id reused, or a
+/// writer in another PID namespace sharing the folder). The temporaries this process is
+/// writing are listed (`temporariesInFlight`), so that the CLI's SIGINT/SIGTERM handler
+/// removes them before it exits. Names of the older form `.NAME.tmp-XXXXXX` are still
+/// recognised and removed by age.
 package enum AtomicFile {
     /// Temporaries untouched for this long (seconds) belong to a writer that died: a live one
     /// writes bytes it already holds and renames within moments.
     package static let staleTemporaryAge: Double = 600
+
+    /// The temporaries this process has created and not yet renamed or removed.
+    private static let inFlight = Locked(Set<String>())
+
+    /// The paths of the temporaries this process is writing now.
+    package static var temporariesInFlight: [String] { inFlight.withLock { Array($0) } }
+
+    /// Deletes every temporary this process is writing, and the files SQLite keeps beside
+    /// one it writes (`-journal`, `-wal`, `-shm`: `convert` to MBTiles) — a signal handler's
+    /// last act: the writes never finish. Returns how many temporaries were removed.
+    @discardableResult
+    package static func removeTemporariesInFlight() -> Int {
+        let paths = inFlight.withLock { set -> Set<String> in
+            defer { set.removeAll() }
+            return set
+        }
+        for path in paths { for sidecar in sidecarSuffixes { unlink(path + sidecar) } }
+        return paths.reduce(0) { $0 + (unlink($1) == 0 ? 1 : 0) }
+    }
+
+    /// Files a library writing a temporary keeps beside it (SQLite's journals).
+    private static let sidecarSuffixes = ["-journal", "-wal", "-shm"]
+
+    /// Takes `path` off the in-flight list (renamed into place, or removed).
+    static func settled(_ path: String) {
+        _ = inFlight.withLock { $0.remove(path) }
+    }
 
     /// Writes `bytes` to `path` as the table above says. On failure a temporary is removed
     /// and a replaced file is untouched.
@@ -105,23 +139,68 @@ package enum AtomicFile {
         if failed != 0 { throw .cannotWrite(path: name, errno: failed, reason: reason(failed)) }
     }
 
-    /// True for names this type gives its temporaries: `.NAME.tmp-XXXXXX`.
+    /// True for names this type gives its temporaries: `.NAME.mapsnap-PID-XXXXXX.tmp`, or
+    /// the older `.NAME.tmp-XXXXXX`.
     package static func isTemporaryName(_ name: String) -> Bool {
         var name = name
-        return name.withUTF8 { isTemporaryName($0) }
+        return name.withUTF8 { temporaryName($0) != nil }
     }
 
-    /// `isTemporaryName` on a name's UTF-8 bytes.
-    private static func isTemporaryName(_ chars: UnsafeBufferPointer<UInt8>) -> Bool {
-        let marker = ".tmp-".utf8
-        guard chars.count > 1 + marker.count + 6, chars[0] == UInt8(ascii: "."),
-              chars[(chars.count - 6 - marker.count)..<(chars.count - 6)].elementsEqual(marker) else { return false }
-        return chars.suffix(6).allSatisfy { temporaryAlphabet.contains($0) }
+    /// What a temporary's name says about its writer.
+    private enum TemporaryName: Equatable {
+        /// `.NAME.mapsnap-PID-XXXXXX.tmp`; `nameEnd` is where NAME ends (the dot before `mapsnap`).
+        case process(pid_t, nameEnd: Int)
+        /// `.NAME.tmp-XXXXXX`, from before the process id was in the name.
+        case legacy(nameEnd: Int)
     }
 
-    /// Deletes temporaries left in `directory` by writers that died (older than `age`
-    /// seconds); with `name`, only those of that file. Returns how many were removed.
-    /// Errors are ignored: this is housekeeping before a write, not the write itself.
+    /// Parses a temporary's name from its UTF-8 bytes (or one of its sidecars',
+    /// `….tmp-journal`); nil for any other name.
+    private static func temporaryName(_ whole: UnsafeBufferPointer<UInt8>) -> TemporaryName? {
+        var chars = whole
+        for sidecar in sidecarSuffixes {
+            let s = sidecar.utf8
+            if chars.count > s.count, chars.suffix(s.count).elementsEqual(s), chars.dropLast(s.count).suffix(4).elementsEqual(".tmp".utf8) {
+                chars = UnsafeBufferPointer(rebasing: chars.dropLast(s.count))
+                break
+            }
+        }
+        guard chars.count > 1, chars[0] == UInt8(ascii: ".") else { return nil }
+        let legacy = ".tmp-".utf8
+        if chars.count > 1 + legacy.count + 6,
+           chars[(chars.count - 6 - legacy.count)..<(chars.count - 6)].elementsEqual(legacy),
+           chars.suffix(6).allSatisfy({ temporaryAlphabet.contains($0) }) {
+            return .legacy(nameEnd: chars.count - 6 - legacy.count)
+        }
+        // ".mapsnap-" PID "-" XXXXXX ".tmp" at the end, NAME not empty before it.
+        let tail = ".tmp".utf8, marker = ".mapsnap-".utf8
+        guard chars.count > 1 + marker.count + 1 + 1 + 6 + tail.count, chars.suffix(tail.count).elementsEqual(tail) else { return nil }
+        let suffixStart = chars.count - tail.count - 6
+        guard chars[suffixStart..<(chars.count - tail.count)].allSatisfy({ temporaryAlphabet.contains($0) }),
+              chars[suffixStart - 1] == UInt8(ascii: "-") else { return nil }
+        var digitsStart = suffixStart - 1
+        var pid: Int64 = 0, scale: Int64 = 1
+        while digitsStart > 0, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(chars[digitsStart - 1]), scale <= 1_000_000_000 {
+            digitsStart -= 1
+            pid += Int64(chars[digitsStart] - UInt8(ascii: "0")) * scale
+            scale *= 10
+        }
+        guard digitsStart < suffixStart - 1, pid > 0, pid <= Int64(Int32.max),
+              digitsStart - marker.count >= 2,
+              chars[(digitsStart - marker.count)..<digitsStart].elementsEqual(marker) else { return nil }
+        return .process(pid_t(pid), nameEnd: digitsStart - marker.count)
+    }
+
+    /// True when a process `pid` exists (it may belong to another user: `EPERM`).
+    private static func isRunning(_ pid: pid_t) -> Bool {
+        kill(pid, 0) == 0 || errno == EPERM
+    }
+
+    /// Deletes temporaries left in `directory` by writers that died; with `name`, only those
+    /// of that file. Returns how many were removed. A temporary whose process no longer runs
+    /// goes at once; one of another running process, or of the older name form, once older
+    /// than `age` seconds; this process's own are kept (it may be writing them). Errors are
+    /// ignored: this is housekeeping before a write, not the write itself.
     ///
     /// Every write runs this over its directory, which may hold many thousands of finished
     /// maps: names are read as bytes (`readdir`) and only a temporary's becomes a string.
@@ -130,21 +209,31 @@ package enum AtomicFile {
                                               olderThan age: Double = staleTemporaryAge) -> Int {
         guard let stream = opendir(directory) else { return 0 }
         defer { closedir(stream) }
-        let prefix = name.map { Array(("." + $0 + ".tmp-").utf8) }
+        let wanted = name.map { Array(("." + $0).utf8) }
         let nameOffset = MemoryLayout<dirent>.offset(of: \dirent.d_name) ?? 0
         let now = Date().timeIntervalSince1970
+        let me = getpid()
         var removed = 0
         while let entry = readdir(stream) {
             let raw = UnsafeRawPointer(entry).advanced(by: nameOffset)
             let bytes = UnsafeBufferPointer(start: raw.assumingMemoryBound(to: UInt8.self),
                                             count: strlen(raw.assumingMemoryBound(to: CChar.self)))
-            if let prefix, !(bytes.count == prefix.count + 6 && bytes.prefix(prefix.count).elementsEqual(prefix)) { continue }
-            guard isTemporaryName(bytes) else { continue }
+            guard let parsed = temporaryName(bytes) else { continue }
+            let nameEnd: Int
+            switch parsed {
+            case .process(_, let end), .legacy(let end): nameEnd = end
+            }
+            if let wanted, !(nameEnd == wanted.count && bytes.prefix(nameEnd).elementsEqual(wanted)) { continue }
             let full = (directory as NSString).appendingPathComponent(String(decoding: bytes, as: UTF8.self))
             var info = stat()
-            guard lstat(full, &info) == 0, fileType(info) == S_IFREG,
-                  now - Double(info.st_mtim.tv_sec) >= age else { continue }
-            if unlink(full) == 0 { removed += 1 }
+            guard lstat(full, &info) == 0, fileType(info) == S_IFREG else { continue }
+            let old = now - Double(info.st_mtim.tv_sec) >= age
+            let stale: Bool
+            switch parsed {
+            case .legacy: stale = old
+            case .process(let pid, _): stale = pid != me && (old || !isRunning(pid))
+            }
+            if stale, unlink(full) == 0 { removed += 1 }
         }
         return removed
     }
@@ -191,18 +280,18 @@ package enum AtomicFile {
             let e = errno
             failure = .cannotRename(path: path, errno: e, reason: reason(e))
         }
-        if let failure {
-            unlink(tempPath)
-            throw failure
-        }
+        if failure != nil { unlink(tempPath) }
+        settled(tempPath)
+        if let failure { throw failure }
     }
 
-    /// Creates `.NAME.tmp-XXXXXX` beside `destination` (opened with `flags` besides create
-    /// and exclusive) and returns its descriptor and path. Errors name `path`.
+    /// Creates `.NAME.mapsnap-PID-XXXXXX.tmp` beside `destination` (opened with `flags`
+    /// besides create and exclusive), lists it in flight, and returns its descriptor and
+    /// path. Errors name `path`.
     static func createTemporary(beside destination: String, reportedAs path: String,
                                 flags: Int32) throws(AtomicFileError) -> (descriptor: Int32, path: String) {
         let (directory, base) = split(destination)
-        let prefix = (directory == "/" ? "/" : directory + "/") + "." + base + ".tmp-"
+        let prefix = (directory == "/" ? "/" : directory + "/") + "." + base + ".mapsnap-\(getpid())-"
         var fd: Int32 = -1
         var tempPath = ""
         var generator = SystemRandomNumberGenerator()
@@ -210,8 +299,16 @@ package enum AtomicFile {
         // mode 0666 lets the umask decide a new file's permissions, as for any created file.
         for _ in 0..<64 {
             let suffix = (0..<6).map { _ in temporaryAlphabet[Int(generator.next(upperBound: UInt(temporaryAlphabet.count)))] }
-            tempPath = prefix + String(decoding: suffix, as: UTF8.self)
+            tempPath = prefix + String(decoding: suffix, as: UTF8.self) + ".tmp"
+            // Listed before it exists: a signal arriving between open and the listing would
+            // otherwise leave it behind.
+            _ = inFlight.withLock { $0.insert(tempPath) }
             fd = open(tempPath, flags | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o666)
+            if fd < 0 {
+                let e = errno
+                settled(tempPath)
+                errno = e
+            }
             if fd >= 0 || errno != EEXIST { break }
         }
         guard fd >= 0 else {

@@ -20,7 +20,7 @@ public enum GzipError: Error, Equatable, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .notCompressed(let bytes):
-            return "gzip: data does not start with a gzip or zlib header (first bytes \(bytes.map { String($0, radix: 16) }))"
+            return "gzip: data does not start with a gzip or zlib header (found \(ContentKind.describe(bytes)))"
         case .corruptStream(let code, let message, let offset):
             return "gzip: corrupt stream at input byte \(offset): \(message) (zlib code \(code))"
         case .truncated(let length):

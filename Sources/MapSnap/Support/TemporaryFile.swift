@@ -4,9 +4,10 @@ import Foundation
 /// destination only when complete: `AtomicFile`'s guarantee for files too large to hold in
 /// memory (a region extracted from a planet archive).
 ///
-/// The bytes go to a temporary `.NAME.tmp-XXXXXX` beside the destination (the name
-/// `AtomicFile` gives its temporaries, so `AtomicFile.removeStaleTemporaries` deletes one
-/// left by a killed process); `commit()` syncs it and renames it over the destination.
+/// The bytes go to a temporary `.NAME.mapsnap-PID-XXXXXX.tmp` beside the destination (the
+/// name `AtomicFile` gives its temporaries, so `AtomicFile.removeStaleTemporaries` deletes one
+/// left by a killed process, and the CLI's signal handler this process's own); `commit()`
+/// syncs it and renames it over the destination.
 /// `discard()`, or dropping the last reference without committing, deletes it. Only a new
 /// path or a regular file (or a link to one) can be written: a FIFO or device cannot be
 /// replaced by renaming, and a file written in pieces cannot be streamed into one.
@@ -107,10 +108,9 @@ package final class TemporaryFile: Sendable {
             let e = errno
             failure = .cannotRename(path: destination, errno: e, reason: AtomicFile.reason(e))
         }
-        if let failure {
-            unlink(path)
-            throw failure
-        }
+        if failure != nil { unlink(path) }
+        AtomicFile.settled(path)
+        if let failure { throw failure }
     }
 
     /// Deletes the temporary (nothing appears at the destination). Safe to call twice.
@@ -123,6 +123,7 @@ package final class TemporaryFile: Sendable {
         guard open else { return }
         close(descriptor)
         unlink(path)
+        AtomicFile.settled(path)
     }
 
     deinit { discard() }

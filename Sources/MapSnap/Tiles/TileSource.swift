@@ -53,7 +53,8 @@ public enum TileSourceError: Error, Equatable, Sendable, CustomStringConvertible
     case notFound(path: String)
     /// The file could not be read.
     case unreadable(path: String, reason: String)
-    /// The file is neither SQLite (MBTiles) nor PMTiles; `firstBytes` shows what it is.
+    /// The file is neither SQLite (MBTiles) nor PMTiles; `firstBytes` are evidence for code,
+    /// never printed (the message says what they look like).
     case unrecognizedFormat(path: String, firstBytes: [UInt8])
     /// An MBTiles file that SQLite or its schema refused.
     case mbtiles(MBTilesError)
@@ -88,8 +89,8 @@ public enum TileSourceError: Error, Equatable, Sendable, CustomStringConvertible
         case .notFound(let p): return "\(p): no such file or directory"
         case .unreadable(let p, let r): return "\(p): cannot read: \(r)"
         case .unrecognizedFormat(let p, let b):
-            let hex = b.map { String(format: "%02x", $0) }.joined(separator: " ")
-            return "\(p): not an MBTiles, PMTiles or tile directory (starts with \(hex))"
+            return "\(p): not an MBTiles, PMTiles or tile directory (expected an SQLite database or a PMTiles v3 archive; "
+                + "found \(ContentKind.describe(b)))"
         case .mbtiles(let e): return e.description
         case .pmtiles(let e): return e.description
         case .directory(let e): return e.description

@@ -30,11 +30,14 @@ enum CLIRunner {
     /// sanitized build).
     static let timeoutSeconds = TestEnvironment.seconds(60)
 
-    /// The `mapsnap` binary: beside the test bundle (SwiftPM puts products and the test
-    /// bundle in the same directory), else `.build/debug` of this checkout.
+    /// The `mapsnap` binary: `$MAPSNAP_CLI_UNDER_TEST` when set (to run the CLI tests against
+    /// another build, e.g. to see a new test fail on the binary before a change), else beside
+    /// the test bundle (SwiftPM puts products and the test bundle in the same directory), else
+    /// `.build/debug` of this checkout.
     static let executable: String? = {
         let fm = FileManager.default
         var candidates: [String] = []
+        if let chosen = ProcessInfo.processInfo.environment["MAPSNAP_CLI_UNDER_TEST"], !chosen.isEmpty { return chosen }
         if let first = CommandLine.arguments.first {
             let url = URL(fileURLWithPath: first).resolvingSymlinksInPath()
             // `…/debug/mapsnapPackageTests.xctest` on Linux; walk up a few levels in case the

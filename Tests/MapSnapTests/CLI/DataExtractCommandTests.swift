@@ -195,7 +195,7 @@ import Testing
         let deadline = Date().addingTimeInterval(TestEnvironment.seconds(30))
         var midTransfer = false
         while Date() < deadline {
-            let temporary = CLIRunner.listing(dir).contains { $0.hasPrefix(".out.pmtiles.tmp-") }
+            let temporary = CLIRunner.listing(dir).contains { $0.hasPrefix(".out.pmtiles.mapsnap-") }
             let fetchingTiles = server.requestedRanges.contains { UInt64($0.lowerBound) >= tileData }
             if temporary && fetchingTiles { midTransfer = true; break }
             Thread.sleep(forTimeInterval: 0.02)

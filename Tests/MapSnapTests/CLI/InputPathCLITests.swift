@@ -16,7 +16,7 @@ import Testing
         (["render", "--geojson", "folder", "-o", "map.png"], "--geojson folder: is a directory, not a file"),
         (["render", "--style", "nope/style.json", "-o", "map.png"] + view, "--style nope/style.json: no such file"),
         (["render", "--source", "nope.mbtiles", "-o", "map.png"] + view, "--source nope.mbtiles: no such file or directory"),
-        (["render", "--source", "file.txt", "-o", "map.png"] + view, "--source file.txt: not an MBTiles, PMTiles or tile directory (starts with 6e 6f 74 20 74 69 6c 65)"),
+        (["render", "--source", "file.txt", "-o", "map.png"] + view, "--source file.txt: not an MBTiles, PMTiles or tile directory (expected an SQLite database or a PMTiles v3 archive; found text)"),
         (["render", "--dem", "nope", "-o", "map.png"] + view, "--dem nope: no such file or directory"),
         (["render", "--sprite", "nope/sprite", "-o", "map.png"] + view, "--sprite nope/sprite.json: no such file"),
         (["render", "--data-dir", "file.txt", "-o", "map.png"] + view, "--data-dir file.txt: is a file, not a directory"),

@@ -28,35 +28,73 @@ import Testing
         }
     }
 
+    /// Runs `parse` on one mutated input: it either parses or is rejected with `E` — the
+    /// stage's own error, already fixed by the parser's typed `throws` — whose message names
+    /// `origin` (the flag or file), so a failure that names nothing, or names the wrong
+    /// thing, is caught as well as a crash.
+    private static func expectParsedOrRejected<E: Error & CustomStringConvertible>(
+        _ input: Data, origin: String?, _ parse: () throws(E) -> Void, sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        do {
+            try parse()
+        } catch {
+            let message = error.description
+            let named = origin.map { message.contains($0) } ?? !message.isEmpty
+            #expect(named, "\(E.self) does not name \(origin ?? "anything"): \(message) — input \(Array(input))",
+                    sourceLocation: sourceLocation)
+        }
+    }
+
     @Test func mutatedPolylinesAndStaticMapsValues() {
         for data in Self.mutations(of: "color:0xff0000|weight:3|enc:_p~iF~ps|U_ulLnnqC_mqNvxq`@", count: 2000, rngSeed: 11) {
             let text = String(decoding: data, as: UTF8.self)
-            _ = try? EncodedPolyline.decode(text)
-            _ = try? EncodedPolyline.decode(text, precision: 6)
-            _ = try? StaticMapsSyntax.parsePath(text, origin: "--path")
-            _ = try? StaticMapsSyntax.parseMarkers(text, origin: "--marker")
-            _ = try? StaticMapsURL(parsing: "?path=" + text + "&markers=" + text)
+            // A polyline error has no origin to name; it says where in the text ("offset 12").
+            Self.expectParsedOrRejected(data, origin: "offset") { () throws(PolylineError) in _ = try EncodedPolyline.decode(text) }
+            Self.expectParsedOrRejected(data, origin: "offset") { () throws(PolylineError) in
+                _ = try EncodedPolyline.decode(text, precision: 6)
+            }
+            Self.expectParsedOrRejected(data, origin: "--path") { () throws(StaticMapsSyntaxError) in
+                _ = try StaticMapsSyntax.parsePath(text, origin: "--path")
+            }
+            Self.expectParsedOrRejected(data, origin: "--marker") { () throws(StaticMapsSyntaxError) in
+                _ = try StaticMapsSyntax.parseMarkers(text, origin: "--marker")
+            }
+            Self.expectParsedOrRejected(data, origin: nil) { () throws(StaticMapsSyntaxError) in
+                _ = try StaticMapsURL(parsing: "?path=" + text + "&markers=" + text)
+            }
         }
     }
 
     @Test func mutatedGeoJSON() throws {
         let seed = String(decoding: try InputsFixtures.data("geojson/route.geojson"), as: UTF8.self)
         for data in Self.mutations(of: seed, count: 1000, rngSeed: 12) {
-            _ = try? GeoJSON(data: data, source: "fuzz.geojson")
+            Self.expectParsedOrRejected(data, origin: "fuzz.geojson") { () throws(GeoJSONError) in
+                _ = try GeoJSON(data: data, source: "fuzz.geojson")
+            }
         }
     }
 
     @Test func mutatedGPX() throws {
         let seed = String(decoding: try InputsFixtures.data("gpx/track-1.1.gpx"), as: UTF8.self)
         for data in Self.mutations(of: seed, count: 3000, rngSeed: 13) {
-            _ = try? GPX(data: data, source: "fuzz.gpx")
+            Self.expectParsedOrRejected(data, origin: "fuzz.gpx") { () throws(GPXError) in _ = try GPX(data: data, source: "fuzz.gpx") }
         }
     }
 
+    /// `RenderSpec.parse` is untyped: the error must be one of the spec's own (its syntax's
+    /// values are checked by `StaticMapsSyntax`), naming the file.
     @Test func mutatedSpecs() {
         let seed = #"{"size": "600x400", "center": [1, 2], "zoom": 3, "paths": ["1,1|2,2", {"coordinates": [[1, 1], [2, 2]], "dash": [1, 2]}], "markers": [{"lat": 1, "lon": 2, "label": "A"}], "circles": [{"center": "1,1", "radiusMeters": 5}]}"#
         for data in Self.mutations(of: seed, count: 2000, rngSeed: 14) {
-            _ = try? RenderSpec.parse(data: data, source: "fuzz.json", baseDirectory: "/nonexistent-dir")
+            do {
+                _ = try RenderSpec.parse(data: data, source: "fuzz.json", baseDirectory: "/nonexistent-dir")
+            } catch let error as RenderSpecError {
+                #expect(error.description.contains("fuzz.json"), "\(error) — input \(Array(data))")
+            } catch let error as StaticMapsSyntaxError {
+                #expect(error.description.contains("fuzz.json"), "\(error) — input \(Array(data))")
+            } catch {
+                Issue.record("not a spec error: \(type(of: error)): \(error) — input \(Array(data))")
+            }
         }
     }
 

@@ -66,6 +66,12 @@ import Testing
         golden.pixels[o] = golden.pixels[o] == 255 ? 254 : golden.pixels[o] + 1
         let message = try #require(check(golden.image, named: name, in: folder).message)
         #expect(message.contains("1 differing pixel "), "\(message)")
+        // The C libraries the pixels depend on are named with their versions: a mismatch on
+        // another machine is then told apart from a regression at a glance.
+        for library in ["libpng", "FreeType", "zlib", "libjpeg-turbo", "libwebp"] {
+            let version = MapSnapBuildInfo.libraryVersions().first { $0.name == library }?.version ?? "?"
+            #expect(message.contains("\(library) \(version)"), "\(library): \(message)")
+        }
     }
 
     /// Issue #8: all buildings 20 levels darker passed the old comparison.

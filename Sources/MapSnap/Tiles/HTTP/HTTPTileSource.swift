@@ -160,6 +160,12 @@ public final class HTTPTileSource: TileSource, Sendable {
         downloader = TileDownloader(options: options, gate: .shared, budget: .shared)
     }
 
+    /// Why `directory` must not be a cache folder (other users can write it, so they could
+    /// plant tiles or styles), or nil; the caches never use such a folder.
+    package static func cacheDirectoryProblem(_ directory: String) -> String? {
+        TileCache.rootProblem(directory)?.description
+    }
+
     /// The URL of `tile` at this source's scale (with any credentials the template holds:
     /// show `URLRedaction.redact` of it, never the URL itself).
     package func url(for tile: TileID) -> String { template.expand(tile, scale: options.scale) }

@@ -17,6 +17,16 @@ final class HostGate: Sendable {
     /// The gate shared by the whole process.
     static let shared = HostGate()
 
+    /// The time the gate's breaker pauses and holds are measured in: `ContinuousClock.now`,
+    /// or a test's own clock, which it advances instead of sleeping (so that a test of a
+    /// 0.3 s pause does not depend on how fast the machine runs it). Waits for a slot or a
+    /// `Retry-After` hold still sleep in real time: give them the real clock.
+    private let now: @Sendable () -> ContinuousClock.Instant
+
+    init(now: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now }) {
+        self.now = now
+    }
+
     /// The caller's limits (from its source's options).
     struct Policy: Sendable {
         var cap: Int
@@ -81,7 +91,7 @@ final class HostGate: Sendable {
     /// `admit` is paired with one `release`.
     func admit(_ host: String, policy: Policy, deadline: ContinuousClock.Instant?) throws(Refusal) {
         while true {
-            let now = ContinuousClock.now
+            let now = self.now()
             if let deadline, now >= deadline { throw .deadline }
             let decision = state.withLock { s -> Decision in
                 var h = s.hosts[host] ?? Host()
@@ -154,7 +164,7 @@ final class HostGate: Sendable {
             case .unreachable:
                 h.failures += 1
                 if h.failures >= max(1, policy.breakerThreshold) {
-                    h.openUntil = FetchClock.instant(after: policy.breakerCooldown)
+                    h.openUntil = FetchClock.instant(after: policy.breakerCooldown, from: now())
                     // Everyone waiting for this host can fail now rather than at their deadline.
                     for waiter in h.waiters { waiter.wake.signal() }
                     h.waiters = []
@@ -172,7 +182,7 @@ final class HostGate: Sendable {
 
     /// Holds requests to `host` for `seconds` (a `Retry-After`), at most `longestHold`.
     func postpone(_ host: String, seconds: Double) {
-        let until = FetchClock.instant(after: min(max(seconds, 0), Self.longestHold))
+        let until = FetchClock.instant(after: min(max(seconds, 0), Self.longestHold), from: now())
         state.withLock { s in
             var h = s.hosts[host] ?? Host()
             h.notBefore = max(h.notBefore ?? until, until)

@@ -29,7 +29,8 @@ import Darwin
 /// digits. Age is the file's modification time.
 ///
 /// Safety of the files below `directory` (the directory itself is the user's and may be a
-/// link): every folder and file is opened relative to its parent's descriptor with
+/// link, but one other users can write is not used: `TileCacheError.sharedDirectory`; the
+/// folders the cache makes are `0700`): every folder and file is opened relative to its parent's descriptor with
 /// `O_NOFOLLOW`, so a symbolic link planted inside the cache is never followed, for writes
 /// or reads; only regular files are read (a FIFO cannot block a read). Writes go to a
 /// temporary file in the tile's folder, are synced and renamed over the entry, so a reader
@@ -197,7 +198,7 @@ struct TileCache: Sendable {
     func remove(resource url: String) { remove(address(resource: url)) }
 
     private func lookup(_ a: Address, now: Date) -> Lookup? {
-        guard let folder = try? openFolder(a, create: false) else { return nil }
+        guard let folder = existingFolder(a) else { return nil }
         if let (bytes, modified) = readEntry(a.dataName, in: folder) {
             let age = now.timeIntervalSince(modified)
             guard let meta = readMeta(a, in: folder) else {
@@ -270,7 +271,7 @@ struct TileCache: Sendable {
     }
 
     private func remove(_ a: Address) {
-        guard let folder = try? openFolder(a, create: false) else { return }
+        guard let folder = existingFolder(a) else { return }
         unlinkat(folder.fd, a.dataName, 0)
         unlinkat(folder.fd, a.absentName, 0)
         unlinkat(folder.fd, a.metaName, 0)
@@ -285,23 +286,53 @@ struct TileCache: Sendable {
         deinit { close(fd) }
     }
 
+    /// The root folder, open, when other users cannot write it; nil when it is missing,
+    /// unreadable or shared (`rootProblem` says which).
+    private func openRoot() -> Folder? {
+        let root = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard root >= 0 else { return nil }
+        let folder = Folder(root)
+        var info = stat()
+        guard fstat(root, &info) == 0, info.st_mode & S_IWOTH == 0 else { return nil }
+        return folder
+    }
+
+    /// Why `directory` cannot hold a cache (other users can write it), or nil.
+    static func rootProblem(_ directory: String) -> TileCacheError? {
+        var info = stat()
+        guard stat(directory, &info) == 0, info.st_mode & S_IFMT == S_IFDIR, info.st_mode & S_IWOTH != 0 else { return nil }
+        return .sharedDirectory(path: directory, mode: UInt32(info.st_mode))
+    }
+
+    /// The address's folder when it exists (a lookup): the same walk as `openFolder` but
+    /// without building a path or an error for each miss — most lookups of a cold cache miss.
+    private func existingFolder(_ address: Address) -> Folder? {
+        guard var folder = openRoot() else { return nil }
+        for component in address.folders {
+            let next = openat(folder.fd, component, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+            guard next >= 0 else { return nil }
+            folder = Folder(next)
+        }
+        return folder
+    }
+
     /// The address's folders below `directory`, walked one component at a time without
-    /// following links (and created when `create`).
+    /// following links (and created, `0700`, when `create`).
     private func openFolder(_ address: Address, create: Bool) throws(TileCacheError) -> Folder {
         if create, !FileManager.default.fileExists(atPath: directory) {
             do {
-                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
+                                                        attributes: [.posixPermissions: 0o700])
             } catch {
                 throw .cannotCreate(path: directory, reason: "\(error)")
             }
         }
-        let root = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard root >= 0 else { throw .cannotCreate(path: directory, reason: Self.reason(errno)) }
-        var folder = Folder(root)
+        if let problem = Self.rootProblem(directory) { throw problem }
+        guard var folder = openRoot() else { throw .cannotCreate(path: directory, reason: Self.reason(errno)) }
         var path = directory
         for component in address.folders {
             path += "/" + component
-            if create, mkdirat(folder.fd, component, 0o755) != 0, errno != EEXIST {
+            if create, mkdirat(folder.fd, component, 0o700) != 0, errno != EEXIST {
                 throw .cannotCreate(path: path, reason: Self.reason(errno))
             }
             let next = openat(folder.fd, component, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)

@@ -10,6 +10,9 @@ enum TileCacheError: Error, Equatable, Sendable, CustomStringConvertible {
     case cannotWrite(path: String, reason: String)
     /// The final rename over the entry failed (e.g. a folder has its name).
     case cannotReplace(path: String, reason: String)
+    /// The cache's root folder is writable by other users (`mode`, its permission bits):
+    /// they could plant tiles or styles the next render draws, so it is not used.
+    case sharedDirectory(path: String, mode: UInt32)
 
     var description: String {
         switch self {
@@ -17,6 +20,9 @@ enum TileCacheError: Error, Equatable, Sendable, CustomStringConvertible {
         case let .symbolicLink(path): return "\(path) is a symbolic link; the tile cache does not follow links"
         case let .cannotWrite(path, reason): return "cannot write \(path): \(reason)"
         case let .cannotReplace(path, reason): return "cannot replace \(path): \(reason)"
+        case let .sharedDirectory(path, mode):
+            return "\(path): the cache folder is writable by other users (mode \(String(mode & 0o7777, radix: 8))), who could plant "
+                + "tiles in it; not used (chmod o-w it, or give a private --cache-dir)"
         }
     }
 }

@@ -39,9 +39,10 @@ public enum MBTilesError: Error, Equatable, Sendable, CustomStringConvertible {
 /// The file is treated as hostile: no extensions, no side-effecting functions in its views
 /// (`trusted_schema` off), no blob over `maxTileBytes` (its size is asked with
 /// `length(tile_data)` before the bytes are read, and SQLite's length limit backs that up),
-/// and every query step is interrupted after `maxInstructionsPerStep` virtual-machine
-/// instructions or when the caller's deadline passes — a `tiles` view over an endless
-/// recursive CTE would otherwise never return.
+/// and every read — tile lookups, the metadata, `convert`'s walk — draws on one budget of
+/// virtual-machine instructions per connection (`SQLiteConnection.Watchdog`) and stops when
+/// the caller's deadline passes: a `tiles` view over an endless recursive CTE would otherwise
+/// never return, and one doing heavy work per row would make every read cost that work.
 final class MBTilesSource: TileSource, Sendable {
     /// The file path, for messages.
     let path: String
@@ -50,10 +51,16 @@ final class MBTilesSource: TileSource, Sendable {
     /// Largest stored tile read, as for HTTP and directory sources.
     static let maxTileBytes = 32 << 20
     /// Most SQLite virtual-machine instructions one step of a query may run (about half a
-    /// second in a release build): an indexed lookup takes hundreds and a scan step returns
-    /// its row after tens, so only a step that runs without producing rows — a view over an
-    /// endless recursive CTE — comes near it.
+    /// second in a release build), and the most the connection's budget holds: an indexed
+    /// lookup takes hundreds and a scan step returns its row after tens, so only a step that
+    /// runs without producing rows — a view over an endless recursive CTE — comes near it.
     static let maxInstructionsPerStep = 10_000_000
+    /// Instructions each step adds back to the connection's budget (capped at
+    /// `maxInstructionsPerStep`). A real lookup or row costs far less, so honest reads never
+    /// drain it (a lookup that scans an unindexed table of 30,000 tiles still fits); a view
+    /// whose rows each cost millions drains it within a few reads, after which every read
+    /// stops within this many instructions (~10 ms) instead of paying the view's work.
+    static let instructionsAddedPerStep = 250_000
 
     /// The connection and its tile lookup, used by one thread at a time: a connection
     /// opened without SQLite's own mutex must not be shared, and statements carry cursor state.
@@ -92,17 +99,26 @@ final class MBTilesSource: TileSource, Sendable {
         }
         var meta = TileSourceMetadata()
         var entries: [String: String] = [:]
+        // The metadata table is optional and a broken one is ignored; a read the budget or
+        // deadline stopped is an error (a partial read would look like a complete one).
         if let statement = try? connection.prepare("SELECT name, value FROM metadata") {
-            while (try? statement.step()) == true {
-                if let name = statement.text(0), let value = statement.text(1), entries[name] == nil {
-                    entries[name] = value
+            do throws(SQLiteFailure) {
+                while try statement.step() {
+                    if let name = statement.text(0), let value = statement.text(1), entries[name] == nil {
+                        entries[name] = value
+                    }
                 }
+            } catch {
+                if let reason = error.interruption { throw .interrupted(path: path, tile: "(metadata)", reason: reason) }
             }
         }
         meta.apply(entries: entries)
-        if meta.format == .unknown, let statement = try? connection.prepare("SELECT tile_data FROM tiles LIMIT 1"),
-           (try? statement.step()) == true {
-            meta.format = TileFormat(sniffing: statement.blob(0))
+        if meta.format == .unknown, let statement = try? connection.prepare("SELECT tile_data FROM tiles LIMIT 1") {
+            do throws(SQLiteFailure) {
+                if try statement.step() { meta.format = TileFormat(sniffing: statement.blob(0)) }
+            } catch {
+                if let reason = error.interruption { throw .interrupted(path: path, tile: "(first tile)", reason: reason) }
+            }
         }
         // Tiles are returned in XYZ order whatever the file stores; record that.
         meta.scheme = .xyz
@@ -276,8 +292,8 @@ struct SQLiteFailure: Error {
 /// Owns a `sqlite3*` (read-only unless made for a test), closed in `deinit`.
 ///
 /// A progress handler runs every `progressInterval` instructions of any statement and
-/// interrupts a step that has run `MBTilesSource.maxInstructionsPerStep` instructions or
-/// outlived `deadline`. Callers serialise use of a connection (see `MBTilesSource`).
+/// interrupts a step when the connection's instruction budget is spent (see `Watchdog`) or
+/// `deadline` has passed. Callers serialise use of a connection (see `MBTilesSource`).
 final class SQLiteConnection {
     let handle: OpaquePointer
     /// When the current step must give up; set by the caller around its query.
@@ -289,15 +305,23 @@ final class SQLiteConnection {
     static let progressInterval: Int32 = 1000
     private let watchdog: Watchdog
 
-    /// What the progress handler sees: the budget of the running step and the deadline.
+    /// What the progress handler sees: the connection's instruction budget and the deadline.
+    ///
+    /// One budget serves every read of the connection, a token bucket: it starts full at
+    /// `MBTilesSource.maxInstructionsPerStep`, each step adds
+    /// `MBTilesSource.instructionsAddedPerStep` (never above full), and the running step
+    /// spends it. A step can so never run more than the full budget, honest reads (hundreds
+    /// of instructions each) keep it full, and a file whose every row costs millions spends
+    /// it within a few reads — the rest stop after their small refill.
     final class Watchdog {
         var deadline = Deadline.none
-        var instructionsLeft = 0
+        var instructionsLeft = MBTilesSource.maxInstructionsPerStep
         /// Set when the handler interrupted the step.
         var reason: String?
 
-        func arm(budget: Int) {
-            instructionsLeft = budget
+        /// A step begins: the refill, and no reason yet.
+        func beginStep(refill: Int = MBTilesSource.instructionsAddedPerStep) {
+            instructionsLeft = min(MBTilesSource.maxInstructionsPerStep, instructionsLeft + refill)
             reason = nil
         }
 
@@ -305,7 +329,8 @@ final class SQLiteConnection {
         func tick() -> Bool {
             instructionsLeft -= Int(SQLiteConnection.progressInterval)
             if instructionsLeft <= 0 {
-                reason = "the query ran more than \(MBTilesSource.maxInstructionsPerStep) SQLite instructions"
+                reason = "its queries ran more than the \(MBTilesSource.maxInstructionsPerStep) SQLite instructions allowed "
+                    + "(plus \(MBTilesSource.instructionsAddedPerStep) per read row): a view doing heavy work per row?"
                 return true
             }
             if deadline.hasPassed {
@@ -347,9 +372,11 @@ final class SQLiteConnection {
 
     /// Runs SQL statements that return no rows (tests build fixtures with it).
     func execute(_ sql: String) throws(SQLiteFailure) {
-        watchdog.arm(budget: Int.max)
+        let kept = watchdog.instructionsLeft
+        watchdog.instructionsLeft = Int.max
         var message: UnsafeMutablePointer<CChar>?
         let code = sqlite3_exec(handle, sql, nil, nil, &message)
+        watchdog.instructionsLeft = kept
         guard code == SQLITE_OK else {
             let text = message.map { String(cString: $0) } ?? "error \(code)"
             sqlite3_free(message)
@@ -357,9 +384,9 @@ final class SQLiteConnection {
         }
     }
 
-    /// Arms the watchdog for one step.
-    fileprivate func armForStep() {
-        watchdog.arm(budget: MBTilesSource.maxInstructionsPerStep)
+    /// Tells the watchdog a step begins (its refill of the budget).
+    fileprivate func beginStep() {
+        watchdog.beginStep()
     }
 
     /// Why the last step was interrupted, if the watchdog did it.
@@ -404,9 +431,9 @@ final class SQLiteStatement {
     }
 
     /// Advances to the next row: true when a row is available, false when done. Each call
-    /// gets a fresh instruction budget from the connection's watchdog.
+    /// spends from, and first adds a little to, the connection's instruction budget.
     func step() throws(SQLiteFailure) -> Bool {
-        connection.armForStep()
+        connection.beginStep()
         let code = sqlite3_step(handle)
         switch code {
         case SQLITE_ROW: return true

@@ -280,13 +280,15 @@ import Testing
         withExtendedLifetime(dead) {}
     }
 
-    /// Synchronous calls from far more Dispatch pool threads than there are cores complete
-    /// promptly: each transfer runs on its caller's thread, so blocked pool threads cannot
-    /// starve it.
+    /// Synchronous calls from far more Dispatch pool threads than there are cores complete:
+    /// each transfer runs on its caller's thread, so blocked pool threads cannot starve it.
+    /// A starved transfer would never start, so the time-out only has to be longer than any
+    /// machine needs for one local fetch (it was 2 s, which a loaded or sanitized run could
+    /// exceed); the group's wait bounds the test.
     @Test func synchronousCallsFromDispatchWorkersDoNotStarve() throws {
         let server = try LocalHTTPServer(handler: LocalHTTPServer.directory(TileFixtures.helsinkiRaster))
         defer { server.stop() }
-        let source = try Self.source(server) { $0.cacheEnabled = false; $0.timeout = 2; $0.maxRetries = 0 }
+        let source = try Self.source(server) { $0.cacheEnabled = false; $0.timeout = 60; $0.maxRetries = 0 }
         let tiles = Self.fixtureTiles
         let count = 24
         let sizes = Locked([Int](repeating: -1, count: count))
@@ -297,7 +299,7 @@ import Testing
                 sizes.withLock { $0[i] = bytes?.count ?? -2 }
             }
         }
-        #expect(group.wait(timeout: .now() + 30) == .success)
+        #expect(group.wait(timeout: .now() + TestEnvironment.seconds(90)) == .success)
         let expected = try (0..<count).map { try Self.fixtureBytes(tiles[$0 % tiles.count]).count }
         #expect(sizes.withLock { $0 } == expected)
         #expect(server.requestCount == count)

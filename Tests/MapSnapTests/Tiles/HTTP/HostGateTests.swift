@@ -29,8 +29,17 @@ import Testing
         #expect(admitted.withLock { $0 } == true)
     }
 
+    /// A clock the test moves: the breaker's pause passes when the test says, not after a
+    /// sleep that a busy machine may stretch past the next step.
+    final class ManualClock: Sendable {
+        private let instant = Locked(ContinuousClock.now)
+        var now: ContinuousClock.Instant { instant.withLock { $0 } }
+        func advance(_ seconds: Double) { instant.withLock { $0 = FetchClock.instant(after: seconds, from: $0) } }
+    }
+
     @Test func breakerOpensAfterThreeFailuresAndClosesOnAnAnswer() throws {
-        let gate = HostGate()
+        let clock = ManualClock()
+        let gate = HostGate(now: { clock.now })
         for _ in 0..<3 {
             try gate.admit("h:1", policy: Self.policy, deadline: nil)
             gate.release("h:1", report: .unreachable, policy: Self.policy)
@@ -39,19 +48,38 @@ import Testing
             try gate.admit("h:1", policy: Self.policy, deadline: nil)
         } throws: { error in
             guard case .breakerOpen(3, let remaining)? = error as? HostGate.Refusal else { return false }
-            return remaining <= 0.3
+            return abs(remaining - 0.3) < 1e-9
         }
-        Thread.sleep(forTimeInterval: 0.35)
+        clock.advance(0.29)
+        #expect(throws: HostGate.Refusal.self) { try gate.admit("h:1", policy: Self.policy, deadline: nil) }
+        clock.advance(0.01)
         // After the pause one request goes through; one more failure reopens at once.
         try gate.admit("h:1", policy: Self.policy, deadline: nil)
         gate.release("h:1", report: .unreachable, policy: Self.policy)
         #expect(throws: HostGate.Refusal.self) { try gate.admit("h:1", policy: Self.policy, deadline: nil) }
-        Thread.sleep(forTimeInterval: 0.35)
+        clock.advance(0.3)
         try gate.admit("h:1", policy: Self.policy, deadline: nil)
         gate.release("h:1", report: .answered, policy: Self.policy)
         try gate.admit("h:1", policy: Self.policy, deadline: nil)
         gate.release("h:1", report: .unreachable, policy: Self.policy)
         try gate.admit("h:1", policy: Self.policy, deadline: nil)  // one failure after an answer: still closed
+    }
+
+    /// A `Retry-After` hold beyond the caller's patience is refused with what remains of it,
+    /// on the test's clock.
+    @Test func retryAfterRemainingFollowsTheClock() throws {
+        let clock = ManualClock()
+        let gate = HostGate(now: { clock.now })
+        gate.postpone("h:1", seconds: 10)
+        clock.advance(3)
+        #expect {
+            try gate.admit("h:1", policy: Self.policy, deadline: nil)
+        } throws: { error in
+            guard case .postponed(let remaining)? = error as? HostGate.Refusal else { return false }
+            return abs(remaining - 7) < 1e-9
+        }
+        clock.advance(7)
+        try gate.admit("h:1", policy: Self.policy, deadline: nil)
     }
 
     @Test func retryAfterHoldsTheHost() throws {
