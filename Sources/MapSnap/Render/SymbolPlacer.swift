@@ -445,11 +445,12 @@ struct SymbolPlacer {
         for anchor in anchors {
             guard let mid = LineGeometry.point(at: anchor, on: forward) else { continue }
             if previous.contains(where: { ($0 - mid.point).length < p.spacing }) { continue }
-            // Upright where the text sits, too: a line that runs left to right overall can
-            // run right to left under the label (a street that doubles back; any street on a
-            // turned map), and is read from its other end there.
+            // On a turned map, upright where the text sits, too: a line that runs left to
+            // right overall can run right to left under the label, and is read from its
+            // other end there. (North-up maps keep the whole-line rule, placement for
+            // placement: their images do not change with headings.)
             var pts = forward, center = anchor
-            if let a = LineGeometry.point(at: anchor - labelLength / 2, on: forward),
+            if context.toImage != nil, let a = LineGeometry.point(at: anchor - labelLength / 2, on: forward),
                let b = LineGeometry.point(at: anchor + labelLength / 2, on: forward), b.point.x < a.point.x {
                 pts.reverse()
                 center = total - anchor
