@@ -257,11 +257,12 @@ enum CameraFit {
     }
 
     /// The heading that makes the items' main direction run from the bottom of the image to
-    /// the top ("track-up"): the principal axis of their points (the direction in which they
-    /// spread most, from the second moments in Mercator space, which keeps angles), pointing
-    /// from the first point towards the last — or, for a loop that ends where it began, away
-    /// from the first point. Degrees clockwise from north in 0..<360; 0 when the points do
-    /// not spread.
+    /// the top ("track-up"): from the first point to the last when they lie far apart (1.5
+    /// times the points' RMS distance from their mean or more; a straight route has 2 to 3.5):
+    /// a route from A to B puts A straight below B; otherwise — a loop, an out-and-back walk — the principal axis of the points (the
+    /// direction in which they spread most, from the second moments in Mercator space, which
+    /// keeps angles), pointing away from the first point. Degrees clockwise from north in
+    /// 0..<360; 0 when the points do not spread.
     static func trackUpHeading(_ lines: [[WorldPoint]]) -> Double {
         let points = lines.flatMap { $0 }
         guard let first = points.first, let last = points.last, points.count >= 2 else { return 0 }
@@ -275,13 +276,17 @@ enum CameraFit {
             sxx += dx * dx; syy += dy * dy; sxy += dx * dy
         }
         guard sxx + syy > 0 else { return 0 }
-        let phi = 0.5 * atan2(2 * sxy, sxx - syy)
-        var ex = cos(phi), ey = sin(phi)
-        // Orientation: along the way from first to last; for a loop, away from the start.
-        let spread = (sxx + syy).squareRoot() / n.squareRoot()
-        var along = (last.x - first.x) * ex + (last.y - first.y) * ey
-        if abs(along) < 0.05 * spread { along = -((first.x - mx) * ex + (first.y - my) * ey) }
-        if along < 0 { ex = -ex; ey = -ey }
+        var ex: Double, ey: Double
+        let spread = ((sxx + syy) / n).squareRoot()
+        let gx = last.x - first.x, gy = last.y - first.y, gap = (gx * gx + gy * gy).squareRoot()
+        if gap >= 1.5 * spread {
+            (ex, ey) = (gx / gap, gy / gap)
+        } else {
+            let phi = 0.5 * atan2(2 * sxy, sxx - syy)
+            (ex, ey) = (cos(phi), sin(phi))
+            // Away from the start: the start lies behind the points' middle.
+            if (first.x - mx) * ex + (first.y - my) * ey > 0 { ex = -ex; ey = -ey }
+        }
         // Compass bearing of the direction (x east, y south).
         var degrees = atan2(ex, -ey) * 180 / .pi
         if degrees < 0 { degrees += 360 }
