@@ -16,6 +16,10 @@ enum RenderCommand {
       --center LAT,LON|NAME map centre: a place name, address or named place (resolved
                             offline: region indexes, the bundled Helsinki index, GeoNames)
       --zoom Z              zoom 0-22, fractional allowed
+      --bearing DEG|auto    turn the map: the direction the top of the image faces,
+                            degrees clockwise from north (-360 to 360; 90 = east up);
+                            labels, pins and the scale bar stay level. auto: track-up,
+                            the overlays' main direction runs from bottom to top
       --padding PX          free space kept around fitted content, in points (default 24)
       --fractional-zoom     fit at a fractional zoom instead of the largest integer zoom
       --max-size PX         largest image side in pixels (default 8192, at most 65536)
@@ -116,6 +120,9 @@ enum RenderCommand {
     DECORATIONS
       --attribution TEXT|none   replace (or remove) the data attribution (≤ 1000 characters)
       --no-scale-bar        hide the scale bar
+      --north-arrow, --no-north-arrow
+                            draw (or leave out) a north arrow at the top right; by
+                            default it is drawn when the map is turned (--bearing)
       --caption TEXT        a caption box at the top left (≤ 1000 characters)
 
     OUTPUT
@@ -155,14 +162,14 @@ enum RenderCommand {
     """
 
     static let options = OptionTable(
-        valued: Set(["--size", "--scale", "--center", "--zoom", "--padding", "--style", "--source", "--sprite", "--dem", "--dem-encoding", "--path",
+        valued: Set(["--size", "--scale", "--center", "--zoom", "--bearing", "--padding", "--style", "--source", "--sprite", "--dem", "--dem-encoding", "--path",
                  "--marker", "--visible", "--geojson", "--gpx", "--polyline", "--polyline6", "--spec", "--url",
                  "--attribution", "--caption", "--output", "--max-size", "--max-pixels", "--cache-dir", "--timeout",
                  "--render-timeout", "--max-connections", "--format", "--quality", "--data-dir", "--basemap", "--contact",
                  "--max-cost"])
             .union(RenderDirections.valuedOptions),
-        switches: ["--no-scale-bar", "--fractional-zoom", "--quiet", "--help", "--offline", "--allow-missing-tiles",
-                   "--allow-cross-origin-redirects", "--require-detail", "--steps", "--strict"],
+        switches: ["--no-scale-bar", "--north-arrow", "--no-north-arrow", "--fractional-zoom", "--quiet", "--help", "--offline",
+                   "--allow-missing-tiles", "--allow-cross-origin-redirects", "--require-detail", "--steps", "--strict"],
         aliases: ["-o": "--output", "-q": "--quiet", "-h": "--help"])
 
     static func run(_ arguments: ArraySlice<String>) throws(CLIError) {
@@ -276,6 +283,8 @@ enum RenderCommand {
                 guard let v = value else {
                     switch name {
                     case "--no-scale-bar": b.setShowsScaleBar(false)
+                    case "--north-arrow": b.setShowsNorthArrow(true)
+                    case "--no-north-arrow": b.setShowsNorthArrow(false)
                     case "--fractional-zoom": b.setFractionalZoom(true)
                     case "--offline": b.options.http.offline = true
                     case "--allow-cross-origin-redirects": b.options.http.allowsCrossOriginRedirects = true
@@ -289,6 +298,7 @@ enum RenderCommand {
                 case "--scale": try b.setScale(v, origin: name)
                 case "--center": try b.setCenter(v, origin: name)
                 case "--zoom": try b.setZoom(v, origin: name)
+                case "--bearing": try b.setBearing(v, origin: name)
                 case "--padding": try b.setPadding(v, origin: name)
                 case "--style": try b.setStyle(v, origin: name)
                 case "--source": try b.setSource(v, origin: name)

@@ -5,6 +5,11 @@ import Foundation
 ///
 /// Image pixels are device pixels (`pixelWidth = width × scale`). The centre of the image
 /// (`pixelWidth / 2`, `pixelHeight / 2`) shows `center`.
+///
+/// `heading` turns the map about that centre, as `MKMapCamera.heading` and MapLibre's
+/// `bearing` do: the compass direction the top of the image faces, degrees clockwise from
+/// north. With heading *b*, a point *d* pixels east of the centre appears at
+/// (*d*·cos *b*, −*d*·sin *b*) from it.
 public struct Camera: Sendable, Hashable {
     /// The coordinate at the centre of the image.
     public var center: LatLng
@@ -16,14 +21,27 @@ public struct Camera: Sendable, Hashable {
     public var height: Int
     /// Pixel ratio 1…4.
     public var scale: Double
+    /// The direction the top of the image faces, degrees clockwise from north (0: north up).
+    public var heading: Double
 
-    /// A view of `center` at `zoom` in an image of `width` × `height` points at `scale`.
-    public init(center: LatLng, zoom: Double, width: Int, height: Int, scale: Double = 1) {
+    /// A view of `center` at `zoom` in an image of `width` × `height` points at `scale`,
+    /// turned so that the top of the image faces `heading` (degrees clockwise from north).
+    public init(center: LatLng, zoom: Double, width: Int, height: Int, scale: Double = 1, heading: Double = 0) {
         self.center = center
         self.zoom = zoom
         self.width = width
         self.height = height
         self.scale = scale
+        self.heading = heading
+    }
+
+    /// Whether the map is turned (a heading that is not a whole turn).
+    var isRotated: Bool { heading.remainder(dividingBy: 360) != 0 }
+
+    /// The turn from north-up offsets to image offsets: (cos *b*, sin *b*) of the heading.
+    var headingCosSin: (cos: Double, sin: Double) {
+        let r = heading * .pi / 180
+        return (cos(r), sin(r))
     }
 
     /// Image size in device pixels: the size in points times `scale`, rounded.
@@ -41,8 +59,14 @@ public struct Camera: Sendable, Hashable {
     func pixel(forWorld p: WorldPoint) -> PixelPoint {
         let c = centerWorld
         let s = worldSize
-        return PixelPoint(x: (p.x - c.x) * s + Double(pixelWidth) / 2,
-                          y: (p.y - c.y) * s + Double(pixelHeight) / 2)
+        guard isRotated else {
+            return PixelPoint(x: (p.x - c.x) * s + Double(pixelWidth) / 2,
+                              y: (p.y - c.y) * s + Double(pixelHeight) / 2)
+        }
+        let dx = (p.x - c.x) * s, dy = (p.y - c.y) * s
+        let (cs, sn) = headingCosSin
+        return PixelPoint(x: cs * dx + sn * dy + Double(pixelWidth) / 2,
+                          y: -sn * dx + cs * dy + Double(pixelHeight) / 2)
     }
 
     /// Image pixel of a coordinate, choosing the copy of the world nearest the centre
@@ -57,18 +81,46 @@ public struct Camera: Sendable, Hashable {
     public func coordinate(for point: PixelPoint) -> LatLng {
         let c = centerWorld
         let s = worldSize
-        let w = WorldPoint(x: c.x + (point.x - Double(pixelWidth) / 2) / s,
-                           y: c.y + (point.y - Double(pixelHeight) / 2) / s)
+        var dx = point.x - Double(pixelWidth) / 2, dy = point.y - Double(pixelHeight) / 2
+        if isRotated {
+            let (cs, sn) = headingCosSin
+            (dx, dy) = (cs * dx - sn * dy, sn * dx + cs * dy)
+        }
+        let w = WorldPoint(x: c.x + dx / s, y: c.y + dy / s)
         var ll = WebMercator.unproject(w)
         ll.longitude = Camera.normalizedLongitude(ll.longitude)
         return ll
     }
 
-    /// The world rectangle the image shows (x may extend beyond 0…1).
+    /// The world rectangle the image shows (x may extend beyond 0…1); for a turned camera,
+    /// the north-up rectangle around the turned image.
     var visibleWorldRect: (minX: Double, minY: Double, maxX: Double, maxY: Double) {
         let c = centerWorld, s = worldSize
-        let hw = Double(pixelWidth) / 2 / s, hh = Double(pixelHeight) / 2 / s
+        var hw = Double(pixelWidth) / 2 / s, hh = Double(pixelHeight) / 2 / s
+        if isRotated {
+            let (cs, sn) = headingCosSin
+            (hw, hh) = (abs(cs) * hw + abs(sn) * hh, abs(sn) * hw + abs(cs) * hh)
+        }
         return (c.x - hw, c.y - hh, c.x + hw, c.y + hh)
+    }
+
+    /// For a turned camera: a north-up camera on the same centre, zoom and scale whose image
+    /// holds the turned image with a pixel to spare on every side, and the map from its
+    /// pixels to this camera's. The base map is drawn in that frame (tile squares stay
+    /// squares, clips stay axis-aligned) and turned onto the image as it is drawn. nil for a
+    /// north-up camera.
+    var mapFrame: (camera: Camera, toImage: PixelTransform)? {
+        guard isRotated else { return nil }
+        let (cs, sn) = headingCosSin
+        let pw = Double(pixelWidth), ph = Double(pixelHeight)
+        let fw = abs(cs) * pw + abs(sn) * ph, fh = abs(sn) * pw + abs(cs) * ph
+        // Whole points, two pixels wider than the turned image on each side.
+        let width = Int(((fw + 4) / scale).rounded(.up)), height = Int(((fh + 4) / scale).rounded(.up))
+        let frame = Camera(center: center, zoom: zoom, width: width, height: height, scale: scale)
+        let toImage = PixelTransform.rotation(-heading * .pi / 180,
+                                              about: PixelPoint(x: Double(frame.pixelWidth) / 2, y: Double(frame.pixelHeight) / 2),
+                                              to: PixelPoint(x: pw / 2, y: ph / 2))
+        return (frame, toImage)
     }
 
     /// Meters per device pixel at the centre.

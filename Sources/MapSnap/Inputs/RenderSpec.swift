@@ -11,6 +11,7 @@ import Foundation
 /// {
 ///   "size": "600x400" | {"width": 600, "height": 400},     points
 ///   "scale": 1…4,  "zoom": 0…22,  "padding": points,  "fractionalZoom": bool,
+///   "bearing": -360…360 | "auto",  "northArrow": bool,
 ///   "center": "lat,lon" | [lat, lon] | {"lat": …, "lon": …} | "Place name",
 ///   "style": "normal" | "terrain" | "hybrid" | "satellite" | "file.json",  "source": "path or URL template",
 ///   "basemap": "liberty" | "positron" | "bright" | "osm" | "protomaps" (replaces style and source),
@@ -86,7 +87,7 @@ public struct RenderSpec: Sendable {
 
     /// Every top-level key of the JSON schema.
     public static let keys: [String] = [
-        "size", "scale", "center", "zoom", "padding", "fractionalZoom", "style", "basemap", "source", "sprite", "dem", "demEncoding", "paths", "markers",
+        "size", "scale", "center", "zoom", "bearing", "northArrow", "padding", "fractionalZoom", "style", "basemap", "source", "sprite", "dem", "demEncoding", "paths", "markers",
         "polygons", "circles", "visible", "geojson", "gpx", "polyline", "polyline6", "url", "attribution",
         "scaleBar", "caption", "output", "format", "quality", "directions",
     ]
@@ -340,6 +341,8 @@ private struct SpecReader {
         if let v = object["scale"] { try builder.setScale(try numberText(v, "scale"), origin: origin("scale")) }
         if let v = object["center"] { builder.options.center = try location(v, "center") }
         if let v = object["zoom"] { try builder.setZoom(try numberText(v, "zoom"), origin: origin("zoom")) }
+        if let v = object["bearing"] { try builder.setBearing(try numberText(v, "bearing"), origin: origin("bearing")) }
+        if let v = object["northArrow"] { builder.setShowsNorthArrow(try bool(v, "northArrow")) }
         if let v = object["padding"] { try builder.setPadding(try numberText(v, "padding"), origin: origin("padding")) }
         if let v = object["fractionalZoom"] { builder.setFractionalZoom(try bool(v, "fractionalZoom")) }
         if let v = object["style"] { try builder.setStyle(try string(v, "style"), origin: origin("style")) }

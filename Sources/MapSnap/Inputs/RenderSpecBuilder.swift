@@ -81,6 +81,23 @@ package struct RenderSpecBuilder: Sendable {
         options.zoom = try StaticMapsSyntax.parseZoom(text, origin: origin)
     }
 
+    /// `--bearing DEG|auto`: the heading, degrees clockwise from north (−360…360), or
+    /// track-up.
+    package mutating func setBearing(_ text: String, origin: String) throws {
+        setBearing(try StaticMapsSyntax.parseBearing(text, origin: origin))
+    }
+
+    /// A heading in degrees, or nil for track-up.
+    package mutating func setBearing(_ degrees: Double?) {
+        options.heading = degrees ?? 0
+        options.isTrackUp = degrees == nil
+    }
+
+    /// `--north-arrow` / `--no-north-arrow` (default: drawn when the map is turned).
+    package mutating func setShowsNorthArrow(_ shows: Bool) {
+        options.showsNorthArrow = shows
+    }
+
     /// `--padding PX` in points, 0…1024.
     package mutating func setPadding(_ text: String, origin: String) throws {
         options.padding = try StaticMapsSyntax.number(Substring(text), key: nil, origin: origin, in: 0...1024)
@@ -239,6 +256,7 @@ package struct RenderSpecBuilder: Sendable {
         if let scale = url.scale { options.scale = scale }
         if let center = url.center { options.center = center }
         if let zoom = url.zoom { options.zoom = zoom }
+        if let bearing = url.bearing { setBearing(bearing) }
         if let style = url.style { options.style = style }
         options.mapStyles += url.mapStyles
         if let language = url.language { options.language = language }

@@ -256,6 +256,20 @@ public enum StaticMapsSyntax {
         try number(Substring(text), key: nil, origin: origin, in: 0...22)
     }
 
+    /// A bearing (heading): degrees clockwise from north, −360…360, or `auto` (track-up),
+    /// which gives nil. MapLibre's, Mapbox Static's and mapsnap's `bearing`.
+    public static func parseBearing(_ text: String, origin: String) throws(StaticMapsSyntaxError) -> Double? {
+        let t = text.trimmingFieldSpaces()
+        if t.lowercased() == "auto" { return nil }
+        guard let v = Double(t), v.isFinite else {
+            throw .badValue(origin: origin, key: nil, text: text, reason: "expected degrees -360…360 or auto")
+        }
+        guard abs(v) <= 360 else {
+            throw .badValue(origin: origin, key: nil, text: text, reason: "out of range -360…360 (degrees clockwise from north)")
+        }
+        return v
+    }
+
     /// Maps a Google `maptype` onto a mapsnap style name: roadmap → normal, terrain → terrain,
     /// satellite → satellite (imagery without roads or labels), hybrid → hybrid. nil for an
     /// unknown map type.

@@ -5,7 +5,8 @@
 /// `visible` and `style` may repeat. `style` rules become `mapStyles` (see
 /// `StaticMapsSyntax.parseMapStyle`), `language` the label language, `format` the output
 /// format (Google's `png`/`png8`, `png32`, `jpg`, `jpg-baseline`, and `webp`; `gif` is written
-/// as png8 with a warning) and `quality` (1–100, a mapsnap addition) the JPEG/WebP quality.
+/// as png8 with a warning), `quality` (1–100, a mapsnap addition) the JPEG/WebP quality and
+/// `bearing` (−360…360 or `auto`, as in Mapbox's Static Images API) the heading.
 /// Parameters mapsnap does not use (`key`, `signature`, `region`, `map_id`, anything
 /// unknown) are ignored and reported in `warnings`.
 public struct StaticMapsURL: Sendable {
@@ -15,6 +16,9 @@ public struct StaticMapsURL: Sendable {
     public var zoom: Double?
     /// `size=`.
     public var size: ImageSize?
+    /// `bearing=` (a mapsnap and Mapbox Static addition): degrees clockwise from north;
+    /// `.some(nil)` for `bearing=auto` (track-up), nil when absent.
+    public var bearing: Double??
     /// `scale=`.
     public var scale: Double?
     /// mapsnap style name derived from `maptype` (roadmap → normal, terrain, satellite, hybrid).
@@ -83,6 +87,7 @@ public struct StaticMapsURL: Sendable {
             case "center": center = try StaticMapsSyntax.parseLocation(value, origin: here, resolver: resolver)
             case "zoom": zoom = try StaticMapsSyntax.parseZoom(value, origin: here)
             case "size": size = try StaticMapsSyntax.parseSize(value, origin: here)
+            case "bearing": bearing = .some(try StaticMapsSyntax.parseBearing(value, origin: here))
             case "scale": scale = try StaticMapsSyntax.parseScale(value, origin: here)
             case "maptype":
                 guard let name = StaticMapsSyntax.styleName(forMapType: value) else {

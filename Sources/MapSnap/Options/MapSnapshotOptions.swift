@@ -60,6 +60,17 @@ public struct MapSnapshotOptions: Sendable {
     public var attribution: String?
     /// Whether to draw a scale bar.
     public var showsScaleBar: Bool
+    /// The direction the top of the image faces, degrees clockwise from north, −360…360
+    /// (`MKMapCamera.heading`, MapLibre's and Mapbox Static's `bearing`): the map, its tiles
+    /// and the overlays turn; text, pins and the scale bar stay level. Ignored when
+    /// `isTrackUp`.
+    public var heading: Double = 0
+    /// Track-up: the heading is chosen so that the overlays' main direction (their longest
+    /// spread, from the first point towards the last) runs from the bottom of the image to
+    /// the top; the fit then uses it.
+    public var isTrackUp = false
+    /// Whether to draw a north arrow; nil (the default) draws one when the map is turned.
+    public var showsNorthArrow: Bool?
     /// A line of text drawn in the top-left corner; nil: none.
     public var caption: String?
     /// Largest accepted output in pixels per side (default 8192).

@@ -84,7 +84,10 @@ struct ProjectedOverlay: Sendable {
     func worldShifts(for camera: Camera, marginPixels: Double) -> [Double] {
         let nearest = worldShift(for: camera)
         guard minX.isFinite, maxX.isFinite, maxX - minX <= 1 || goesRoundTheWorld else { return [nearest] }
-        let half = (Double(camera.pixelWidth) / 2 + marginPixels) / camera.worldSize
+        // A turned image reaches as far east and west as its north-up frame does.
+        let halfWidth = camera.isRotated ? (camera.visibleWorldRect.maxX - camera.centerWorld.x) * camera.worldSize
+            : Double(camera.pixelWidth) / 2
+        let half = (halfWidth + marginPixels) / camera.worldSize
         let lo = camera.centerWorld.x - half, hi = camera.centerWorld.x + half
         var first = (lo - maxX).rounded(.up), last = (hi - minX).rounded(.down)
         if goesRoundTheWorld {
@@ -117,11 +120,13 @@ struct OverlayMargins: Equatable {
 }
 
 extension Camera {
-    /// World → image pixels with the camera's centre and scale computed once, for loops
-    /// over many points. Gives exactly `pixel(forWorld:)`.
+    /// World → image pixels with the camera's centre, scale and heading computed once, for
+    /// loops over many points. Gives exactly `pixel(forWorld:)`.
     var worldToPixel: WorldToPixel {
-        WorldToPixel(center: centerWorld, worldSize: worldSize,
-                     halfWidth: Double(pixelWidth) / 2, halfHeight: Double(pixelHeight) / 2)
+        let turn = isRotated ? headingCosSin : nil
+        return WorldToPixel(center: centerWorld, worldSize: worldSize,
+                            halfWidth: Double(pixelWidth) / 2, halfHeight: Double(pixelHeight) / 2,
+                            rotates: turn != nil, cos: turn?.cos ?? 1, sin: turn?.sin ?? 0)
     }
 }
 
@@ -130,9 +135,16 @@ struct WorldToPixel {
     let center: WorldPoint
     let worldSize: Double
     let halfWidth: Double, halfHeight: Double
+    /// A turned camera: offsets from the centre are turned by the heading (cos, sin).
+    var rotates = false
+    var cos = 1.0, sin = 0.0
 
     @inline(__always)
     func callAsFunction(_ p: WorldPoint, shiftX: Double = 0) -> PixelPoint {
-        PixelPoint(x: (p.x + shiftX - center.x) * worldSize + halfWidth, y: (p.y - center.y) * worldSize + halfHeight)
+        guard rotates else {
+            return PixelPoint(x: (p.x + shiftX - center.x) * worldSize + halfWidth, y: (p.y - center.y) * worldSize + halfHeight)
+        }
+        let dx = (p.x + shiftX - center.x) * worldSize, dy = (p.y - center.y) * worldSize
+        return PixelPoint(x: cos * dx + sin * dy + halfWidth, y: -sin * dx + cos * dy + halfHeight)
     }
 }

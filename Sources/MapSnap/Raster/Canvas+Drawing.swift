@@ -9,7 +9,13 @@ extension Canvas {
     /// bands write disjoint rows, so the result is byte-identical whatever the number of threads.
     func fill(_ path: Path, color: Color, rule: FillRule = .nonZero) {
         guard color.alpha > 0, !path.isEmpty else { return }
-        fill(Canvas.prepareFill(path, rule: rule, width: width, height: height, threads: maximumThreads), color: color)
+        fill(Canvas.prepareFill(transformed(path), rule: rule, width: width, height: height, threads: maximumThreads), color: color)
+    }
+
+    /// `path` carried by `mapTransform` (as it is without one).
+    func transformed(_ path: Path) -> Path {
+        guard let t = mapTransform else { return path }
+        return path.mapPoints(t.apply)
     }
 
     /// The edge table and bands `fill(_:color:rule:)` sweeps for `path` on a `width` ×
@@ -106,8 +112,10 @@ extension Canvas {
             color = color.withOpacity(coverage)
             guard color.alpha > 0 else { return }
         }
-        Canvas.strokeOutline(path, style: style, width: width, height: height, dashBudget: &remainingDashes)
-            .map { fill($0, color: color, rule: .nonZero) }
+        // Turned before stroking: a rotation keeps widths and dash lengths.
+        guard let outline = Canvas.strokeOutline(transformed(path), style: style, width: width, height: height,
+                                                 dashBudget: &remainingDashes) else { return }
+        fill(Canvas.prepareFill(outline, rule: .nonZero, width: width, height: height, threads: maximumThreads), color: color)
     }
 
     /// The fill polygon `stroke` draws on a `width`×`height` canvas, or nil if nothing shows.

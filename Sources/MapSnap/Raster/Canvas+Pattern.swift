@@ -9,8 +9,16 @@ extension Canvas {
     /// tile seamlessly, and an origin fixed to the map keeps the pattern still under it.
     /// Each pixel composites the pattern pixel scaled by coverage × `opacity`, with the same
     /// exact integer arithmetic as solid fills.
+    ///
+    /// With a `mapTransform` the path is turned onto the image and the pattern stays aligned
+    /// with the image (its repeat is not turned with the map).
     func fill(_ path: Path, pattern: Canvas, originX: Int, originY: Int, opacity: Double = 1,
                      rule: FillRule = .nonZero) {
+        fillUntransformed(transformed(path), pattern: pattern, originX: originX, originY: originY, opacity: opacity, rule: rule)
+    }
+
+    private func fillUntransformed(_ path: Path, pattern: Canvas, originX: Int, originY: Int, opacity: Double,
+                                   rule: FillRule) {
         guard opacity.isFinite, opacity > 0 else { return }
         let op = UInt32((min(opacity, 1) * 255).rounded())
         guard op > 0 else { return }
@@ -53,8 +61,8 @@ extension Canvas {
     /// (see `fill(_:pattern:originX:originY:opacity:rule:)`).
     func stroke(_ path: Path, style: StrokeStyle, pattern: Canvas, originX: Int, originY: Int, opacity: Double = 1) {
         guard style.width.isFinite, style.width > 0,
-              let outline = Canvas.strokeOutline(path, style: style, width: width, height: height) else { return }
-        fill(outline, pattern: pattern, originX: originX, originY: originY, opacity: opacity, rule: .nonZero)
+              let outline = Canvas.strokeOutline(transformed(path), style: style, width: width, height: height) else { return }
+        fillUntransformed(outline, pattern: pattern, originX: originX, originY: originY, opacity: opacity, rule: .nonZero)
     }
 
     /// Draws `image` scaled to `width` × `height` pixels, centred on `center` and rotated

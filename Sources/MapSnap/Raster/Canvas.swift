@@ -27,6 +27,12 @@ package final class Canvas: @unchecked Sendable {
     /// overlays (`drawingDeadlinePassed()`). Once it has passed the pixels are unfinished and
     /// `drawingWasAbandoned` is true: the render must throw rather than return them.
     package var deadline = Deadline.none
+    /// Where paths and images drawn on this canvas land: nil draws them as given; a turned
+    /// camera's base map sets its map frame's transform (`Camera.mapFrame`) so painters
+    /// draw north-up and the canvas turns every path and image onto the image — the
+    /// transform is applied to the geometry before it is stroked and filled, so coverage is
+    /// computed at the destination (no resampling of drawn pixels).
+    var mapTransform: PixelTransform?
     /// True once some drawing was skipped because `deadline` had passed.
     package var drawingWasAbandoned: Bool { abandoned.load(ordering: .relaxed) }
     /// Written from the threads of a banded fill, hence atomic.

@@ -98,6 +98,81 @@ enum ImageSampler {
         }
     }
 
+    /// Composites `source` so that it fills `rect` of a map frame that `transform` carries
+    /// onto `destination` (a turned camera's raster tiles and hillshade).
+    ///
+    /// The same rules as the axis-aligned draw, read through the transform: a destination
+    /// pixel is drawn when its centre, carried back into the frame, lies in `rect`
+    /// (half-open), so tiles sharing an edge still split its pixels with no gap and no
+    /// double blend; the source position is that frame point mapped linearly and sampled
+    /// bilinearly with clamp-to-edge taps and 8-bit weights; shrinking by more than 2× goes
+    /// through the same mip chain. One resampling from tile to image, as north-up.
+    static func draw(_ source: Canvas, into destination: Canvas, rect: PixelRect, transform: PixelTransform,
+                     opacity: Double = 1) {
+        guard rect.minX.isFinite, rect.minY.isFinite, rect.maxX.isFinite, rect.maxY.isFinite,
+              rect.width > 0, rect.height > 0, opacity.isFinite, opacity > 0,
+              let back = transform.inverted else { return }
+        let op = UInt32((min(opacity, 1) * 255).rounded())
+        guard op > 0 else { return }
+        let dw = destination.width, dh = destination.height
+        // Destination bounds of the carried rectangle, clamped in Double before converting.
+        let corners = [PixelPoint(x: rect.minX, y: rect.minY), PixelPoint(x: rect.maxX, y: rect.minY),
+                       PixelPoint(x: rect.minX, y: rect.maxY), PixelPoint(x: rect.maxX, y: rect.maxY)].map(transform.apply)
+        func clamped(_ v: Double, _ limit: Int) -> Int { Int(min(max(v, 0), Double(limit))) }
+        let x0 = clamped((corners.map(\.x).min() ?? 0).rounded(.down) - 1, dw)
+        let x1 = clamped((corners.map(\.x).max() ?? 0).rounded(.up) + 1, dw)
+        let y0 = clamped((corners.map(\.y).min() ?? 0).rounded(.down) - 1, dh)
+        let y1 = clamped((corners.map(\.y).max() ?? 0).rounded(.up) + 1, dh)
+        guard x0 < x1, y0 < y1 else { return }
+
+        var level = MipLevel(source)
+        while Double(level.width) / rect.width > 2, level.width > 1 { level = level.halved(x: true, y: false) }
+        while Double(level.height) / rect.height > 2, level.height > 1 { level = level.halved(x: false, y: true) }
+        let sw = level.width, sh = level.height
+        let sx = Double(sw) / rect.width, sy = Double(sh) / rect.height
+        level.pixels.withUnsafeBufferPointer { src in
+            destination.pixels.withUnsafeMutableBufferPointer { dst in
+                for y in y0..<y1 {
+                    let cy = Double(y) + 0.5
+                    for x in x0..<x1 {
+                        // Computed from the pixel alone (not stepped along the row), so two
+                        // tiles agree exactly on which of them owns a pixel on their edge.
+                        let f = back.apply(PixelPoint(x: Double(x) + 0.5, y: cy))
+                        guard f.x >= rect.minX, f.x < rect.maxX, f.y >= rect.minY, f.y < rect.maxY else { continue }
+                        let tx = ColumnTap((f.x - rect.minX) * sx - 0.5, size: sw)
+                        let ty = ColumnTap((f.y - rect.minY) * sy - 0.5, size: sh)
+                        let wx = UInt32(tx.w), iwx = 256 - wx, wy = UInt32(ty.w), iwy = 256 - wy
+                        let a = (ty.i0 * sw + tx.i0) * 4, b = (ty.i0 * sw + tx.i1) * 4
+                        let e = (ty.i1 * sw + tx.i0) * 4, g = (ty.i1 * sw + tx.i1) * 4
+                        @inline(__always) func sample(_ k: Int) -> UInt32 {
+                            let top = UInt32(src[a + k]) * iwx + UInt32(src[b + k]) * wx
+                            let bottom = UInt32(src[e + k]) * iwx + UInt32(src[g + k]) * wx
+                            return (top * iwy + bottom * wy + 32768) >> 16
+                        }
+                        var sa = sample(3)
+                        if sa == 0 { continue }
+                        var sr = sample(0), sg = sample(1), sb = sample(2)
+                        if op < 255 {
+                            sr = Canvas.div255(sr * op); sg = Canvas.div255(sg * op)
+                            sb = Canvas.div255(sb * op); sa = Canvas.div255(sa * op)
+                        }
+                        let di = (y * dw + x) * 4
+                        if sa == 255 {
+                            dst[di] = UInt8(sr); dst[di + 1] = UInt8(sg)
+                            dst[di + 2] = UInt8(sb); dst[di + 3] = 255
+                        } else {
+                            let inv = 255 - sa
+                            dst[di] = UInt8(min(255, sr + Canvas.div255(UInt32(dst[di]) * inv)))
+                            dst[di + 1] = UInt8(min(255, sg + Canvas.div255(UInt32(dst[di + 1]) * inv)))
+                            dst[di + 2] = UInt8(min(255, sb + Canvas.div255(UInt32(dst[di + 2]) * inv)))
+                            dst[di + 3] = UInt8(min(255, sa + Canvas.div255(UInt32(dst[di + 3]) * inv)))
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     /// Source-over of `count` premultiplied pixels from `src[sourceOffset…]` onto `dst[destinationOffset…]`, with no
     /// resampling: the exact-tap case of `draw`, which it must match byte for byte.
     private static func copyRow(from src: UnsafeBufferPointer<UInt8>, at sourceOffset: Int,
@@ -130,8 +205,14 @@ enum ImageSampler {
 
 extension Canvas {
     /// Draws `image` scaled into `rect` with bilinear filtering (see `ImageSampler`).
+    /// With a `mapTransform`, `rect` is in the map frame and the image is turned onto this
+    /// canvas (`ImageSampler.draw(_:into:rect:transform:opacity:)`).
     func draw(_ image: Canvas, in rect: PixelRect, opacity: Double = 1) {
-        ImageSampler.draw(image, into: self, rect: rect, opacity: opacity)
+        if let t = mapTransform {
+            ImageSampler.draw(image, into: self, rect: rect, transform: t, opacity: opacity)
+        } else {
+            ImageSampler.draw(image, into: self, rect: rect, opacity: opacity)
+        }
     }
 }
 

@@ -283,7 +283,9 @@ final class BaseMap {
     /// of one by one as the first layer reading each is drawn. Neither changes a byte: every
     /// source keeps its own tiles and warnings, and a decoded layer is the same whichever
     /// thread decodes it.
-    func prepare(camera: Camera) {
+    func prepare(camera imageCamera: Camera) {
+        // A turned camera loads the tiles of its north-up map frame.
+        let camera = imageCamera.mapFrame?.camera ?? imageCamera
         var ids: [String] = []
         var readLayers: [String: [String]] = [:]
         for layer in style.layers where BaseMap.draws(layer, atZoom: camera.zoom) {
@@ -384,8 +386,9 @@ final class BaseMap {
     }
 
     /// Where the image has detail (after drawing: every source the style drew from).
+    /// A turned camera's share is measured over its map frame (the image's bounding box).
     func coverage(camera: Camera) -> MapCoverage {
-        MapCoverage.measure(loaded.keys.sorted().compactMap { loaded[$0] }, camera: camera)
+        MapCoverage.measure(loaded.keys.sorted().compactMap { loaded[$0] }, camera: camera.mapFrame?.camera ?? camera)
     }
 
     /// A line for each `--source` that supplied no tile to the image.
@@ -415,12 +418,21 @@ final class BaseMap {
     }
 
     /// Draws one pass of the style's layers (problems go to `allWarnings`).
-    func drawLayers(camera: Camera, canvas: Canvas, labels: LabelCollisionIndex, pass: Pass,
+    ///
+    /// A turned camera draws in its north-up map frame (`Camera.mapFrame`): below the labels
+    /// the canvas turns every path and tile image onto the image; labels are placed and
+    /// drawn upright in image pixels (`SymbolPlacer`).
+    func drawLayers(camera imageCamera: Camera, canvas: Canvas, labels: LabelCollisionIndex, pass: Pass,
                     text: TextEngine) {
+        let frame = imageCamera.mapFrame
+        let camera = frame?.camera ?? imageCamera
         let zoom = camera.zoom
-        let ctx = PaintContext(camera: camera, canvas: canvas, zoom: zoom, sprites: sprites)
+        let ctx = PaintContext(camera: camera, canvas: canvas, zoom: zoom, sprites: sprites,
+                               toImage: frame?.toImage, heading: frame == nil ? 0 : imageCamera.heading)
         switch pass {
         case .belowLabels:
+            canvas.mapTransform = frame?.toImage
+            defer { canvas.mapTransform = nil }
             for layer in style.layers where BaseMap.draws(layer, atZoom: zoom) {
                 // Past the drawing deadline the render is thrown away: draw nothing more.
                 if canvas.drawingDeadlinePassed() { return }
@@ -494,9 +506,20 @@ struct PaintContext {
     let zoom: Double
     /// The style's icons and patterns.
     var sprites = SpriteSheet()
+    /// A turned camera's map from `camera`'s pixels (its north-up map frame) to the image's;
+    /// nil when the map is north up and the two are the same.
+    var toImage: PixelTransform? = nil
+    /// The image's heading, degrees clockwise (0 when north up).
+    var heading = 0.0
     /// Style pixel sizes are CSS pixels; multiply by this for device pixels.
     var pixelRatio: Double { camera.scale }
-    var canvasRect: PixelRect { PixelRect(x: 0, y: 0, width: Double(canvas.width), height: Double(canvas.height)) }
+    /// The area painters draw, in the pixels they draw in: the canvas, or a turned camera's
+    /// map frame (which holds the whole turned image).
+    var canvasRect: PixelRect {
+        toImage == nil ? imageRect : PixelRect(x: 0, y: 0, width: Double(camera.pixelWidth), height: Double(camera.pixelHeight))
+    }
+    /// The image, in image pixels: where labels must fit.
+    var imageRect: PixelRect { PixelRect(x: 0, y: 0, width: Double(canvas.width), height: Double(canvas.height)) }
 }
 
 /// Sprite images as fill patterns for one render: scaled once to device pixels (a 1x

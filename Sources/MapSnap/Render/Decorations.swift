@@ -1,5 +1,7 @@
-/// The furniture around the map: attribution (bottom right), scale bar (bottom left) and an
-/// optional caption (top left). Sizes are in points × scale.
+/// The furniture around the map: attribution (bottom right), scale bar (bottom left), an
+/// optional caption (top left) and an optional north arrow (top right). Sizes are in
+/// points × scale. All of it stays level when the map is turned: the scale bar measures
+/// along the image's horizontal, which a rotation does not stretch.
 struct Decorations {
     let camera: Camera
     let canvas: Canvas
@@ -14,8 +16,9 @@ struct Decorations {
     static let margin = 6.0
 
     /// Boxes that decorations will occupy, so base-map labels avoid them.
-    func reservedRects(attribution: String, caption: String?, scaleBar: Bool) -> [PixelRect] {
+    func reservedRects(attribution: String, caption: String?, scaleBar: Bool, northArrow: Bool = false) -> [PixelRect] {
         var out: [PixelRect] = []
+        if northArrow, let r = northArrowRect { out.append(r) }
         let credit = attributionLayout(attribution)
         if let r = credit?.rect { out.append(r) }
         if let c = caption, let r = captionRect(c) { out.append(r) }
@@ -23,7 +26,8 @@ struct Decorations {
         return out
     }
 
-    func draw(attribution: String, caption: String?, scaleBar: Bool) {
+    func draw(attribution: String, caption: String?, scaleBar: Bool, northArrow: Bool = false) {
+        if northArrow { drawNorthArrow() }
         let credit = attributionLayout(attribution)
         if scaleBar, let l = scaleBarLayout(beside: credit?.rect) { drawScaleBar(l) }
         if let credit {
@@ -144,5 +148,50 @@ struct Decorations {
                                   width: l.labelSize.width, height: l.labelSize.height)
         text.draw(l.bar.label, in: labelRect, sizePoints: Decorations.scaleBarTextSize, bold: false,
                   color: Color(rgb: 0x333333), haloColor: .white, haloPoints: 1.5, scale: scale, on: canvas)
+    }
+
+    static let northArrowDiameter = 30.0
+
+    /// The north arrow's disc in the top-right corner, or nil when the image is too small to
+    /// hold it beside a margin.
+    var northArrowRect: PixelRect? {
+        let d = Decorations.northArrowDiameter * scale, margin = Decorations.margin * scale
+        guard Double(canvas.width) >= d + 2 * margin, Double(canvas.height) >= d + 2 * margin else { return nil }
+        return PixelRect(x: Double(canvas.width) - margin - d, y: margin, width: d, height: d)
+    }
+
+    /// A compass needle on a white disc, its red half pointing to north as the camera's
+    /// heading turns it (north is straight up at heading 0), with an upright "N" beyond the
+    /// red tip.
+    func drawNorthArrow() {
+        guard let r = northArrowRect else { return }
+        let c = PixelPoint(x: (r.minX + r.maxX) / 2, y: (r.minY + r.maxY) / 2)
+        let radius = r.width / 2
+        var disc = Path()
+        disc.addCircle(center: PixelPoint(x: c.x, y: c.y + 1 * scale), radius: radius)
+        canvas.fill(disc, color: Color(red: 0, green: 0, blue: 0, alpha: 50))
+        disc = Path()
+        disc.addCircle(center: c, radius: radius)
+        canvas.fill(disc, color: Color(red: 255, green: 255, blue: 255, alpha: 235))
+        // North on the image: the world's (0, −1) turned by the heading.
+        let (cs, sn) = camera.headingCosSin
+        let north = PixelPoint(x: -sn, y: -cs), east = PixelPoint(x: cs, y: -sn)
+        let tip = c + north * (0.45 * radius), tail = c - north * (0.62 * radius)
+        let half = 0.24 * radius
+        for (end, color) in [(tip, Color(rgb: 0xD93025)), (tail, Color(rgb: 0x5F6368))] {
+            var needle = Path()
+            needle.move(to: c + east * half)
+            needle.line(to: end)
+            needle.line(to: c - east * half)
+            needle.close()
+            canvas.fill(needle, color: color)
+        }
+        // The "N" sits upright just beyond the tip, centred on the line through the needle.
+        let size = 9.0
+        let m = text.measure("N", sizePoints: size, bold: true, scale: scale, haloPoints: 0)
+        let at = c + north * (0.72 * radius)
+        text.draw("N", in: PixelRect(x: at.x - m.width / 2, y: at.y - m.height / 2, width: m.width, height: m.height),
+                  sizePoints: size, bold: true, color: Color(rgb: 0x202124), haloColor: nil, haloPoints: 0,
+                  scale: scale, on: canvas)
     }
 }

@@ -36,7 +36,11 @@ enum HillshadePainter {
     }
 
     static func draw(_ layer: StyleLayer, _ src: LoadedSource, _ ctx: PaintContext) {
-        let params = Parameters(layer, zoom: ctx.zoom)
+        var params = Parameters(layer, zoom: ctx.zoom)
+        // The light comes from a direction on the screen (MapLibre's default `viewport`
+        // anchor): a turned map is shaded in its north-up frame with the light turned by
+        // the heading, so it still falls from the image's upper left.
+        params.illuminationDirection += ctx.heading
         // Loaded DEM tiles by address, for the neighbours' edge rows.
         var byTile: [TileID: DEMTile] = [:]
         for t in src.drawTiles where byTile[t.sourceTile] == nil {

@@ -74,8 +74,9 @@ public struct MapSnapshotter: Sendable {
         var painter = OverlayPainter(camera: camera, canvas: canvas, text: text, icons: icons, overlays: projected)
         let decorations = Decorations(camera: camera, canvas: canvas, text: text)
         // Decorations reserve their space first so base-map labels keep clear of them.
+        let northArrow = options.showsNorthArrow ?? camera.isRotated
         let reserved = decorations.reservedRects(attribution: attributionText(base), caption: options.caption,
-                                                 scaleBar: options.showsScaleBar)
+                                                 scaleBar: options.showsScaleBar, northArrow: northArrow)
         for r in reserved { labels.insert(r) }
         do {
             try painter.planMarkers(labels: labels)
@@ -109,7 +110,8 @@ public struct MapSnapshotter: Sendable {
                                 + "give the credit with --attribution TEXT (or --attribution none to leave it off)")
             }
         }
-        decorations.draw(attribution: attribution, caption: options.caption, scaleBar: options.showsScaleBar)
+        decorations.draw(attribution: attribution, caption: options.caption, scaleBar: options.showsScaleBar,
+                         northArrow: northArrow)
         warnings.append(contentsOf: text.warnings)
         return MapSnapshot(image: canvas.image, camera: camera, warnings: warnings, attribution: attribution,
                            baseMapTiles: base.tileStatistics, coverage: coverage, encoderThreads: canvas.maximumThreads)
@@ -126,6 +128,7 @@ public struct MapSnapshotter: Sendable {
         guard o.width >= 1, o.height >= 1 else { throw RenderError.invalidSize(width: o.width, height: o.height) }
         guard o.scale.isFinite, o.scale >= 1, o.scale <= 4 else { throw RenderError.invalidScale(o.scale) }
         if let z = o.zoom, !(z.isFinite && z >= 0 && z <= 22) { throw RenderError.invalidZoom(z) }
+        guard o.heading.isFinite, abs(o.heading) <= 360 else { throw RenderError.invalidHeading(o.heading) }
         guard o.padding.isFinite, o.padding >= 0 else { throw RenderError.invalidPadding(o.padding) }
         let pw = Double(o.width) * o.scale, ph = Double(o.height) * o.scale
         let limit = o.maximumPixelSize
@@ -148,11 +151,13 @@ public struct MapSnapshotter: Sendable {
         }
     }
 
-    /// The camera: as given, or fitted to overlays and visible points with their pixel margins.
+    /// The camera: as given, or fitted to overlays and visible points with their pixel margins,
+    /// turned to the heading (track-up: the overlays' own).
     func makeCamera(_ overlays: [ProjectedOverlay], text: TextEngine, icons: IconStore) -> Camera {
         let o = options
+        let heading = o.isTrackUp ? Self.trackUpHeading(overlays, visible: o.visibleCoordinates) : o.heading
         if let c = o.center, let z = o.zoom {
-            return Camera(center: c, zoom: z, width: o.width, height: o.height, scale: o.scale)
+            return Camera(center: c, zoom: z, width: o.width, height: o.height, scale: o.scale, heading: heading)
         }
         var items = overlays.map { $0.fitItem(scale: o.scale, text: text, icons: icons) }
         if !o.visibleCoordinates.isEmpty {
@@ -160,7 +165,19 @@ public struct MapSnapshotter: Sendable {
         }
         return CameraFit.camera(fitting: items, width: o.width, height: o.height, scale: o.scale,
                                 padding: o.padding, center: o.center, zoom: o.zoom,
-                                fractional: o.allowsFractionalZoom, maximumZoom: o.maximumFitZoom)
+                                fractional: o.allowsFractionalZoom, maximumZoom: o.maximumFitZoom, heading: heading)
+    }
+
+    /// Track-up's heading: from the paths (routes, tracks) when there are any, else from
+    /// every overlay's points and the visible points.
+    static func trackUpHeading(_ overlays: [ProjectedOverlay], visible: [LatLng]) -> Double {
+        var lines: [[WorldPoint]] = overlays.compactMap { o in
+            if case .path = o.overlay { return o.lines.first } else { return nil }
+        }
+        if lines.isEmpty {
+            lines = overlays.compactMap(\.lines.first) + [CameraFit.unwrappedWorldPoints(visible)]
+        }
+        return CameraFit.trackUpHeading(lines)
     }
 }
 

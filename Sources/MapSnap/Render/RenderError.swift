@@ -4,6 +4,8 @@ public enum RenderError: Error, Sendable, Equatable, CustomStringConvertible {
     case invalidSize(width: Int, height: Int)
     case invalidScale(Double)
     case invalidZoom(Double)
+    /// A heading outside −360…360 or not a number.
+    case invalidHeading(Double)
     case invalidPadding(Double)
     /// The output would exceed the pixel limit.
     case imageTooLarge(pixelWidth: Int, pixelHeight: Int, limit: Int)
@@ -63,6 +65,7 @@ public enum RenderError: Error, Sendable, Equatable, CustomStringConvertible {
         case .invalidSize(let w, let h): return "size \(w)x\(h): width and height must be at least 1"
         case .invalidScale(let s): return "scale \(s): must be between 1 and 4"
         case .invalidZoom(let z): return "zoom \(z): must be between 0 and 22"
+        case .invalidHeading(let h): return "bearing \(h): must be degrees between -360 and 360"
         case .invalidPadding(let p): return "padding \(p): must be a finite number ≥ 0"
         case .imageTooLarge(let w, let h, let limit):
             return "image \(w)x\(h) px exceeds the limit of \(limit)x\(limit) px (lower --size or --scale)"

@@ -148,6 +148,11 @@ struct SymbolPlacer {
             && layer.property(.textRotationAlignment).keyword(RotationAlignment.self, atZoom: zoom) != .viewport
         let icons = IconProperties(layer, zoom: zoom, placement: placement)
         let sprites = self.sprites
+        // Features come in map-frame pixels (north up); symbols are placed upright in image
+        // pixels: a turned camera carries each anchor and line across (so text along a
+        // line follows the turned line, and point text stays level).
+        let toImage = context.toImage
+        func inImage(_ p: PixelPoint) -> PixelPoint { toImage?.apply(p) ?? p }
         var faceCache: [[String]: FreeTypeFace] = [:]
 
         // Text that follows its line is placed only where every glyph's ink is inside the
@@ -245,7 +250,7 @@ struct SymbolPlacer {
                 guard tile.clips.contains(where: { anchor.x >= $0.minX && anchor.x < $0.maxX && anchor.y >= $0.minY && anchor.y < $0.maxY })
                 else { return }
                 candidates.append(Candidate(layer: layerIndex, sortKey: key, sequence: candidates.count, text: label,
-                                            paint: paint, icon: icon, points: [anchor], isLine: false))
+                                            paint: paint, icon: icon, points: [inImage(anchor)], isLine: false))
             } else {
                 guard g.type != .point else { return }
                 for part in 0..<g.partCount {
@@ -257,13 +262,15 @@ struct SymbolPlacer {
                     for clip in tile.clips {
                         let clipped = LineClipper.clip(path, to: clip).path
                         for contour in clipped.contours where contour.count >= 2 {
-                            let line = Array(clipped.points(of: contour))
+                            var line = Array(clipped.points(of: contour))
+                            if toImage != nil { line = line.map(inImage) }
                             if !label.isEmpty && textFollowsLine {
                                 candidates.append(Candidate(layer: layerIndex, sortKey: key, sequence: candidates.count, text: label,
                                                             paint: paint, icon: nil, points: line, isLine: true))
                                 continue
                             }
-                            // Upright text and icons: one symbol per `symbol-spacing` of line.
+                            // Upright text and icons: one symbol per `symbol-spacing` of line
+                            // (in image pixels: the line is already turned).
                             for at in Self.anchors(along: line, spacing: paint.spacing) {
                                 var turned = icon
                                 if let i = icon, i.followsLine { turned?.rotation = i.rotation + at.angle }
@@ -295,7 +302,7 @@ struct SymbolPlacer {
             if x.sortKey != y.sortKey { return x.sortKey < y.sortKey }
             return x.sequence < y.sequence
         }
-        let bounds = context.canvasRect
+        let bounds = context.imageRect
         var placedLineAnchors: [String: [PixelPoint]] = [:]
         var draws: [(layer: Int, seq: Int, action: () -> Void)] = []
         let renderer = text.renderer
@@ -460,9 +467,20 @@ struct SymbolPlacer {
         }
         let renderer = text.renderer
         let clusters = SymbolPlacer.clusters(of: layout)
-        for center in anchors {
-            guard let mid = LineGeometry.point(at: center, on: pts) else { continue }
+        let forward = pts
+        for anchor in anchors {
+            guard let mid = LineGeometry.point(at: anchor, on: forward) else { continue }
             if previous.contains(where: { ($0 - mid.point).length < p.spacing }) { continue }
+            // On a turned map, upright where the text sits, too: a line that runs left to
+            // right overall can run right to left under the label, and is read from its
+            // other end there. (North-up maps keep the whole-line rule, placement for
+            // placement: their images do not change with headings.)
+            var pts = forward, center = anchor
+            if context.toImage != nil, let a = LineGeometry.point(at: anchor - labelLength / 2, on: forward),
+               let b = LineGeometry.point(at: anchor + labelLength / 2, on: forward), b.point.x < a.point.x {
+                pts.reverse()
+                center = total - anchor
+            }
             if LineGeometry.bendsTooSharply(pts, from: center - labelLength / 2, to: center + labelLength / 2,
                                             window: p.sizePixels * 0.6, maxAngle: p.maxAngle) { continue }
             var placed: [PlacedGlyph] = []

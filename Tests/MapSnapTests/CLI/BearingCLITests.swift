@@ -1,0 +1,79 @@
+import Foundation
+import Testing
+import MapSnap
+
+/// `--bearing` from every input: the flag, the spec's `bearing`, the Static Maps URL's
+/// `bearing` through `render --url` and through `serve`; `--north-arrow`; `--help`.
+@Suite struct BearingCLITests {
+    static let scene = ["render", "--style", RenderCommandTests.plain, "--size", "160x120", "--center", "60.17,24.94",
+                        "--zoom", "15", "--marker", "label:A|60.171,24.943", "--path", "weight:4|60.168,24.935|60.172,24.946",
+                        "--attribution", "none", "--format", "png32"]
+
+    @Test func flagSpecAndURLTurnTheMapAlike() throws {
+        let dir = TestPaths.temporaryDirectory()
+        defer { CLIRunner.cleanUp(dir) }
+        let flag = try CLIRunner.run(Self.scene + ["--bearing", "90", "-o", "flag.png"], in: dir)
+        #expect(flag.exitCode == 0, "\(flag)")
+        try CLIRunner.write("""
+        {"style": "\(RenderCommandTests.plain)", "size": "160x120", "center": [60.17, 24.94], "zoom": 15, "bearing": 90,
+         "markers": ["label:A|60.171,24.943"], "paths": ["weight:4|60.168,24.935|60.172,24.946"],
+         "attribution": "none", "format": "png32"}
+        """, to: dir + "/spec.json")
+        let spec = try CLIRunner.run(["render", "--spec", "spec.json", "-o", "spec.png"], in: dir)
+        #expect(spec.exitCode == 0, "\(spec)")
+        let url = "https://maps.googleapis.com/maps/api/staticmap?size=160x120&center=60.17,24.94&zoom=15&bearing=90"
+            + "&markers=label:A|60.171,24.943&path=weight:4|60.168,24.935|60.172,24.946"
+        let fromURL = try CLIRunner.run(["render", "--style", RenderCommandTests.plain, "--url", url, "--attribution", "none",
+                                         "--format", "png32", "-o", "url.png"], in: dir)
+        #expect(fromURL.exitCode == 0, "\(fromURL)")
+        let north = try CLIRunner.run(Self.scene + ["-o", "north.png"], in: dir)
+        let png = { (name: String) in try Data(contentsOf: URL(fileURLWithPath: dir + "/" + name)) }
+        #expect(try png("flag.png") == png("spec.png"))
+        #expect(try png("flag.png") != png("north.png"), "\(north)")
+        // The URL's default path colour differs from --path's only if the syntax differs: same scene.
+        #expect(try png("url.png") == png("flag.png"))
+    }
+
+    @Test func serveTurnsTheMapLikeRenderURL() throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let url = "https://maps.googleapis.com/maps/api/staticmap?center=60.17,24.94&zoom=15&size=300x200&bearing=90"
+            + "&markers=label:H|60.17,24.94&format=png32"
+        let cli = try CLIRunner.run(["render", "--url", url, "-o", "-", "-q"])
+        defer { CLIRunner.cleanUp(cli.directory) }
+        let served = try server.get(ServerFixtures.target(url))
+        #expect(cli.exitCode == 0, "\(cli)")
+        #expect(served.status == 200, "\(served)")
+        let same = served.body == cli.stdout
+        #expect(same, "the server's turned image differs from mapsnap render --url")
+        let bad = try server.get(ServerFixtures.target(url.replacingOccurrences(of: "bearing=90", with: "bearing=east")))
+        #expect(bad.status == 400)
+        #expect(bad.text.contains("bearing") && bad.text.contains("-360…360"), "\(bad.text)")
+    }
+
+    @Test func trackUpAndTheNorthArrowSwitches() throws {
+        let dir = TestPaths.temporaryDirectory()
+        defer { CLIRunner.cleanUp(dir) }
+        let fit = ["render", "--style", RenderCommandTests.plain, "--size", "160x120", "--attribution", "none", "--format", "png32",
+                   "--path", "weight:4|60.160,24.930|60.165,24.950|60.170,24.960"]
+        let auto = try CLIRunner.run(fit + ["--bearing", "auto", "-o", "auto.png"], in: dir)
+        #expect(auto.exitCode == 0 && auto.stderr.isEmpty, "\(auto)")
+        let plain = try CLIRunner.run(fit + ["-o", "north.png"], in: dir)
+        #expect(plain.exitCode == 0)
+        let arrow = try CLIRunner.run(fit + ["--north-arrow", "-o", "arrow.png"], in: dir)
+        #expect(arrow.exitCode == 0)
+        let noArrow = try CLIRunner.run(fit + ["--bearing", "auto", "--no-north-arrow", "-o", "auto-plain.png"], in: dir)
+        #expect(noArrow.exitCode == 0)
+        let png = { (name: String) in try Data(contentsOf: URL(fileURLWithPath: dir + "/" + name)) }
+        #expect(try png("auto.png") != png("north.png"))
+        #expect(try png("arrow.png") != png("north.png"))
+        #expect(try png("auto-plain.png") != png("auto.png"))
+    }
+
+    @Test func helpDocumentsTheFlags() throws {
+        let r = try CLIRunner.run(["render", "--help"])
+        defer { CLIRunner.cleanUp(r.directory) }
+        let help = String(decoding: r.stdout, as: UTF8.self)
+        #expect(help.contains("--bearing DEG|auto") && help.contains("--north-arrow") && help.contains("-360 to 360"))
+    }
+}
