@@ -119,8 +119,8 @@ class Server:
             return None
 
 
-def get(port, target, method="GET", body=None, headers=None, timeout=60):
-    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
+def get(port, target, method="GET", body=None, headers=None, timeout=60, source=None):
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout, source_address=(source, 0) if source else None)
     try:
         conn.request(method, target, body=body, headers=headers or {})
         response = conn.getresponse()
@@ -355,7 +355,9 @@ class Probe:
         while not self.stopped.is_set():
             start = time.perf_counter()
             try:
-                status, _ = get(self.server.port, "/health", timeout=5)
+                # From another loopback address, as a kubelet's probe comes from another host:
+                # the attacks fill their own address's share of connections (maxPerClient).
+                status, _ = get(self.server.port, "/health", timeout=5, source="127.0.0.2")
                 if status != 200:
                     self.failures += 1
             except Exception:
@@ -378,19 +380,20 @@ class Probe:
 
 
 def heavy_spec(count, points, width, side, scale):
-    """Finding 1: world-spanning polygons with thick strokes (seeded)."""
+    """Finding 1: world-spanning polygons with thick strokes (seeded; whole degrees, so that
+    1000 polygons of 90 points stay under the 1 MiB body limit, as in the issue)."""
     rng = random.Random(28)
     polygons = []
     for _ in range(count):
-        ring = [[round(rng.uniform(-70, 70), 3), round(rng.uniform(-170, 170), 3)] for _ in range(points)]
+        ring = [[rng.randint(-70, 70), rng.randint(-170, 170)] for _ in range(points)]
         polygons.append({"rings": [ring], "fillColor": "#ff000020", "strokeColor": "#0000ffc0", "strokeWidth": width})
     return json.dumps({"size": f"{side}x{side}", "scale": scale, "center": [0, 0], "zoom": 0,
-                       "attribution": "none", "polygons": polygons}).encode()
+                       "attribution": "none", "polygons": polygons}, separators=(",", ":")).encode()
 
 
 def attack_drawing(port, short):
     """Finding 1: costly POST /render bodies from one client, four at a time."""
-    body = heavy_spec(300 if short else 1000, 100, 200, 512, 4)
+    body = heavy_spec(300 if short else 1000, 90, 200, 512, 4)
     n = 4 if short else 24
     _, _, results = run_concurrent([lambda: get(port, "/render", method="POST", body=body, timeout=120)[0]] * n, 4)
     return {s: results.count(s) for s in set(results)}
@@ -478,7 +481,7 @@ def shutdown_with_full_queue(binary, short, drain):
     json.dump({"limits": {"maxDrawingCost": 10 ** 12, "renderTimeout": 600}}, config)
     config.close()
     server = Server(binary, ["--threads", "1", "--drain-timeout", str(drain), "--config", config.name])
-    body = heavy_spec(300 if short else 1000, 100, 200, 512, 4)
+    body = heavy_spec(300 if short else 1000, 90, 200, 512, 4)
     answers = []
     for _ in range(6):
         threading.Thread(target=lambda: answers.append(safe_status(server.port, body)), daemon=True).start()

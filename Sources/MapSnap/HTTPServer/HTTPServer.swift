@@ -66,6 +66,11 @@ final class HTTPServer: Sendable {
         /// Peers whose `X-Forwarded-For` names the client (reverse proxies); the client is then
         /// the rightmost address in it that is not one of these.
         var trustedProxies: Set<String> = []
+        /// Paths whose `GET`/`HEAD` the handler answers at once and cheaply (liveness and
+        /// readiness probes): handled on the event loop, so that a probe is never queued
+        /// behind requests that are expensive to parse. The handler must answer before it
+        /// returns and never block.
+        var immediatePaths: Set<String> = []
 
         /// libmicrohttpd's memory per connection: the read buffer holds the request line and
         /// headers, and every query parameter and header takes a record (about 64 bytes) from
@@ -357,6 +362,18 @@ final class HTTPServer: Sendable {
                                       headers: headers, body: body, clientAddress: client)
             guard request.targetLength <= settings.maximumTargetLength else {
                 return queue(exchange, .text(414, "request target longer than \(settings.maximumTargetLength) bytes"))
+            }
+            if settings.immediatePaths.contains(path), method == "GET" || method == "HEAD", body.isEmpty {
+                exchange.state.withLock { $0.clientAddress = client }
+                handler(request, HTTPResponder(exchange: exchange))
+                let answer = exchange.state.withLock { s -> HTTPResponse? in
+                    if let response = s.response { return response }
+                    // Not answered at once after all: wait for the answer like any request.
+                    s.suspended = true
+                    mapsnap_mhd_suspend_connection(connection)
+                    return nil
+                }
+                return answer.map { queue(exchange, $0) } ?? MHD_Result.YES
             }
             // Out of the event loop until answered; the handler runs on a worker.
             exchange.state.withLock { s in

@@ -91,6 +91,8 @@ package final class StaticMapServer: Sendable {
         settings.maximumSendingBytes = connections.maximumSendingBytes
         settings.sendBufferBytes = connections.sendBufferBytes
         settings.trustedProxies = Set(connections.trustedProxies)
+        // Probes never wait behind costly requests on the handler threads.
+        settings.immediatePaths = ["/health", "/ready"]
         let server = HTTPServer(settings: settings, handler: { [weak self] request, responder in
             guard let self else { return responder.respond(.text(503, "shutting down")) }
             self.handle(request, responder)
