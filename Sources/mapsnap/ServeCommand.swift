@@ -14,7 +14,9 @@ enum ServeCommand {
     SIGTERM or SIGINT stops accepting connections, answers the requests already accepted
     (at most --drain-timeout seconds, default 30; the rest are cut off) and exits 0; a
     second signal exits at once. A data file (a style, a source, a region) replaced while
-    the server runs is used from the next request, with new ETags. One JSON access-log line per request goes to stderr.
+    the server runs is used from the next request, with new ETags. One JSON access-log
+    line per request goes to stderr, and one per warning of its render (a failed tile,
+    missing detail, a missing glyph).
     Parameters that are not Google's are refused (400). A map missing some tiles is sent
     with Cache-Control: no-store and X-Missing-Tiles: FAILED/REQUESTED.
 
