@@ -12,6 +12,9 @@ scripts/setup.sh
 export MAPSNAP_DATA=/nonexistent/mapsnap-test-data
 # Hide Swift Testing's per-test "started" lines; pipefail keeps swift test's exit status.
 swift test 2>&1 | grep -v -E '^[[:space:]]*◇'
+# mapsnap serve under issue 28's attacks, short form (about 40 s, loopback only): memory,
+# /health answered throughout, exit within the drain limit after SIGTERM with a full queue.
+python3 Benchmarks/serve_bench.py --attacks-only --short --binary .build/debug/mapsnap
 scripts/test-examples.sh
 # The fuzz harness is built outside the package; check it still compiles against the sources.
 fuzz/run.sh --check

@@ -12,7 +12,11 @@ enum ServeCommand {
       POST /render             a JSON render spec (docs/spec-format.md), no file paths
       GET  /health  /ready  /metrics (Prometheus)  /  (a page documenting the API)
     SIGTERM or SIGINT stops accepting connections, answers the requests already accepted
-    (at most 30 s) and exits 0. One JSON access-log line per request goes to stderr.
+    (at most --drain-timeout seconds, default 30; the rest are cut off) and exits 0; a
+    second signal exits at once. A data file (a style, a source, a region) replaced while
+    the server runs is used from the next request, with new ETags. One JSON access-log
+    line per request goes to stderr, and one per warning of its render (a failed tile,
+    missing detail, a missing glyph).
     Parameters that are not Google's are refused (400). A map missing some tiles is sent
     with Cache-Control: no-store and X-Missing-Tiles: FAILED/REQUESTED.
     With a router (--router, the config's "router"), maps may ask for directions with
@@ -41,13 +45,17 @@ enum ServeCommand {
       --cache-dir DIR       on-disk cache for everything fetched over HTTP: tiles, styles,
                             TileJSON, sprites, icons (default $MAPSNAP_CACHE_DIR or
                             ~/.cache/mapsnap/tiles)
+      --cache-max-mb N      most the on-disk cache may hold, in MiB; past it the least
+                            recently used tiles and resources are removed (default: no
+                            limit; also the config's "cacheMaxMB")
       --offline             use the cache only; never touch the network
       --data-dir DIR        the regions the bundled styles draw where they cover a map
                             (default $MAPSNAP_DATA, else $XDG_DATA_HOME/mapsnap, else
                             ~/.local/share/mapsnap; also the config's "dataDirectory")
       --router URL          the routing engine for directions: valhalla+http://HOST:8002,
                             osrm+http://HOST:5000 or graphhopper+http://HOST:8989 (the
-                            engine is told from the URL without a prefix)
+                            engine is told from the URL without a prefix); default the
+                            config's "router", else $MAPSNAP_ROUTER
       --response-cache-mb N memory for images by ETag, so a repeated request needs no
                             render (default 64; 0 turns it off)
       --config FILE         JSON: styles and sources served, API keys, CORS origins,
@@ -59,7 +67,9 @@ enum ServeCommand {
                             "maxIcons": 16 distinct icons; "iconHosts" are origins
                             (https://icons.example.org:443: scheme, host and port);
                             connection limits: see below
-      -q, --quiet           no access log
+      --drain-timeout SEC   how long a SIGTERM/SIGINT waits for accepted requests
+                            (default 30; also the config's "drainTimeout")
+      -q, --quiet           no access log (render warnings are not written either)
 
     LIMITS ON CLIENTS (the config's "connections" object)
       A request head must arrive within 10 s of the connection opening or of its previous
@@ -69,12 +79,14 @@ enum ServeCommand {
       once (503 beyond), through 64 KB send buffers.
 
     EXIT CODES
-      0 stopped by a signal after draining, 2 bad usage or configuration, 3 cannot listen
+      0 stopped by a signal after draining, 2 bad usage or configuration, 3 cannot listen,
+      130/143 a second SIGINT/SIGTERM during the drain
     """
 
     static let options = OptionTable(
         valued: ["--listen", "--threads", "--max-concurrent", "--timeout", "--max-size", "--cache-dir", "--config",
-                 "--response-cache-mb", "--data-dir", "--max-connections", "--max-connections-per-client", "--router"],
+                 "--response-cache-mb", "--data-dir", "--max-connections", "--max-connections-per-client", "--router",
+                 "--cache-max-mb", "--drain-timeout"],
         switches: ["--offline", "--quiet", "--help"],
         aliases: ["-q": "--quiet", "-h": "--help"])
 
@@ -115,9 +127,20 @@ enum ServeCommand {
         Output.note("regions: \(count == 0 ? "none" : "\(count)") in \(regions.path) (added or removed ones are used from the next request)")
         var received: Int32 = 0
         sigwait(&signals, &received)
-        Output.note("\(received == SIGINT ? "SIGINT" : "SIGTERM"): draining")
-        let drained = server.drain(timeout: .seconds(30))
-        Output.note(drained ? "stopped" : "stopped with requests still open after 30 s")
+        let limit = configuration.drainTimeoutSeconds
+        Output.note("\(received == SIGINT ? "SIGINT" : "SIGTERM"): draining (at most \(limit) s; a second signal exits now)")
+        // A second signal means "now": an operator (or an orchestrator's escalation) must
+        // not wait for the drain.
+        let waitForSecond = signals
+        Thread.detachNewThread {
+            var set = waitForSecond
+            var again: Int32 = 0
+            sigwait(&set, &again)
+            Output.note("\(again == SIGINT ? "SIGINT" : "SIGTERM") again: exiting without draining")
+            _exit(128 + again)
+        }
+        let drained = server.drain(timeout: .seconds(limit))
+        Output.note(drained ? "stopped" : "stopped: requests still open after \(limit) s were cut off")
     }
 
     static func makeConfiguration(_ args: ParsedArguments) throws(CLIError) -> ServerConfiguration {
@@ -157,6 +180,8 @@ enum ServeCommand {
             case "--max-connections-per-client": configuration.connections.maximumPerClient = try integer(v, name, in: 0...1_000_000)
             case "--cache-dir": configuration.cacheDirectory = v
             case "--data-dir": configuration.dataDirectory = v
+            case "--cache-max-mb": configuration.cacheMaxBytes = try integer(v, name, in: 1...(1 << 30)) << 20
+            case "--drain-timeout": configuration.drainTimeoutSeconds = try integer(v, name, in: 0...3_600)
             case "--response-cache-mb": configuration.responseCacheBytes = try integer(v, name, in: 0...16_384) << 20
             case "--router":
                 guard let router = Router(v) else {
@@ -165,6 +190,13 @@ enum ServeCommand {
                 configuration.router = router
             default: break
             }
+        }
+        // As for render: without --router or the config's "router", $MAPSNAP_ROUTER.
+        if configuration.router == nil, let text = ProcessInfo.processInfo.environment["MAPSNAP_ROUTER"], !text.isEmpty {
+            guard let router = Router(text) else {
+                throw .usage("MAPSNAP_ROUTER \(text): expected an http(s) URL, optionally prefixed valhalla+, osrm+ or graphhopper+")
+            }
+            configuration.router = router
         }
         return configuration
     }

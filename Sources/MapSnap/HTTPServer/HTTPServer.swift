@@ -66,6 +66,11 @@ final class HTTPServer: Sendable {
         /// Peers whose `X-Forwarded-For` names the client (reverse proxies); the client is then
         /// the rightmost address in it that is not one of these.
         var trustedProxies: Set<String> = []
+        /// Paths whose `GET`/`HEAD` the handler answers at once and cheaply (liveness and
+        /// readiness probes): handled on the event loop, so that a probe is never queued
+        /// behind requests that are expensive to parse. The handler must answer before it
+        /// returns and never block.
+        var immediatePaths: Set<String> = []
 
         /// libmicrohttpd's memory per connection: the read buffer holds the request line and
         /// headers, and every query parameter and header takes a record (about 64 bytes) from
@@ -88,6 +93,9 @@ final class HTTPServer: Sendable {
     /// The daemon as a bit pattern (0: not running); C pointers are not `Sendable`.
     private let daemon = Locked<Int>(0)
     private let active = Atomic<Int>(0)
+    /// The exchanges begun and not finished, so that `stop` can answer those still waiting
+    /// for their handler (libmicrohttpd refuses to stop with a suspended connection).
+    private let openExchanges = Locked<[ObjectIdentifier: Exchange]>([:])
     private let sending = Atomic<Int>(0)
     /// Open connections by their libmicrohttpd handle's bit pattern; entries leave in the
     /// close notification, before libmicrohttpd closes the socket, so a socket found here
@@ -158,8 +166,17 @@ final class HTTPServer: Sendable {
         }
     }
 
-    /// Stops the daemon: open connections are closed, threads joined. Idempotent.
+    /// Stops the daemon: exchanges still waiting for their handler's answer are answered
+    /// `503` (a handler answering later is ignored), open connections are closed, threads
+    /// joined. Idempotent.
     func stop() {
+        let unanswered = openExchanges.withLock { Array($0.values) }
+        for exchange in unanswered {
+            HTTPResponder(exchange: exchange).respond(.text(503, "the server is shutting down", headers: [("Connection", "close")]),
+                                                      note: "shutdown")
+        }
+        // The resumed connections go back to the event loop before it stops.
+        if !unanswered.isEmpty { Thread.sleep(forTimeInterval: 0.05) }
         watchdog.withLock { timer in
             timer?.cancel()
             timer = nil
@@ -289,6 +306,7 @@ final class HTTPServer: Sendable {
             let exchange = Exchange(connection: connection, method: method, path: path,
                                     clientAddress: Self.clientAddress(connection))
             active.wrappingAdd(1, ordering: .acquiringAndReleasing)
+            openExchanges.withLock { $0[ObjectIdentifier(exchange)] = exchange }
             context.pointee = Unmanaged.passRetained(exchange).toOpaque()
             setPhase(connection, .readingBody(exchange, received: 0), restart: true)
             if tooManyParameters {
@@ -344,6 +362,18 @@ final class HTTPServer: Sendable {
                                       headers: headers, body: body, clientAddress: client)
             guard request.targetLength <= settings.maximumTargetLength else {
                 return queue(exchange, .text(414, "request target longer than \(settings.maximumTargetLength) bytes"))
+            }
+            if settings.immediatePaths.contains(path), method == "GET" || method == "HEAD", body.isEmpty {
+                exchange.state.withLock { $0.clientAddress = client }
+                handler(request, HTTPResponder(exchange: exchange))
+                let answer = exchange.state.withLock { s -> HTTPResponse? in
+                    if let response = s.response { return response }
+                    // Not answered at once after all: wait for the answer like any request.
+                    s.suspended = true
+                    mapsnap_mhd_suspend_connection(connection)
+                    return nil
+                }
+                return answer.map { queue(exchange, $0) } ?? MHD_Result.YES
             }
             // Out of the event loop until answered; the handler runs on a worker.
             exchange.state.withLock { s in
@@ -406,6 +436,7 @@ final class HTTPServer: Sendable {
         context.pointee = nil
         let exchange = Unmanaged<Exchange>.fromOpaque(raw).takeRetainedValue()
         active.wrappingAdd(-1, ordering: .acquiringAndReleasing)
+        openExchanges.withLock { $0[ObjectIdentifier(exchange)] = nil }
         let record = exchange.state.withLock { s in
             HTTPExchangeRecord(method: exchange.method, path: exchange.path, clientAddress: s.clientAddress,
                                status: s.status, bodyBytes: s.bodyBytes, note: s.note,

@@ -103,6 +103,9 @@ public struct MapSnapshotOptions: Sendable {
     /// Test hook: the order in which tiles are fetched, to prove arrival order does not
     /// change the output. nil: tile order.
     var tileLoadOrder: (@Sendable (Int) -> [Int])?
+    /// Where marker icons (and their redirects) may be fetched from: `mapsnap serve`'s
+    /// `iconHosts`, never the server itself. nil: wherever the redirect policy allows.
+    var iconAllowList: OriginAllowList?
 
     /// The default `maximumPixelCount`: the default side limit squared.
     public static let defaultMaximumPixelCount = 8192 * 8192

@@ -8,8 +8,11 @@ struct BaseMapSetup: Sendable {
     struct Key: Hashable, Sendable {
         /// `normal`, `terrain`, `hybrid` or a style file path.
         var style: String
-        /// Size and modification time of a style file: an edited file is prepared again.
+        /// The style file's `FileStamp`: an edited or replaced file is prepared again.
         var styleFileStamp: String?
+        /// `FileStamp`s of a local `source` and `demSource` ("" for none or a URL): a file
+        /// replaced on disk prepares the style again, with the new file opened.
+        var sourceFileStamps: [String] = []
         /// `--source`: replaces the style's sources of its kind.
         var source: String?
         /// `--dem`: replaces the `raster-dem` sources and fills the bundled `mapsnap:dem` slot.

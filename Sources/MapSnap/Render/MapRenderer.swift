@@ -119,7 +119,12 @@ public final class MapRenderer: Sendable {
             stamp = dir.stamp()
             if !stamp.isEmpty { dataDirectory = dir.path }
         }
-        return BaseMapSetup.Key(style: style, styleFileStamp: Self.fileStamp(style),
+        // A local source or DEM file replaced since the style was prepared is opened again.
+        let sourceFiles = [options.source, options.demSource].map { location -> String in
+            guard let location, !ResourceLocation.isRemote(location) else { return "" }
+            return FileStamp.of(location) ?? ""
+        }
+        return BaseMapSetup.Key(style: style, styleFileStamp: Self.fileStamp(style), sourceFileStamps: sourceFiles,
                                 source: options.source, demSource: options.demSource,
                                 demEncoding: options.demEncoding, sprite: options.sprite,
                                 pixelRatio: options.scale, http: http,
@@ -159,11 +164,8 @@ public final class MapRenderer: Sendable {
     /// Size and modification time of a style file, so that an edited file is read again;
     /// nil for the bundled styles and paths that do not exist.
     static func fileStamp(_ style: String) -> String? {
-        guard style.contains("/") || style.hasSuffix(".json"),
-              let a = try? FileManager.default.attributesOfItem(atPath: style) else { return nil }
-        let size = (a[.size] as? NSNumber)?.intValue ?? -1
-        let date = (a[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
-        return "\(size)@\(date)"
+        guard style.contains("/") || style.hasSuffix(".json") else { return nil }
+        return FileStamp.of(style)
     }
 
     private struct PreparedStyles {
@@ -184,6 +186,9 @@ final class TileSourceRegistry: Sendable {
     private struct Key: Hashable {
         let location: String
         let http: HTTPTileSource.Options
+        /// The file's `FileStamp` (nil for URLs): a file replaced on disk is opened anew,
+        /// with a new id, so no decoded tile of the old one is drawn for it.
+        let fileStamp: String?
     }
 
     private static let nextID = Atomic<Int>(1)
@@ -202,7 +207,8 @@ final class TileSourceRegistry: Sendable {
         // Network options matter only to URLs: a file is one source whatever they are.
         let lower = location.lowercased()
         let isURL = lower.hasPrefix("http://") || lower.hasPrefix("https://") || lower.hasPrefix("pmtiles://http")
-        let key = Key(location: location, http: isURL ? http : HTTPTileSource.Options())
+        let key = Key(location: location, http: isURL ? http : HTTPTileSource.Options(),
+                      fileStamp: isURL ? nil : FileStamp.of(location))
         if let hit = opened.withLock({ $0.entries[key] }) { return hit }
         let source = try TileSources.open(location, httpOptions: http, deadline: deadline)
         let fresh = Self.register(source)

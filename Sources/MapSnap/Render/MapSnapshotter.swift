@@ -42,7 +42,7 @@ public struct MapSnapshotter: Sendable {
         let text = renderer.text.forRender()
         var http = options.http
         http.scale = options.scale
-        let icons = IconStore(fetcher: HTTPResourceFetcher(options: http, deadline: deadline))
+        let icons = IconStore(fetcher: HTTPResourceFetcher(options: http, deadline: deadline, allowList: options.iconAllowList))
         let projected = options.overlays.map(ProjectedOverlay.init)
         let camera = makeCamera(projected, text: text, icons: icons)
         // Before any pixel: a map whose overlays would cost too much is refused whole.

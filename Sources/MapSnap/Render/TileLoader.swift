@@ -235,7 +235,7 @@ final class LoadedSource {
             fetchWarnings.withUnsafeMutableBufferPointer { notes in
                 let buffer = UnsafeMutableSendableBuffer(out)
                 let noteBuffer = UnsafeMutableSendableBuffer(notes)
-                Parallel.forEach(jobs.count, maxThreads: maxThreads, order: loadOrder?(jobs.count)) { i in
+                let work: @Sendable (Int) -> Void = { i in
                     let key = jobs[i]
                     let cand = source.candidates[key.candidate]
                     let kind: DecodedTileCache.Kind = isVector ? .vector : dem.map { .dem($0) } ?? .raster
@@ -255,9 +255,26 @@ final class LoadedSource {
                     buffer[i] = result
                     noteBuffer[i] = notes
                 }
+                // Tiles over HTTP mostly wait: fetched as many at once as the host allows
+                // (`maxConcurrentRequests`, which the shared host gate enforces), not one per core.
+                if let waiting = Self.transferThreads(source, jobs: jobs.count, maxThreads: maxThreads) {
+                    Parallel.forEachWaiting(jobs.count, threads: waiting, order: loadOrder?(jobs.count), work)
+                } else {
+                    Parallel.forEach(jobs.count, maxThreads: maxThreads, order: loadOrder?(jobs.count), work)
+                }
             }
         }
         return (results, fetchWarnings)
+    }
+
+    /// Threads for fetching `jobs` tiles of `source` when some of its candidates are HTTP
+    /// tile sources: the most transfers their hosts allow, at least what `maxThreads` gives;
+    /// nil for local sources (their loading is work for the cores).
+    static func transferThreads(_ source: ResolvedSource, jobs: Int, maxThreads: Int?) -> Int? {
+        let perHost = source.candidates.compactMap { ($0.source as? HTTPTileSource)?.options.maxConcurrentRequests }.max()
+        guard let perHost, jobs > 1 else { return nil }
+        let cores = maxThreads ?? ProcessInfo.processInfo.activeProcessorCount
+        return max(cores, min(jobs, max(1, perHost)))
     }
 
     private var reportedTiles: Set<TileID> = []

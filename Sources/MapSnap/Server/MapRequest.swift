@@ -144,7 +144,11 @@ struct MapRequest: Sendable {
         try Self.checkLimits(spec.options, configuration.limits)
         try Self.checkIcons(spec.options, allowedHosts: configuration.iconHosts, maximumCount: configuration.limits.maximumIconCount,
                             listening: listening)
-        options = spec.options
+        var options = spec.options
+        // Every redirect of an icon fetch is held to the same rules as the icon's URL.
+        options.iconAllowList = OriginAllowList(origins: Set(configuration.iconHosts), ownHost: listening?.host,
+                                                ownPort: listening?.port)
+        self.options = options
         format = spec.outputFormat(fileName: nil)
         quality = spec.quality
         self.styleName = styleName
@@ -163,6 +167,7 @@ struct MapRequest: Sendable {
         options.maximumThreads = max(1, ProcessInfo.processInfo.activeProcessorCount / max(1, configuration.renderThreads))
         if let directory = configuration.cacheDirectory { options.http.cacheDirectory = directory }
         options.http.offline = configuration.offline
+        options.http.cacheMaxBytes = configuration.cacheMaxBytes
         options.dataDirectory = DataDirectory.resolve(explicit: configuration.dataDirectory).path
         return options
     }
@@ -201,12 +206,9 @@ struct MapRequest: Sendable {
     static func engineering(_ x: Double) -> String { DrawingCost.engineering(x) }
 
     /// Whether `host` (from a URL) names this machine as a server listening on `listenHost`
-    /// reaches it: loopback names and addresses, the unspecified address, the listen address.
+    /// reaches it (`OriginAllowList.isLocal`).
     static func isLocal(_ host: String, listeningOn listenHost: String) -> Bool {
-        let h = host.trimmingCharacters(in: CharacterSet(charactersIn: "[]")).lowercased()
-        let l = listenHost.trimmingCharacters(in: CharacterSet(charactersIn: "[]")).lowercased()
-        if h == l || h == "localhost" || h.hasSuffix(".localhost") || h == "::1" || h == "0.0.0.0" || h == "::" { return true }
-        return h.hasPrefix("127.") || h.hasPrefix("::ffff:127.")
+        OriginAllowList.isLocal(host, listeningOn: listenHost)
     }
 
     /// The per-request limits on area, overlays, points and drawing cost.

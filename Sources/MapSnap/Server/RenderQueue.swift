@@ -19,6 +19,8 @@ final class RenderQueue: Sendable {
     private struct Job {
         var client: String
         var work: @Sendable () -> Void
+        /// Called instead of `work` when the job is dropped at shutdown.
+        var cancel: @Sendable () -> Void = {}
     }
 
     private struct State {
@@ -54,8 +56,9 @@ final class RenderQueue: Sendable {
         }
     }
 
-    /// Admits `work` to run on a render thread, or says why not.
-    func submit(client: String, _ work: @escaping @Sendable () -> Void) throws(Refusal) {
+    /// Admits `work` to run on a render thread, or says why not. `cancel` runs instead of
+    /// `work` when the job is still waiting when `shutdown(until:)` gives up on it.
+    func submit(client: String, cancel: @escaping @Sendable () -> Void = {}, _ work: @escaping @Sendable () -> Void) throws(Refusal) {
         let refusal = state.withLock { s -> Refusal? in
             if s.stopping { return .stopped }
             if s.waiting + s.running >= capacity { return .full }
@@ -66,7 +69,7 @@ final class RenderQueue: Sendable {
                 s.jobs.removeFirst(s.head)
                 s.head = 0
             }
-            s.jobs.append(Job(client: client, work: work))
+            s.jobs.append(Job(client: client, work: work, cancel: cancel))
             return nil
         }
         if let refusal { throw refusal }
@@ -80,9 +83,31 @@ final class RenderQueue: Sendable {
 
     /// Runs what is admitted, then stops the threads (waits for them).
     func shutdown() {
+        _ = shutdown(until: nil)
+    }
+
+    /// Admits nothing more; jobs still waiting at `deadline` are dropped (their `cancel`
+    /// runs), and the threads are waited for until then. Returns false when renders were
+    /// still running at the deadline: they finish on their own, unwaited (the process is
+    /// exiting). nil: wait for everything.
+    func shutdown(until deadline: ContinuousClock.Instant?) -> Bool {
         state.withLock { $0.stopping = true }
         for _ in 0..<threadCount { available.signal() }
-        finished.wait()
+        guard let deadline else {
+            finished.wait()
+            return true
+        }
+        // Waiting jobs run while there is time; at the deadline the rest are cancelled.
+        let left = max(0, FetchClock.seconds(from: .now, to: deadline))
+        if finished.wait(timeout: .now() + left) == .success { return true }
+        let dropped = state.withLock { s -> [Job] in
+            let rest = Array(s.jobs[s.head...])
+            s.jobs = []
+            s.head = 0
+            return rest
+        }
+        for job in dropped { job.cancel() }
+        return finished.wait(timeout: .now() + 0.05) == .success
     }
 
     private func work() {

@@ -163,8 +163,14 @@ package struct ServerConfiguration: Sendable {
     package var connectionTimeoutSeconds = 30
     /// On-disk cache of HTTP tiles (`--cache-dir`; nil: the renderer's default).
     package var cacheDirectory: String?
+    /// Most bytes the on-disk cache may hold (`--cache-max-mb`, `"cacheMaxMB"`); past it the
+    /// least recently used tiles and resources are removed. nil (the default): no cap.
+    package var cacheMaxBytes: Int?
     /// Never fetch HTTP tiles, use only cached ones (`--offline`).
     package var offline = false
+    /// Seconds a SIGTERM/SIGINT waits for accepted requests before the rest are cut off
+    /// (`--drain-timeout`, `"drainTimeout"`); a second signal exits at once.
+    package var drainTimeoutSeconds = 30
     /// The data directory whose regions the bundled styles draw (`--data-dir`, the file's
     /// `dataDirectory`; nil: `$MAPSNAP_DATA`, else `$XDG_DATA_HOME/mapsnap`, else
     /// `~/.local/share/mapsnap`).
@@ -183,7 +189,7 @@ package struct ServerConfiguration: Sendable {
 
     /// Keys of the configuration file.
     static let keys = ["styles", "basemaps", "contact", "defaultStyle", "keys", "cors", "cacheMaxAge", "responseCacheMB", "iconHosts",
-                       "limits", "dataDirectory", "connections", "router", "routerTimeout"]
+                       "limits", "dataDirectory", "connections", "router", "routerTimeout", "cacheMaxMB", "drainTimeout"]
     static let styleKeys = ["style", "source", "dem", "demEncoding", "basemap"]
     static let connectionKeys = ["maxConnections", "maxPerClient", "headerTimeout", "minBodyRate", "maxParameters", "maxSendingMB",
                                  "sendBufferKB", "trustedProxies"]
@@ -317,6 +323,8 @@ package struct ServerConfiguration: Sendable {
         }
         if let v = root["routerTimeout"] { routerTimeoutSeconds = Double(try reader.integer(v, "routerTimeout", in: 1...600)) }
         if let v = root["cacheMaxAge"] { cacheMaxAgeSeconds = try reader.integer(v, "cacheMaxAge", in: 0...31_536_000) }
+        if let v = root["cacheMaxMB"] { cacheMaxBytes = try reader.integer(v, "cacheMaxMB", in: 1...(1 << 30)) << 20 }
+        if let v = root["drainTimeout"] { drainTimeoutSeconds = try reader.integer(v, "drainTimeout", in: 0...3_600) }
         if let v = root["responseCacheMB"] { responseCacheBytes = try reader.integer(v, "responseCacheMB", in: 0...16_384) << 20 }
         if let v = root["limits"] {
             let o = try reader.object(v, "limits")

@@ -92,6 +92,8 @@ package final class StaticMapServer: Sendable {
         settings.maximumSendingBytes = connections.maximumSendingBytes
         settings.sendBufferBytes = connections.sendBufferBytes
         settings.trustedProxies = Set(connections.trustedProxies)
+        // Probes never wait behind costly requests on the handler threads.
+        settings.immediatePaths = ["/health", "/ready"]
         let server = HTTPServer(settings: settings, handler: { [weak self] request, responder in
             guard let self else { return responder.respond(.text(503, "shutting down")) }
             self.handle(request, responder)
@@ -109,8 +111,10 @@ package final class StaticMapServer: Sendable {
     /// True until `drain` begins.
     package var isReady: Bool { !draining.load(ordering: .acquiring) }
 
-    /// Stops accepting connections, answers what was accepted, then stops. Returns false
-    /// when requests were still open after `timeout` (they are cut off).
+    /// Stops accepting connections, answers what was accepted, then stops — within
+    /// `timeout` (plus a fraction of a second to close): renders still waiting then are
+    /// answered `503` and dropped, renders still running are left to finish unwaited, and
+    /// open connections are closed. Returns false when requests were cut off.
     @discardableResult
     package func drain(timeout: Duration = .seconds(30)) -> Bool {
         draining.store(true, ordering: .releasing)
@@ -125,11 +129,11 @@ package final class StaticMapServer: Sendable {
             }
             Thread.sleep(forTimeInterval: 0.01)
         }
-        queue.shutdown()
+        if !queue.shutdown(until: deadline) { drained = false }
         server?.stop()
         http.withLock { $0 = nil }
         // The access-log lines of what was answered are written before returning.
-        logQueue.flush()
+        logQueue.flush(timeout: .milliseconds(500))
         return drained
     }
 
@@ -207,9 +211,10 @@ package final class StaticMapServer: Sendable {
         } catch {
             return respond(errorResponse(400, Self.publicMessage(String(describing: error)), request), "")
         }
-        // Regions added, removed or rewritten while the server runs change the maps, so
-        // their stamp is read per request (a directory listing), not once at start-up.
-        let identity = [dataVersion, regions.stamp()] + mapRequest.identity
+        // Regions added, removed or rewritten while the server runs change the maps, and so
+        // does a configured style or source file replaced: their stamps are read per request
+        // (a directory listing and a few `stat`s), not once at start-up.
+        let identity = [dataVersion, regions.stamp(), configuredFilesStamp()] + mapRequest.identity
         if let directions = mapRequest.directions, let router = configuration.router {
             // The router is asked on a render thread (a network call that may take seconds),
             // and the image's tag holds its answer, so it is known only after.
@@ -247,7 +252,10 @@ package final class StaticMapServer: Sendable {
     func enqueue(_ request: HTTPRequest, _ respond: @escaping @Sendable (HTTPResponse, String) -> Void,
                  _ work: @escaping @Sendable () -> Void) {
         do {
-            try queue.submit(client: request.clientAddress, work)
+            try queue.submit(client: request.clientAddress, cancel: {
+                respond(self.errorResponse(503, "the server is shutting down", request,
+                                           extra: [("Retry-After", "\(Self.retryAfterSeconds)"), ("Connection", "close")]), "queue=cancelled")
+            }, work)
         } catch .clientLimit {
             respond(errorResponse(429, "too many requests from \(request.clientAddress) in the queue; retry later", request,
                                   extra: [("Retry-After", "\(Self.retryAfterSeconds)")]), "queue=client-limit")
@@ -291,6 +299,7 @@ package final class StaticMapServer: Sendable {
         let tiles = snapshot.baseMapTiles
         metrics.recordRender(succeeded: !tiles.nothingLoaded, tileErrors: tiles.failed,
                              lacksDetail: !tiles.nothingLoaded && snapshot.coverage.lacksDetail)
+        logWarnings(snapshot.warnings, request)
         if tiles.nothingLoaded {
             // Every tile that exists failed (an unreachable tile server): not an image to cache.
             return respond(errorResponse(503, "no base-map tile could be read (\(tiles.failed) of \(tiles.requested) failed); retry later",
@@ -298,6 +307,7 @@ package final class StaticMapServer: Sendable {
         }
         let detail = Self.detailText(snapshot.coverage)
         var note = "style=\(mapRequest.styleName) format=\(mapRequest.format.rawValue) detail=\(detail)"
+        if !snapshot.warnings.isEmpty { note += " warnings=\(snapshot.warnings.count)" }
         var imageHeaders = [(name: Self.detailHeader, value: detail)]
         // One copy of the image, shared by the cache and every response sending it.
         let body = HTTPBody(image)
@@ -327,6 +337,9 @@ package final class StaticMapServer: Sendable {
         switch error {
         case .iconUnavailable(let url, let e) where e.isTransient:
             return (503, "markers: icon \(url): not fetched in time or the host could not be reached; retry later")
+        case .iconUnavailable(let url, .refused):
+            return (400, "markers: icon \(url): the icon host redirected elsewhere than the hosts this server fetches icons from "
+                    + "(iconHosts), or to this server itself; the redirect was not followed")
         case .iconUnavailable(let url, _):
             return (400, "markers: icon \(url): the icon host answered with an error or with something not a PNG or JPEG image")
         case .unreadableIcon(let url, let reason) where reason.hasSuffix("(HTTP 404)"):
@@ -395,6 +408,27 @@ package final class StaticMapServer: Sendable {
         logQueue.enqueue { Self.accessLogLine(record, seconds: seconds, time: now) }
     }
 
+    /// Most warning lines one render writes to the log; the rest are counted in the last.
+    static let maximumWarningLines = 20
+
+    /// A render's warnings (a tile that failed, data over-zoomed or missing, a glyph no font
+    /// has) as log lines beside the access log's, each naming the request: the operator sees
+    /// what the client only sees as a poorer map. They go to the server's log, never to the
+    /// client (they may quote bytes a tile server sent).
+    private func logWarnings(_ warnings: [String], _ request: HTTPRequest) {
+        guard !warnings.isEmpty else { return }
+        let now = Date()
+        let client = request.clientAddress, path = request.path
+        var lines = Array(warnings.prefix(Self.maximumWarningLines))
+        if warnings.count > lines.count { lines.append("\(warnings.count - lines.count) more warnings not shown") }
+        for warning in lines {
+            logQueue.enqueue {
+                "{\"time\":\(JSONWriter.quoted(Self.timestamp(now))),\"client\":\(JSONWriter.quoted(client))"
+                    + ",\"path\":\(JSONWriter.quoted(path)),\"warning\":\(JSONWriter.quoted(Self.oneLine(warning)))}"
+            }
+        }
+    }
+
     /// A message of libmicrohttpd's (a connection refused at a limit) as a log line.
     private func libraryMessage(_ message: String) {
         let now = Date()
@@ -450,8 +484,23 @@ package final class StaticMapServer: Sendable {
         return try? NSRegularExpression(pattern: "(?<![\\w:/.%~-])/(?:\(part)/)+(\(part))")
     }()
 
-    /// mapsnap's version, the configuration text, and size and modification time of every
-    /// configured style and source file and of the bundled `Styles/` and `Data/` files.
+    /// The `FileStamp` of every configured style, source and DEM file, read per request: a
+    /// file replaced while the server runs changes every `ETag` (and the renderer opens the
+    /// new file: see `MapRenderer.setupKey`).
+    func configuredFilesStamp() -> String {
+        var parts: [String] = []
+        for name in configuration.styles.keys.sorted() {
+            guard let entry = configuration.styles[name] else { continue }
+            // Bundled style names (`normal`) are no paths; configured paths are absolute.
+            for path in [entry.style, entry.source, entry.dem].compactMap({ $0 }) where path.contains("/") && !path.contains("://") {
+                parts.append(path + "=" + (FileStamp.of(path) ?? "none"))
+            }
+        }
+        return parts.joined(separator: "|")
+    }
+
+    /// mapsnap's version, the configuration text, and size and modification time of the
+    /// bundled `Styles/` and `Data/` files (configured files: `configuredFilesStamp`).
     static func dataVersion(configuration: ServerConfiguration, version: String) -> String {
         var parts = [version, configuration.configurationText]
         let fm = FileManager.default
@@ -460,10 +509,6 @@ package final class StaticMapServer: Sendable {
             let size = (a[.size] as? NSNumber)?.intValue ?? -1
             let date = (a[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
             parts.append("\(path):\(size)@\(date)")
-        }
-        for name in configuration.styles.keys.sorted() {
-            guard let entry = configuration.styles[name] else { continue }
-            for path in [entry.style, entry.source, entry.dem].compactMap({ $0 }) where !path.contains("://") { stamp(path) }
         }
         for (folder, probe) in [("Styles", "normal.json"), ("Data", "world.mbtiles")] {
             guard case .success(let directory) = ResourceLocator.directory(named: folder, probe: probe) else { continue }

@@ -25,6 +25,38 @@ package enum Parallel {
         }
     }
 
+    /// `forEach` for work that mostly waits (network transfers): on `threads` threads of its
+    /// own, however many cores there are — Dispatch's `concurrentPerform` runs at most one
+    /// iteration per core, so nine tiles from a slow server would take nine delays on two
+    /// cores. Returns when every `body(i)` has.
+    package static func forEachWaiting(_ count: Int, threads: Int, order: [Int]? = nil,
+                                       _ body: @escaping @Sendable (Int) -> Void) {
+        guard count > 0 else { return }
+        let width = max(1, min(count, threads))
+        guard width > 1 else { return forEach(count, maxThreads: 1, order: order, body) }
+        let sequence = order ?? Array(0..<count)
+        let next = Locked(0)
+        // `body` is escaping because each `Thread` keeps its block until the thread object
+        // goes, after the wait below; it is never called after this function returns.
+        let done = DispatchGroup()
+        for _ in 0..<width {
+            done.enter()
+            let thread = Thread {
+                while let k = next.withLock({ n -> Int? in
+                    guard n < sequence.count else { return nil }
+                    n += 1
+                    return n - 1
+                }) {
+                    body(sequence[k])
+                }
+                done.leave()
+            }
+            thread.stackSize = 4 << 20
+            thread.start()
+        }
+        done.wait()
+    }
+
     /// `body(i)` for every `i` in `0..<count`, run as `forEach` runs it; the results in
     /// index order, whatever the thread count or finishing order.
     package static func map<T: Sendable>(_ count: Int, maxThreads: Int?, _ body: @Sendable (Int) -> T) -> [T] {

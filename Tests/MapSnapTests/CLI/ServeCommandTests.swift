@@ -91,6 +91,73 @@ import Testing
         #expect(throws: (any Error).self) { try HTTPTestClient.request(port: serve.port, target: "/health", timeoutSeconds: 2) }
     }
 
+    /// Starts `count` slow `POST /render`s (a few seconds of drawing each) on `serve`'s one
+    /// render thread and waits until one runs and the rest wait; their answers go to `answers`.
+    static func fillQueue(_ serve: ServeProcess, count: Int, answers: LogBox) -> Bool {
+        let body = HostileLoadTests.heavySpec(count: 400, points: 40, width: 150, side: 512)
+        for _ in 0..<count {
+            Thread.detachNewThread {
+                let response = try? HTTPTestClient.request(port: serve.port, method: "POST", target: "/render", body: body,
+                                                           timeoutSeconds: 120)
+                answers.append(response.map { "\($0.status)" } ?? "failed")
+            }
+        }
+        for _ in 0..<500 {
+            let metrics = (try? HTTPTestClient.request(port: serve.port, target: "/metrics").text) ?? ""
+            if metrics.contains("\nmapsnap_renders_in_flight 1\n"), metrics.contains("\nmapsnap_render_queue_length \(count - 1)\n") {
+                return true
+            }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        return false
+    }
+
+    /// A server whose renders never end by themselves within the test (no cost limit, a long
+    /// render timeout).
+    static func slowServerConfiguration() throws -> String {
+        let directory = TestPaths.temporaryDirectory()
+        try CLIRunner.write(#"{"limits": {"maxDrawingCost": 1000000000000, "renderTimeout": 600}}"#, to: directory + "/server.json")
+        return directory
+    }
+
+    /// Issue 28, finding 10: with a full queue, SIGTERM exits at the drain limit, not after
+    /// every admitted render; what is cut off is answered 503.
+    @Test func aFullQueueExitsAtTheDrainLimit() throws {
+        let directory = try Self.slowServerConfiguration()
+        defer { CLIRunner.cleanUp(directory) }
+        let serve = try ServeProcess(["--threads", "1", "--drain-timeout", "1", "--config", directory + "/server.json"])
+        let answers = LogBox()
+        #expect(Self.fillQueue(serve, count: 4, answers: answers), "the queue never filled: \(serve.log)")
+        let signalled = ContinuousClock.now
+        kill(serve.process.processIdentifier, SIGTERM)
+        let status = serve.waitForExit(seconds: 30)
+        let took = ContinuousClock.now - signalled
+        #expect(status == 0, "exit status \(String(describing: status)): \(serve.log)")
+        // The drain limit and a second to close; four renders would take far longer.
+        #expect(took < .seconds(TestEnvironment.seconds(3)), "exit took \(took)")
+        #expect(serve.log.contains("cut off"), "\(serve.log)")
+        // Every client got an answer: the three waiting and the one being drawn were told the
+        // server is shutting down (503), none was left to a dropped connection.
+        let deadline = Date().addingTimeInterval(5)
+        while answers.lines.count < 4 && Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+        #expect(answers.lines == ["503", "503", "503", "503"], "\(answers.lines)")
+    }
+
+    @Test(arguments: [SIGTERM, SIGINT])
+    func aSecondSignalExitsAtOnce(second: Int32) throws {
+        let directory = try Self.slowServerConfiguration()
+        defer { CLIRunner.cleanUp(directory) }
+        let serve = try ServeProcess(["--threads", "1", "--drain-timeout", "600", "--config", directory + "/server.json"])
+        let answers = LogBox()
+        #expect(Self.fillQueue(serve, count: 2, answers: answers), "the queue never filled: \(serve.log)")
+        kill(serve.process.processIdentifier, SIGTERM)
+        for _ in 0..<200 where !serve.log.contains("draining") { Thread.sleep(forTimeInterval: 0.01) }
+        kill(serve.process.processIdentifier, second)
+        let status = serve.waitForExit(seconds: 10)
+        #expect(status == 128 + second, "exit status \(String(describing: status)): \(serve.log)")
+        #expect(serve.log.contains("again: exiting without draining"), "\(serve.log)")
+    }
+
     /// The process's malloc policy (ProcessMemory, set in main.swift; `render`, `batch` and
     /// `serve` reserve): the heap is grown to its reservation at start and the kernel holds it
     /// advised for huge pages. Read from the running server's /proc/PID/smaps (a `render`

@@ -46,6 +46,32 @@ import Testing
         #expect(fromDisk.image.color(atX: 150, y: 110) != Color(rgb: 0xF4F1EA))
     }
 
+    /// Issue 28, finding 10: a map's tiles from a slow server are fetched at once, as many as
+    /// the host allows, even with one thread per render; the cap holds.
+    @Test(arguments: [1, 3, 8])
+    func slowTilesAreFetchedConcurrentlyWithinTheHostCap(cap: Int) throws {
+        let green = try PNGCodec.encode(Canvas(width: 256, height: 256, fill: Color(rgb: 0x30A030)))
+        let server = try LocalHTTPServer { _, _ in
+            LocalHTTPServer.Response(status: 200, headers: [("Content-Type", "image/png")], body: green, delay: 0.3)
+        }
+        defer { server.stop() }
+        let cache = TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: cache) }
+        // 3×3 tiles at zoom 12: a 512-px image centred on a tile's middle.
+        var o = options(source: server.baseURL + "/{z}/{x}/{y}.png", cache: cache)
+        o.width = 512
+        o.height = 512
+        o.zoom = 12
+        o.center = WebMercator.unproject(WorldPoint(x: (2331.5) / 4096, y: (1185.5) / 4096))
+        o.maximumThreads = 1
+        o.http.maxConcurrentRequests = cap
+        let snapshot = try MapSnapshotter(options: o).render()
+        #expect(snapshot.baseMapTiles.failed == 0, "\(snapshot.warnings)")
+        #expect(server.requestCount == 9)
+        let peak = server.peakConcurrentRequests
+        #expect(peak <= cap && peak >= min(cap, 3), "peak \(server.peakConcurrentRequests) with a cap of \(cap)")
+    }
+
     @Test(arguments: ["500", "truncated"])
     func failingTileIsMissingWithAWarningAndNotCached(failure: String) throws {
         let bad = "/13/4663/2370.png"

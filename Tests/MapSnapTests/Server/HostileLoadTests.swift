@@ -192,4 +192,130 @@ import Testing
         // Another port of the same host is only what iconHosts says.
         try MapRequest.checkIcons(options, allowedHosts: ["http://localhost:8080"], listening: ListenAddress(host: "0.0.0.0", port: 9090, isIPv6: false))
     }
+
+    // MARK: Finding 9: every redirect hop of an icon is checked; no reply bytes in errors
+
+    /// A 4×4 red PNG.
+    static func pin() throws -> [UInt8] {
+        try PNGCodec.encode(Canvas(width: 4, height: 4, premultipliedPixels: Array(repeating: [255, 0, 0, 255], count: 16).flatMap { $0 }))
+    }
+
+    @Test func iconRedirectsAreCheckedOnEveryHop() throws {
+        let secret = "SECRET-reply-of-a-private-service"
+        let pin = try Self.pin()
+        // A private service nobody listed; its replies must never reach a client.
+        let hidden = try LocalHTTPServer { _, _ in .ok(Array(secret.utf8), contentType: "image/png") }
+        defer { hidden.stop() }
+        let other = try LocalHTTPServer { _, _ in .ok(pin, contentType: "image/png") }
+        defer { other.stop() }
+        let site = try LocalHTTPServer { request, _ in
+            let to: String
+            switch request.path {
+            case "/listed.png": to = other.baseURL + "/pin.png"
+            case "/unlisted.png": to = hidden.baseURL + "/\(secret).png"
+            case "/twice.png": to = "/hop.png"  // same origin, then off to the private service
+            case "/hop.png": to = hidden.baseURL + "/\(secret).png"
+            case "/upgrade.png": to = "https://127.0.0.1:\(request.headers["host"]?.split(separator: ":").last ?? "0")/pin.png"
+            default: return .status(404)
+            }
+            return LocalHTTPServer.Response(status: 302, headers: [("Location", to)])
+        }
+        defer { site.stop() }
+        let cache = TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: cache) }
+        let server = try TestServer {
+            $0.cacheDirectory = cache
+            $0.iconHosts = ["http://127.0.0.1:\(site.port)", "http://127.0.0.1:\(other.port)"]
+        }
+        defer { server.stop() }
+        let base = "/staticmap?center=60.17,24.94&zoom=12&size=64x64&markers=icon:"
+        // A redirect to another listed origin is followed.
+        let listed = try server.get(base + site.baseURL + "/listed.png%7C60.17,24.94")
+        #expect(listed.status == 200, "\(listed)")
+        #expect(other.requestCount == 1)
+        // To an unlisted origin, after one hop or two, or to https on a port nobody listed: refused.
+        for path in ["/unlisted.png", "/twice.png", "/upgrade.png"] {
+            let refused = try server.get(base + site.baseURL + path + "%7C60.17,24.94")
+            #expect(refused.status == 400, "\(path): \(refused)")
+            #expect(refused.text.contains("iconHosts") && refused.text.contains("not followed"), "\(path): \(refused.text)")
+            #expect(!refused.text.contains("SECRET") && !refused.text.contains(hidden.baseURL), "\(path): \(refused.text)")
+        }
+        #expect(hidden.requestCount == 0, "the private service was never asked")
+    }
+
+    @Test func aRedirectToTheServersOwnAddressIsRefusedEvenWhenListed() throws {
+        let own = try LocalHTTPServer { _, _ in .ok(Array("a map of this server".utf8), contentType: "image/png") }
+        defer { own.stop() }
+        let site = try LocalHTTPServer { _, _ in LocalHTTPServer.Response(status: 302, headers: [("Location", "http://localhost:\(own.port)/staticmap")]) }
+        defer { site.stop() }
+        let cache = TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: cache) }
+        // As the server sets it up, with `own` standing for its listen port.
+        let list = OriginAllowList(origins: ["http://127.0.0.1:\(site.port)", "http://localhost:\(own.port)"],
+                                   ownHost: "0.0.0.0", ownPort: Int(own.port))
+        var options = try HTTPTileSourceTests.options(cacheDirectory: cache)
+        options.maxRetries = 0
+        let client = HTTPResourceClient(options: options, allowList: list)
+        #expect {
+            try client.get(site.baseURL + "/icon.png", kind: .image, limit: 1 << 20, deadline: .none)
+        } throws: { error in
+            guard case .refused(_, let reason)? = error as? ResourceError else { return false }
+            return reason.contains("this server itself")
+        }
+        #expect(own.requestCount == 0)
+        #expect(list.refusal(HTTPOrigin("http://127.0.0.1:\(own.port)/x")!) == "it leads to this server itself")
+        #expect(list.refusal(HTTPOrigin("http://127.0.0.1:\(site.port)/x")!) == nil)
+        #expect(list.refusal(HTTPOrigin("https://127.0.0.1:\(site.port)/x")!) != nil, "scheme, host and port must all match")
+    }
+
+    @Test(arguments: [
+        LocalHTTPServer.Response(status: 500, headers: [("Content-Type", "text/plain")], body: Array("SECRET 500".utf8)),
+        LocalHTTPServer.Response(status: 403, headers: [("Content-Type", "text/plain")], body: Array("SECRET 403".utf8)),
+        LocalHTTPServer.Response(status: 200, headers: [("Content-Type", "text/html")], body: Array("<p>SECRET page</p>".utf8)),
+        LocalHTTPServer.Response(status: 200, headers: [("Content-Type", "image/png")], body: Array("SECRET not an image".utf8)),
+        LocalHTTPServer.Response(status: 200, headers: [("Content-Type", "image/png")],
+                                 body: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + Array("SECRET broken png".utf8)),
+        LocalHTTPServer.Response(status: 302, headers: [("Location", "http://127.0.0.1:1/SECRET-location")]),
+    ])
+    func noIconFailureShowsBytesOfTheReply(reply: LocalHTTPServer.Response) throws {
+        let site = try LocalHTTPServer { _, _ in reply }
+        defer { site.stop() }
+        let cache = TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: cache) }
+        let server = try TestServer {
+            $0.cacheDirectory = cache
+            $0.iconHosts = ["http://127.0.0.1:\(site.port)"]
+            $0.limits.renderTimeoutSeconds = 3
+        }
+        defer { server.stop() }
+        let answer = try server.get("/staticmap?center=60.17,24.94&zoom=12&size=64x64&markers=icon:\(site.baseURL)/i.png%7C60.17,24.94")
+        #expect(answer.status == 400 || answer.status == 503, "\(reply.status): \(answer)")
+        #expect(!answer.text.contains("SECRET"), "\(reply.status): \(answer.text)")
+        #expect(answer.text.hasPrefix("markers: icon \(site.baseURL)/i.png: "), "\(answer.text)")
+    }
+
+    // MARK: Finding 10: warnings reach the log
+
+    @Test func renderWarningsReachTheLogNamingTheRequest() throws {
+        let tiles = try LocalHTTPServer { _, _ in .status(500) }
+        defer { tiles.stop() }
+        let cache = TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: cache) }
+        let server = try TestServer {
+            $0.styles["remote"] = .init(style: "normal", source: tiles.baseURL + "/{z}/{x}/{y}.png")
+            $0.cacheDirectory = cache
+        }
+        defer { server.stop() }
+        // A tile server that fails: a 503 for the client, and the failures in the log.
+        let failed = try server.get("/staticmap?center=60.17,24.94&zoom=12&size=64x64&maptype=remote")
+        #expect(failed.status == 503, "\(failed)")
+        #expect(server.accessLogEventually { $0.contains("\"warning\":") && $0.contains("HTTP 500") }, "\(server.accessLog)")
+        // Street level where only the world data has anything: the map is drawn, and the log
+        // says it lacks detail.
+        let coarse = try server.get("/staticmap?center=-30.5,-140.2&zoom=16&size=64x64")
+        #expect(coarse.status == 200, "\(coarse)")
+        #expect(server.accessLogEventually { $0.contains("\"warning\":") && $0.contains("\"path\":\"/staticmap\"")
+                                               && $0.lowercased().contains("detail") }, "\(server.accessLog)")
+        #expect(server.accessLogEventually { $0.contains("\"status\":200") && $0.contains("warnings=") }, "\(server.accessLog)")
+    }
 }

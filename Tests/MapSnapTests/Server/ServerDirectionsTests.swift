@@ -80,6 +80,15 @@ import Testing
                 "\(result)")
     }
 
+    /// Without --router or a config's "router", serve takes $MAPSNAP_ROUTER, as render does.
+    @Test func serveReadsMAPSNAP_ROUTER() throws {
+        let result = try CLIRunner.run(["serve", "--listen", "127.0.0.1:0"], environment: ["MAPSNAP_ROUTER": "ftp://y"])
+        defer { CLIRunner.cleanUp(result.directory) }
+        #expect(result.exitCode == 2)
+        #expect(result.stderrLines == ["mapsnap: error: MAPSNAP_ROUTER ftp://y: expected an http(s) URL, optionally prefixed valhalla+, osrm+ or graphhopper+"],
+                "\(result)")
+    }
+
     // MARK: A stand-in router: faults and caching
 
     @Test func routerErrorsAre502AndNeverCached() throws {

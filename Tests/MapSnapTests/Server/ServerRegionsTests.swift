@@ -37,3 +37,77 @@ import Testing
         #expect(MapRequest.defaults(configuration).dataDirectory == "/srv/maps/regions")
     }
 }
+
+/// Issue 28, finding 10: a configured data file replaced while the server runs is read again
+/// from the next request, under a new `ETag` — even when the new file has the old one's size
+/// and modification time (another inode).
+@Suite struct ServerDataReloadTests {
+    static let target = "/staticmap?center=60.1716,24.9443&zoom=16&size=200x200&maptype=local"
+
+    /// The map the CLI draws from `source`.
+    static func expected(_ source: String) throws -> [UInt8] {
+        var o = MapSnapshotOptions(width: 200, height: 200, center: LatLng(60.1716, 24.9443), zoom: 16, source: source)
+        o.dataDirectory = ""
+        return try MapRenderer().render(o).data(format: .png8)
+    }
+
+    /// Replaces `path` by a copy of `replacement` (a rename, as deploy tools do), keeping the
+    /// old modification time.
+    static func replace(_ path: String, with replacement: String) throws {
+        let old = try FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as? Date
+        let staged = path + ".new"
+        try FileManager.default.copyItem(atPath: replacement, toPath: staged)
+        if let old { try FileManager.default.setAttributes([.modificationDate: old], ofItemAtPath: staged) }
+        #expect(rename(staged, path) == 0)
+    }
+
+    @Test func aReplacedSourceFileIsReadAgainUnderANewTag() throws {
+        let dir = TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let source = dir + "/streets.pmtiles"
+        let first = TestPaths.fixture("helsinki-protomaps.pmtiles"), second = TestPaths.fixture("helsinki-protomaps-v2.pmtiles")
+        try FileManager.default.copyItem(atPath: first, toPath: source)
+        let server = try TestServer {
+            $0.styles["local"] = .init(style: "normal", source: source)
+            $0.dataDirectory = dir + "/no-regions"
+        }
+        defer { server.stop() }
+        let before = try server.get(Self.target)
+        #expect(before.status == 200, "\(before)")
+        let beforeSame = try before.body == Self.expected(first)
+        #expect(beforeSame)
+        let tag = try #require(before.headers["etag"])
+        try Self.replace(source, with: second)
+        let after = try server.get(Self.target, headers: [("If-None-Match", tag)])
+        #expect(after.status == 200, "a replaced file is not confirmed by 304")
+        #expect(after.headers["etag"] != tag)
+        let afterSame = try after.body == Self.expected(second)
+        #expect(afterSame, "the new file's map, not the old one's from a cache")
+    }
+
+    @Test func aReplacedStyleFileIsReadAgainUnderANewTag() throws {
+        let dir = TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        func style(_ colour: String) -> String {
+            #"{"version": 8, "sources": {}, "layers": [{"id": "bg", "type": "background", "paint": {"background-color": "\#(colour)"}}]}"#
+        }
+        let path = dir + "/plain.json"
+        try Data(style("#ff0000").utf8).write(to: URL(fileURLWithPath: path))
+        try Data(style("#0000ff").utf8).write(to: URL(fileURLWithPath: dir + "/blue.json"))
+        let server = try TestServer {
+            $0.styles["local"] = .init(style: path)
+            $0.dataDirectory = dir + "/no-regions"
+        }
+        defer { server.stop() }
+        let target = "/staticmap?center=60.17,24.94&zoom=12&size=64x64&maptype=local&format=png32"
+        let red = try server.get(target)
+        #expect(red.status == 200, "\(red)")
+        try Self.replace(path, with: dir + "/blue.json")
+        let blue = try server.get(target, headers: [("If-None-Match", try #require(red.headers["etag"]))])
+        #expect(blue.status == 200 && blue.headers["etag"] != red.headers["etag"], "\(blue.status)")
+        let image = try PNGCodec.decode(blue.body, origin: "blue")
+        #expect(image.color(atX: 5, y: 5) == Color(rgb: 0x0000FF), "\(image.color(atX: 5, y: 5))")
+    }
+}

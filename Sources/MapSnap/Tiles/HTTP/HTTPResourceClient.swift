@@ -18,13 +18,16 @@ struct HTTPResourceClient: Sendable {
     let options: HTTPTileSource.Options
     /// The cache of resources, or nil when caching is off.
     let cache: TileCache?
+    /// Where redirects may lead (`TileDownloader.allowList`); nil: the redirect policy alone.
+    let allowList: OriginAllowList?
 
-    init(options: HTTPTileSource.Options) {
+    init(options: HTTPTileSource.Options, allowList: OriginAllowList? = nil) {
         self.options = options
+        self.allowList = allowList
         cache = options.cacheEnabled
             ? TileCache(directory: options.cacheDirectory, cacheKey: TileCache.resourceKey, maxAge: options.cacheMaxAge,
                         absentMaxAge: options.absentMaxAge, maxEntryBytes: options.maxTileBytes,
-                        minimumAge: options.cacheMinimumAge)
+                        minimumAge: options.cacheMinimumAge, maxBytes: options.cacheMaxBytes)
             : nil
     }
 
@@ -152,11 +155,17 @@ struct HTTPResourceClient: Sendable {
         let shown = URLRedaction.redact(url)
         var limited = options
         limited.maxTileBytes = max(1, min(limit, options.maxTileBytes))
-        let downloader = TileDownloader(options: limited, gate: .shared, budget: .shared)
+        // Marker icons (the only `.image` resources) are counted apart from what maps need.
+        let downloader = TileDownloader(options: limited, gate: .shared, budget: .shared,
+                                        purpose: kind == .image ? .icons : .maps, allowList: allowList)
         let result: TileDownloader.Download
         do {
             result = try downloader.download(url, range: range, revalidating: revalidating, deadline: deadline)
         } catch {
+            if case .redirectRefused = error {
+                // Where the resource points, not the network: not a failure that may pass.
+                throw .refused(location: shown, reason: error.description)
+            }
             if case .bodyTooLarge(_, let size, _) = error {
                 let hint = range == nil ? "" : " (the server may not support range requests: it sent more than was asked)"
                 throw .network(location: shown, reason: "\(shown): \(size) bytes exceeds the limit of \(limited.maxTileBytes) bytes\(hint)")

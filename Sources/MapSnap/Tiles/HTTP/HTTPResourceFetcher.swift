@@ -15,8 +15,9 @@ final class HTTPResourceFetcher: ResourceFetching, Sendable {
     private let notes: Locked<[String]>
     private let failed: Locked<Bool>
 
-    init(options: HTTPTileSource.Options, deadline: Deadline, base: String? = nil) {
-        client = HTTPResourceClient(options: options)
+    /// `allowList`: where every redirect of a fetch may lead (a server's icon hosts).
+    init(options: HTTPTileSource.Options, deadline: Deadline, base: String? = nil, allowList: OriginAllowList? = nil) {
+        client = HTTPResourceClient(options: options, allowList: allowList)
         self.deadline = deadline
         self.base = base
         notes = Locked([])

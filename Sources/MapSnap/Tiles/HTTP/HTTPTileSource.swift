@@ -65,6 +65,10 @@ public final class HTTPTileSource: TileSource, Sendable {
         public var cacheMinimumAge: TimeInterval = 0
         /// Age after which an "absent" marker is asked again, in seconds (default 1 day).
         public var absentMaxAge: TimeInterval = TileCache.defaultAbsentMaxAge
+        /// Most bytes the cache folder may hold, all sources' tiles and resources together;
+        /// past it the least recently used entries are removed (`TileCacheTrimmer`). nil (the
+        /// default): no cap. `mapsnap serve --cache-max-mb`.
+        public var cacheMaxBytes: Int?
         /// Cache only: never touch the network (stale entries are used as they are).
         public var offline: Bool = false
         /// Largest response body per transfer, in bytes, counted after `Content-Encoding` is
@@ -155,7 +159,7 @@ public final class HTTPTileSource: TileSource, Sendable {
         cache = options.cacheEnabled
             ? TileCache(directory: options.cacheDirectory, cacheKey: TileCache.key(for: parsed, scale: options.scale),
                         maxAge: options.cacheMaxAge, absentMaxAge: options.absentMaxAge, maxEntryBytes: options.maxTileBytes,
-                        minimumAge: options.cacheMinimumAge)
+                        minimumAge: options.cacheMinimumAge, maxBytes: options.cacheMaxBytes)
             : nil
         downloader = TileDownloader(options: options, gate: .shared, budget: .shared)
     }

@@ -13,7 +13,24 @@ import Foundation
 /// - **Retry-After.** A 429 or 503 with `Retry-After` holds every request to that host until
 ///   the time given (at most an hour). A caller waits for it when the wait is within its
 ///   `maxRetryAfter` and its deadline, and fails at once otherwise.
+///
+/// Hosts are counted per `Purpose`: marker icons come from URLs a client chose, so an icon
+/// that hangs (or a path that answers `Retry-After`) on the tile host must not stop that
+/// host's tiles, nor the other way round. Callers key their calls with `key(_:_:)`.
 final class HostGate: Sendable {
+    /// What transfers are for; each purpose has its own caps, breakers and holds per host.
+    enum Purpose: String, Sendable, Hashable {
+        /// What a map is made of: tiles, styles, TileJSON, sprites, archive ranges, routes.
+        case maps
+        /// Marker icons (URLs from the request).
+        case icons
+    }
+
+    /// The key `admit`, `release` and `postpone` take for `host` (`host:port`) used for `purpose`.
+    static func key(_ host: String, _ purpose: Purpose) -> String {
+        purpose == .maps ? host : "\(purpose.rawValue) \(host)"
+    }
+
     /// The gate shared by the whole process.
     static let shared = HostGate()
 

@@ -48,6 +48,9 @@ struct TileCache: Sendable {
     /// A usage policy's floor: an entry stays fresh at least this long, whatever the server's
     /// headers say (OpenStreetMap's tile policy asks for 7 days).
     var minimumAge: TimeInterval = 0
+    /// Most bytes the whole `directory` may hold (every template's and the resources'
+    /// entries); past it the least recently used go first (`TileCacheTrimmer`). nil: no cap.
+    var maxBytes: Int? = nil
 
     /// Default freshness: 7 days, as OpenStreetMap's tile usage policy asks.
     static let defaultMaxAge: TimeInterval = 7 * 24 * 3600
@@ -64,7 +67,8 @@ struct TileCache: Sendable {
     /// `defaultDirectory(environment:)` when `directory` is nil.
     init(directory: String? = nil, cacheKey: String, maxAge: TimeInterval = defaultMaxAge,
                 absentMaxAge: TimeInterval = defaultAbsentMaxAge, maxEntryBytes: Int = 32 << 20, minimumAge: TimeInterval = 0,
-                environment: EnvironmentVariables = .process) {
+                maxBytes: Int? = nil, environment: EnvironmentVariables = .process) {
+        self.maxBytes = maxBytes.map { max(0, $0) }
         self.directory = directory ?? Self.defaultDirectory(environment: environment)
         self.key = cacheKey
         self.minimumAge = max(0, minimumAge)
@@ -200,6 +204,7 @@ struct TileCache: Sendable {
     private func lookup(_ a: Address, now: Date) -> Lookup? {
         guard let folder = existingFolder(a) else { return nil }
         if let (bytes, modified) = readEntry(a.dataName, in: folder) {
+            markUsed(a.dataName, in: folder)
             let age = now.timeIntervalSince(modified)
             guard let meta = readMeta(a, in: folder) else {
                 return Lookup(entry: .data(bytes), isFresh: age <= max(maxAge, minimumAge))
@@ -208,6 +213,7 @@ struct TileCache: Sendable {
             return Lookup(entry: .data(bytes), isFresh: fresh || age <= minimumAge, validator: meta.validator)
         }
         if let modified = regularFileDate(a.absentName, in: folder) {
+            markUsed(a.absentName, in: folder)
             return Lookup(entry: .absent, isFresh: now.timeIntervalSince(modified) <= absentMaxAge)
         }
         return nil
@@ -223,6 +229,31 @@ struct TileCache: Sendable {
         if lifetime != nil || validator != nil {
             try writeMeta(a, in: folder, lifetime: lifetime, validator: validator)
         }
+        stored(a.dataName, bytes: bytes.count, in: folder)
+    }
+
+    /// Sets the entry's access time to now, its last use for `TileCacheTrimmer` (only when
+    /// the cache has a cap: otherwise nobody reads it). The modification time is untouched.
+    private func markUsed(_ name: String, in folder: Folder) {
+        guard maxBytes != nil else { return }
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        var times = [now, timespec(tv_sec: 0, tv_nsec: Self.omitTime)]
+        _ = utimensat(folder.fd, name, &times, AT_SYMLINK_NOFOLLOW)
+    }
+
+    /// `UTIME_OMIT` (a macro Swift does not import): leave that time as it is.
+    #if canImport(Darwin)
+    private static let omitTime = -2
+    #else
+    private static let omitTime = (1 << 30) - 2
+    #endif
+
+    /// A new entry of `bytes` bytes: used now, and counted against the cap.
+    private func stored(_ name: String, bytes: Int, in folder: Folder) {
+        guard let maxBytes else { return }
+        markUsed(name, in: folder)
+        TileCacheTrimmer.shared(directory).stored(max(bytes, 1), cap: maxBytes)
     }
 
     private func refresh(_ a: Address, lifetime: TimeInterval?, validator: CacheValidator?) throws(TileCacheError) {
@@ -268,6 +299,7 @@ struct TileCache: Sendable {
         try writeEntry([], name: a.absentName, in: folder, path: absentPath(a))
         unlinkat(folder.fd, a.dataName, 0)
         unlinkat(folder.fd, a.metaName, 0)
+        stored(a.absentName, bytes: 0, in: folder)
     }
 
     private func remove(_ a: Address) {

@@ -15,6 +15,11 @@ struct TileDownloader: Sendable {
     /// Hand a 4xx answer's body back as `.body` (its status in `Details`) instead of
     /// `.clientError`: a routing engine's 400 says why there is no route. 404 stays absent.
     var keepsClientErrorBodies = false
+    /// Which of the gate's counts the transfers use (icons never open the tiles' breaker).
+    var purpose: HostGate.Purpose = .maps
+    /// Where redirects may lead besides what the redirect policy allows (nil: no list):
+    /// every hop of a client-chosen URL is checked against it.
+    var allowList: OriginAllowList? = nil
 
     /// What the server said about a tile.
     enum Download {
@@ -98,8 +103,9 @@ struct TileDownloader: Sendable {
                 throw .connectionFailed(url: shown, reason: "not an http(s) URL", attempts: number)
             }
             let host = origin.hostKey
+            let gated = HostGate.key(host, purpose)
             do {
-                try gate.admit(host, policy: policy, deadline: deadline)
+                try gate.admit(gated, policy: policy, deadline: deadline)
             } catch {
                 switch error {
                 case .breakerOpen(let failures, let remaining):
@@ -112,7 +118,7 @@ struct TileDownloader: Sendable {
             }
             let left = deadline.map(FetchClock.secondsLeft(until:))
             if let left, left <= 0 {
-                gate.release(host, report: .neutral, policy: policy)
+                gate.release(gated, report: .neutral, policy: policy)
                 throw .deadlineExceeded(url: shown, attempts: number - 1)
             }
             // A deadline closer than the request timeout shortens the request; a timeout then
@@ -125,36 +131,36 @@ struct TileDownloader: Sendable {
             let outcome = CurlTransfer.perform(request)
             switch outcome {
             case .response(let response):
-                gate.release(host, report: .answered, policy: policy)
-                switch try interpret(response, url: url, shown: shown, host: host, number: number, deadline: deadline) {
+                gate.release(gated, report: .answered, policy: policy)
+                switch try interpret(response, url: url, shown: shown, host: gated, number: number, deadline: deadline) {
                 case .redirect(let next): url = next
                 case .done(let result): return result
                 }
             case .tooLarge(let size):
-                gate.release(host, report: .answered, policy: policy)
+                gate.release(gated, report: .answered, policy: policy)
                 throw .bodyTooLarge(url: shown, size: size, limit: options.maxTileBytes)
             case .memoryExhausted:
-                gate.release(host, report: .neutral, policy: policy)
+                gate.release(gated, report: .neutral, policy: policy)
                 let error = HTTPTileSourceError.transferMemoryExhausted(url: shown, limit: options.maxTransferMemoryBytes,
                                                                         attempts: number)
                 return .failure(Retry(error: error, postponed: false))
             case .timedOut:
                 // curl's limit was the deadline and it has come (not the low-speed limit).
                 if cutByDeadline, let deadline, FetchClock.secondsLeft(until: deadline) <= 0.05 {
-                    gate.release(host, report: .neutral, policy: policy)
+                    gate.release(gated, report: .neutral, policy: policy)
                     throw .deadlineExceeded(url: shown, attempts: number)
                 }
-                gate.release(host, report: .unreachable, policy: policy)
+                gate.release(gated, report: .unreachable, policy: policy)
                 return .failure(Retry(error: .timedOut(url: shown, seconds: options.timeout, attempts: number), postponed: false))
             case .truncated(let expected, let received):
-                gate.release(host, report: .neutral, policy: policy)
+                gate.release(gated, report: .neutral, policy: policy)
                 let error = HTTPTileSourceError.truncatedBody(url: shown, expected: expected, received: received, attempts: number)
                 return .failure(Retry(error: error, postponed: false))
             case .badContentEncoding(let reason):
-                gate.release(host, report: .answered, policy: policy)
+                gate.release(gated, report: .answered, policy: policy)
                 throw .invalidBody(url: shown, reason: "undecodable Content-Encoding: \(reason)")
             case .failed(let reason, let retryable, let unreachable):
-                gate.release(host, report: unreachable ? .unreachable : .neutral, policy: policy)
+                gate.release(gated, report: unreachable ? .unreachable : .neutral, policy: policy)
                 let error = HTTPTileSourceError.connectionFailed(url: shown, reason: reason, attempts: number)
                 guard retryable else { throw error }
                 return .failure(Retry(error: error, postponed: false))
@@ -191,7 +197,16 @@ struct TileDownloader: Sendable {
                 throw .invalidBody(url: shown, reason: "HTTP \(status) redirect without a Location")
             }
             let from = HTTPOrigin(url)
-            if let reason = from?.refusal(forRedirectTo: location, allowsCrossOrigin: options.allowsCrossOriginRedirects) {
+            if let allowList {
+                // Only listed origins, never the server itself; still never https → http.
+                guard let to = HTTPOrigin(location) else {
+                    throw .redirectRefused(url: shown, location: URLRedaction.redact(location), reason: "the target is not an http(s) URL")
+                }
+                if let reason = allowList.refusal(to)
+                    ?? from?.refusal(forRedirectTo: location, allowsCrossOrigin: true) {
+                    throw .redirectRefused(url: shown, location: URLRedaction.redact(location), reason: reason)
+                }
+            } else if let reason = from?.refusal(forRedirectTo: location, allowsCrossOrigin: options.allowsCrossOriginRedirects) {
                 throw .redirectRefused(url: shown, location: URLRedaction.redact(location), reason: reason)
             }
             return .redirect(location)

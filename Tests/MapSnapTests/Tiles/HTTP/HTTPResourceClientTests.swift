@@ -138,4 +138,37 @@ import Testing
         let parsed = ContentRange(text)
         #expect(parsed.map { [$0.first, $0.last, $0.total] } == expected)
     }
+
+    /// Issue 28, finding 8: an icon URL that hangs on the tile host opens the icons' breaker
+    /// for that host, never the tiles': the host's maps keep their tiles.
+    @Test func aHangingIconOnTheTileHostLeavesItsTilesAlone() throws {
+        let tileBytes = try HTTPTileSourceTests.fixtureBytes(HTTPTileSourceTests.tile)
+        let server = try LocalHTTPServer { request, _ in
+            request.path.hasPrefix("/icons/") ? LocalHTTPServer.Response(status: 200, behaviour: .hang(seconds: 5))
+                                              : .ok(tileBytes, contentType: "image/png")
+        }
+        defer { server.stop() }
+        let cache = try TileFixtures.temporaryDirectory()
+        let configure: (inout HTTPTileSource.Options) -> Void = {
+            $0.timeout = 0.2
+            $0.maxRetries = 2
+            $0.breakerThreshold = 3
+            $0.breakerCooldown = 20
+        }
+        let icons = try Self.client(cache: cache, configure: configure)
+        let icon = server.baseURL + "/icons/pin.png"
+        #expect(throws: ResourceError.self) { try icons.get(icon, kind: .image, limit: 1 << 20, deadline: .none) }
+        #expect(server.requestCount == 3, "three timeouts in a row")
+        // The icons' breaker is open: the next icon fails at once, without a request.
+        #expect {
+            try icons.get(server.baseURL + "/icons/other.png", kind: .image, limit: 1 << 20, deadline: .none)
+        } throws: { error in
+            "\(error)".contains("failed 3 times in a row")
+        }
+        #expect(server.requestCount == 3)
+        // The same host's tiles still load.
+        let tiles = try HTTPTileSourceTests.source(server, cacheDirectory: cache, configure: configure)
+        #expect(try tiles.load(HTTPTileSourceTests.tile) == tileBytes)
+        #expect(server.requestCount == 4)
+    }
 }

@@ -136,4 +136,62 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: other))
         #expect(cache.lookup(tile)?.entry == .data([2]))
     }
+
+    // MARK: Size cap (issue 28, finding 10)
+
+    /// Tiles (z 5, x 0, y `n`) of 10 000 bytes each.
+    private static func tenKB(_ n: Int) -> [UInt8] { [UInt8](repeating: UInt8(n), count: 10_000) }
+    private static func tile(_ n: Int) -> TileID { TileID(z: 5, x: 0, y: n)! }
+
+    @Test func theCapEvictsTheLeastRecentlyUsedFirstAndHolds() throws {
+        let dir = try TileFixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        // Room for three tiles and a half; a trim leaves at most 90 % of it (three tiles).
+        let cap = 35_000
+        let cache = TileCache(directory: dir, cacheKey: "k", maxBytes: cap)
+        let resources = TileCache(directory: dir, cacheKey: TileCache.resourceKey, maxBytes: cap)
+        func pause() { Thread.sleep(forTimeInterval: 0.01) }
+        for n in 0..<3 {
+            try cache.store(Self.tenKB(n), for: Self.tile(n))
+            pause()
+        }
+        // Tile 0 is read: now 1 is the least recently used.
+        #expect(cache.lookup(Self.tile(0))?.entry == .data(Self.tenKB(0)))
+        pause()
+        try cache.store(Self.tenKB(3), for: Self.tile(3))
+        pause()
+        #expect(cache.lookup(Self.tile(1)) == nil, "the least recently used went first")
+        #expect(cache.lookup(Self.tile(0)) != nil && cache.lookup(Self.tile(2)) != nil && cache.lookup(Self.tile(3)) != nil)
+        pause()
+        // A resource shares the cap with the tiles. The lookups just made count as uses, in
+        // order: tile 0's is now the oldest.
+        try resources.store(Self.tenKB(9), resource: "http://127.0.0.1/style.json")
+        #expect(cache.lookup(Self.tile(0)) == nil)
+        #expect(resources.lookup(resource: "http://127.0.0.1/style.json") != nil)
+        #expect(Self.bytes(in: dir) <= cap, "\(Self.bytes(in: dir)) bytes")
+        // Many more stores: the folder never ends above the cap.
+        for n in 10..<30 { try cache.store(Self.tenKB(n), for: Self.tile(n)) }
+        #expect(Self.bytes(in: dir) <= cap, "\(Self.bytes(in: dir)) bytes")
+        #expect(cache.lookup(Self.tile(29)) != nil, "the newest stays")
+    }
+
+    @Test func withoutACapNothingIsEvicted() throws {
+        let dir = try TileFixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let cache = TileCache(directory: dir, cacheKey: "k")
+        for n in 0..<8 { try cache.store(Self.tenKB(n), for: Self.tile(n)) }
+        #expect((0..<8).allSatisfy { cache.lookup(Self.tile($0)) != nil })
+    }
+
+    /// Bytes of the regular files below `dir`.
+    static func bytes(in dir: String) -> Int {
+        var total = 0
+        guard let names = FileManager.default.enumerator(atPath: dir) else { return 0 }
+        for case let name as String in names {
+            if let a = try? FileManager.default.attributesOfItem(atPath: dir + "/" + name), a[.type] as? FileAttributeType == .typeRegular {
+                total += (a[.size] as? NSNumber)?.intValue ?? 0
+            }
+        }
+        return total
+    }
 }
