@@ -53,8 +53,13 @@ import Testing
         #expect(answer.status == 503, "\(answer.status) \(answer.text.prefix(200))")
         #expect(answer.headers["retry-after"] == "1")
         #expect(answer.text.contains("render timeout"), "\(answer.text)")
-        // The thread is free again: a small map is answered.
-        #expect(try server.get("/staticmap?center=60.17,24.94&zoom=12&size=64x64").status == 200)
+        // The thread is free again: a small map is answered. (Under the same 0.2 s limit: a
+        // slow machine may need the second try, once the tiles are decoded and cached.)
+        var statuses: [Int] = []
+        for _ in 0..<4 where statuses.last != 200 {
+            statuses.append(try server.get("/staticmap?center=60.17,24.94&zoom=12&size=64x64").status)
+        }
+        #expect(statuses.last == 200, "\(statuses)")
     }
 
     @Test func thePerClientQueueLimitIsOnByDefault() throws {
