@@ -1,3 +1,4 @@
+import MapSnapTesting
 import Foundation
 import Testing
 @testable import MapSnap
@@ -9,7 +10,7 @@ import Testing
     /// Flips, inserts, deletes and truncates bytes of `seed` text.
     private static func mutations(of seed: String, count: Int, rngSeed: UInt64) -> [Data] {
         print("InputsRobustnessTests seed \(rngSeed)")
-        var rng = InputsSeededGenerator(seed: rngSeed)
+        var rng = SeededGenerator(seed: rngSeed)
         let base = Array(seed.utf8)
         let interesting: [UInt8] = Array("[]{}\",:|<>/&;!-.0123456789eE\u{7F}".utf8) + [0, 0xC3, 0xFF]
         return (0..<count).map { _ in
