@@ -224,10 +224,11 @@ enum RenderCommand {
 
     /// `--render-timeout SEC`: seconds, or 0 for no limit.
     static func renderTimeout(_ text: String) throws(CLIError) -> Double? {
-        guard let t = Double(text), t.isFinite, t >= 0, t <= 86_400 else {
-            throw .usage("--render-timeout \(text): expected seconds from 0 (no limit) to 86400")
+        do {
+            return try RenderSpecBuilder.renderTimeout(text, origin: "--render-timeout")
+        } catch {
+            throw .usage(error.description)
         }
-        return t == 0 ? nil : t
     }
 
     /// Applies flags in command-line order on top of an optional --spec file.
@@ -254,9 +255,9 @@ enum RenderCommand {
                     switch name {
                     case "--no-scale-bar": b.setShowsScaleBar(false)
                     case "--fractional-zoom": b.setFractionalZoom(true)
-                    case "--offline": b.options.http.offline = true
-                    case "--allow-cross-origin-redirects": b.options.http.allowsCrossOriginRedirects = true
-                    case "--steps": b.directions.showsSteps = true
+                    case "--offline": b.setOffline(true)
+                    case "--allow-cross-origin-redirects": b.setAllowsCrossOriginRedirects(true)
+                    case "--steps": b.setShowsSteps(true)
                     default: break
                     }
                     continue
@@ -287,30 +288,13 @@ enum RenderCommand {
                 case "--output": try b.setOutput(v, origin: name)
                 case "--format": try b.setFormat(v, origin: name)
                 case "--quality": try b.setQuality(v, origin: name)
-                case "--cache-dir": b.options.http.cacheDirectory = v
-                case "--data-dir": b.options.dataDirectory = v
-                case "--timeout":
-                    guard let t = Double(v), t.isFinite, t > 0, t <= 600 else {
-                        throw CLIError.usage("--timeout \(v): expected seconds, more than 0 and at most 600")
-                    }
-                    b.options.http.timeout = t
-                case "--max-connections":
-                    guard let n = Int(v), n >= 1, n <= 64 else {
-                        throw CLIError.usage("--max-connections \(v): expected a whole number 1-64")
-                    }
-                    b.options.http.maxConcurrentRequests = n
-                case "--max-size":
-                    guard let n = Int(v), n >= 1, n <= 65_536 else {
-                        throw CLIError.usage("--max-size \(v): expected a whole number of pixels 1-65536")
-                    }
-                    b.options.maximumPixelSize = n
-                case "--max-pixels":
-                    let hard = MapSnapshotOptions.hardMaximumPixelCount
-                    guard let n = Int(v), n >= 1, n <= hard else {
-                        throw CLIError.usage("--max-pixels \(v): expected a whole number of pixels 1-\(hard)")
-                    }
-                    b.options.maximumPixelCount = n
-                case "--render-timeout": b.options.renderTimeout = try renderTimeout(v)
+                case "--cache-dir": b.setCacheDirectory(v)
+                case "--data-dir": b.setDataDirectory(v)
+                case "--timeout": try b.setHTTPTimeout(v, origin: name)
+                case "--max-connections": try b.setMaximumConnections(v, origin: name)
+                case "--max-size": try b.setMaximumPixelSize(v, origin: name)
+                case "--max-pixels": try b.setMaximumPixelCount(v, origin: name)
+                case "--render-timeout": try b.setRenderTimeout(v, origin: name)
                 case "--from": try b.setDirectionsOrigin(v, origin: name)
                 case "--to": try b.setDirectionsDestination(v, origin: name)
                 case "--via": try b.addDirectionsWaypoints(v, origin: name)
