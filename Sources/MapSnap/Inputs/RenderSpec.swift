@@ -243,7 +243,7 @@ public struct RenderSpec: Sendable {
                     var points: [LatLng] = []
                     try json.beginArray()
                     let complete = json.readNumberPairElements { lat, lon in
-                        guard abs(lat) <= 90, abs(lon) <= 180, points.count < EncodedPolyline.maximumPointCount else { return false }
+                        guard LatLng(latitude: lat, longitude: lon).isValid, points.count < EncodedPolyline.maximumPointCount else { return false }
                         points.append(LatLng(latitude: lat, longitude: lon))
                         return true
                     }
@@ -657,8 +657,8 @@ private struct SpecReader {
         default:
             throw RenderSpecError.wrongType(source: source, keyPath: keyPath(), expected: "\"lat,lon\", [lat, lon] or {\"lat\", \"lon\"}", found: typeName(value))
         }
-        guard abs(lat) <= 90 else { throw RenderSpecError.badValue(origin: origin(keyPath()), reason: "latitude \(lat) out of range -90…90") }
-        guard abs(lon) <= 180 else { throw RenderSpecError.badValue(origin: origin(keyPath()), reason: "longitude \(lon) out of range -180…180") }
+        guard LatLng.isValidLatitude(lat) else { throw RenderSpecError.badValue(origin: origin(keyPath()), reason: "latitude \(lat) out of range -90…90") }
+        guard LatLng.isValidLongitude(lon) else { throw RenderSpecError.badValue(origin: origin(keyPath()), reason: "longitude \(lon) out of range -180…180") }
         return LatLng(latitude: lat, longitude: lon)
     }
 

@@ -41,7 +41,7 @@ extension RenderSpecBuilder {
 
     /// `--directions-json FILE`: a saved answer, resolved and checked like other input files.
     package mutating func setDirectionsResponse(_ path: String, origin: String) throws {
-        directions.responseFile = try checkedPath(path.trimmingFieldSpaces(), origin: origin)
+        directions.responseFile = try checkedPath(path.trimmingASCIIWhitespace(), origin: origin)
     }
 
     /// A URL's or spec's directions merged in (later values win, waypoints add up).

@@ -93,7 +93,7 @@ package struct RenderSpecBuilder: Sendable {
 
     /// `--style normal|terrain|hybrid|satellite|FILE.json|URL`; a file path is resolved against `baseDirectory`.
     package mutating func setStyle(_ text: String, origin: String) throws {
-        let name = text.trimmingFieldSpaces()
+        let name = text.trimmingASCIIWhitespace()
         guard !name.isEmpty else { throw RenderSpecError.badValue(origin: origin, reason: "empty style name") }
         let isFile = name.contains("/") || name.lowercased().hasSuffix(".json")
         if isFile && !FilePathPolicy.isURL(name) {
@@ -123,7 +123,7 @@ package struct RenderSpecBuilder: Sendable {
 
     /// `--contact TEXT`: how a base map's provider can reach the user (sent in the User-Agent).
     package mutating func setContact(_ text: String, origin: String) throws {
-        let contact = text.trimmingFieldSpaces()
+        let contact = text.trimmingASCIIWhitespace()
         guard !contact.isEmpty, contact.count <= 200, !contact.contains(where: \.isNewline) else {
             throw RenderSpecError.badValue(origin: origin, reason: "expected an e-mail address or web page (one line, at most 200 characters)")
         }
@@ -133,7 +133,7 @@ package struct RenderSpecBuilder: Sendable {
 
     /// `--source SOURCE`: a file path (resolved against `baseDirectory`) or a URL template.
     package mutating func setSource(_ text: String, origin: String) throws {
-        let source = text.trimmingFieldSpaces()
+        let source = text.trimmingASCIIWhitespace()
         guard !source.isEmpty else { throw RenderSpecError.badValue(origin: origin, reason: "empty source") }
         options.source = try sourceLocation(source, origin: origin)
         options.basemap = nil
@@ -142,7 +142,7 @@ package struct RenderSpecBuilder: Sendable {
     /// `--dem SOURCE`: elevation tiles for hillshading, a file path (resolved against
     /// `baseDirectory`) or a URL template.
     package mutating func setDEM(_ text: String, origin: String) throws {
-        let source = text.trimmingFieldSpaces()
+        let source = text.trimmingASCIIWhitespace()
         guard !source.isEmpty else { throw RenderSpecError.badValue(origin: origin, reason: "empty DEM source") }
         options.demSource = try sourceLocation(source, origin: origin)
     }
@@ -150,14 +150,14 @@ package struct RenderSpecBuilder: Sendable {
     /// `--sprite BASE`: a local copy of the style's sprite sheet (`BASE.json` + `BASE.png`),
     /// resolved against `baseDirectory` and checked against `filePaths` like sources.
     package mutating func setSprite(_ text: String, origin: String) throws {
-        let base = text.trimmingFieldSpaces()
+        let base = text.trimmingASCIIWhitespace()
         guard !base.isEmpty else { throw RenderSpecError.badValue(origin: origin, reason: "empty sprite path") }
         options.sprite = try sourceLocation(base, origin: origin)
     }
 
     /// `--dem-encoding terrarium|mapbox`.
     package mutating func setDEMEncoding(_ text: String, origin: String) throws {
-        let name = text.trimmingFieldSpaces().lowercased()
+        let name = text.trimmingASCIIWhitespace().lowercased()
         guard let encoding = DEMEncoding(rawValue: name) else {
             throw RenderSpecError.badValue(origin: origin, reason: "unknown DEM encoding '\(text)' (terrarium or mapbox)")
         }
@@ -185,7 +185,7 @@ package struct RenderSpecBuilder: Sendable {
 
     /// `--polyline ENC` (precision 5) or `--polyline6 ENC` (precision 6): a path with default style.
     package mutating func addPolyline(_ text: String, precision: Int, origin: String) throws {
-        let encoded = text.trimmingFieldSpaces()
+        let encoded = text.trimmingASCIIWhitespace()
         do {
             let coordinates = try EncodedPolyline.decode(encoded, precision: precision)
             guard !coordinates.isEmpty else { throw StaticMapsSyntaxError.noLocations(origin: origin) }
@@ -258,7 +258,7 @@ package struct RenderSpecBuilder: Sendable {
     /// `maximumTextLength` characters.
     package mutating func setAttribution(_ text: String, origin: String) throws(RenderSpecError) {
         try Self.checkLength(text, origin: origin)
-        options.attribution = text.trimmingFieldSpaces().lowercased() == "none" ? "" : text
+        options.attribution = text.trimmingASCIIWhitespace().lowercased() == "none" ? "" : text
     }
 
     /// `--caption TEXT`, at most `maximumTextLength` characters.
@@ -286,7 +286,7 @@ package struct RenderSpecBuilder: Sendable {
     /// `--format NAME`: png8 (png), png32, jpg, jpg-baseline or webp.
     package mutating func setFormat(_ text: String, origin: String) throws(RenderSpecError) {
         do {
-            format = try ImageFormat(name: text.trimmingFieldSpaces())
+            format = try ImageFormat(name: text.trimmingASCIIWhitespace())
         } catch {
             throw .badValue(origin: origin, reason: error.description)
         }

@@ -190,7 +190,7 @@ package final class PlaceIndex: Sendable {
 
     /// The best entry for `text`, or nil.
     package func search(_ text: String) -> Match? {
-        let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+        let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingSpaces() }
         // The longest name first: "Tuomiokirkko, Helsinki" tries the whole text, then
         // "Tuomiokirkko" within Helsinki.
         for split in stride(from: parts.count, through: 1, by: -1) {
