@@ -309,10 +309,8 @@ enum RenderCommand {
             var spec = try b.build()
             spec.warnings = warnings + spec.warnings
             return spec
-        } catch let e as CLIError {
-            throw e
         } catch {
-            throw .input(String(describing: error))
+            throw .input(error.description)
         }
     }
 
@@ -325,10 +323,8 @@ enum RenderCommand {
         let snapshot: MapSnapshot
         do {
             snapshot = try MapSnapshotter(options: spec.options).render()
-        } catch let e as RenderError {
-            throw e.isInputError ? .input(e.description) : .runtime(e.description)
         } catch {
-            throw .runtime(String(describing: error))
+            throw error.isInputError ? .input(error.description) : .runtime(error.description)
         }
         // With --require-detail the coverage warning is the error, said once.
         let failsForDetail = requireDetail && snapshot.coverage.lacksDetail
