@@ -1,4 +1,3 @@
-import MapSnapTesting
 import Dispatch
 import Foundation
 import Synchronization
@@ -11,8 +10,11 @@ import Testing
     /// A `POST /render` body: `count` world-spanning polygons of `points` points with strokes
     /// `width` wide, on a `side`² image at scale 2 and zoom 1 (seeded, so always the same).
     static func heavySpec(count: Int, points: Int, width: Int, side: Int = 256) -> [UInt8] {
-        var rng = SeededGenerator(seed: 28)
-        func next() -> Double { Double.random(in: 0..<1, using: &rng) }
+        var seed: UInt64 = 28
+        func next() -> Double {
+            seed = seed &* 6364136223846793005 &+ 1442695040888963407
+            return Double(seed >> 11) / Double(1 << 53)
+        }
         var polygons: [String] = []
         for _ in 0..<count {
             let ring = (0..<points).map { _ in String(format: "[%.3f, %.3f]", next() * 140 - 70, next() * 340 - 170) }
