@@ -245,18 +245,20 @@ enum RenderCommand {
 
     /// `--render-timeout SEC`: seconds, or 0 for no limit.
     static func renderTimeout(_ text: String) throws(CLIError) -> Double? {
-        guard let t = Double(text), t.isFinite, t >= 0, t <= 86_400 else {
-            throw .usage("--render-timeout \(text): expected seconds from 0 (no limit) to 86400")
+        do {
+            return try RenderSpecBuilder.renderTimeout(text, origin: "--render-timeout")
+        } catch {
+            throw .usage(error.description)
         }
-        return t == 0 ? nil : t
     }
 
-    /// `--max-cost N`: pixel operations, or 0 for no limit.
+    /// `--max-cost N` for `batch`: one limit for every job (the builder's rule).
     static func maximumCost(_ text: String) throws(CLIError) -> Double? {
-        guard let n = Double(text), n.isFinite, n >= 0, n <= 1e12 else {
-            throw .usage("--max-cost \(text): expected pixel operations from 0 (no limit) to 1e12, e.g. 5e9")
+        do {
+            return try RenderSpecBuilder.maximumDrawingCost(text, origin: "--max-cost")
+        } catch {
+            throw .usage(error.description)
         }
-        return n == 0 ? nil : n
     }
 
     /// Applies flags in command-line order on top of an optional --spec file.
@@ -286,9 +288,9 @@ enum RenderCommand {
                     case "--north-arrow": b.setShowsNorthArrow(true)
                     case "--no-north-arrow": b.setShowsNorthArrow(false)
                     case "--fractional-zoom": b.setFractionalZoom(true)
-                    case "--offline": b.options.http.offline = true
-                    case "--allow-cross-origin-redirects": b.options.http.allowsCrossOriginRedirects = true
-                    case "--steps": b.directions.showsSteps = true
+                    case "--offline": b.setOffline(true)
+                    case "--allow-cross-origin-redirects": b.setAllowsCrossOriginRedirects(true)
+                    case "--steps": b.setShowsSteps(true)
                     default: break
                     }
                     continue
@@ -320,31 +322,14 @@ enum RenderCommand {
                 case "--output": try b.setOutput(v, origin: name)
                 case "--format": try b.setFormat(v, origin: name)
                 case "--quality": try b.setQuality(v, origin: name)
-                case "--cache-dir": b.options.http.cacheDirectory = v
-                case "--data-dir": b.options.dataDirectory = v
-                case "--timeout":
-                    guard let t = Double(v), t.isFinite, t > 0, t <= 600 else {
-                        throw CLIError.usage("--timeout \(v): expected seconds, more than 0 and at most 600")
-                    }
-                    b.options.http.timeout = t
-                case "--max-connections":
-                    guard let n = Int(v), n >= 1, n <= 64 else {
-                        throw CLIError.usage("--max-connections \(v): expected a whole number 1-64")
-                    }
-                    b.options.http.maxConcurrentRequests = n
-                case "--max-size":
-                    guard let n = Int(v), n >= 1, n <= 65_536 else {
-                        throw CLIError.usage("--max-size \(v): expected a whole number of pixels 1-65536")
-                    }
-                    b.options.maximumPixelSize = n
-                case "--max-pixels":
-                    let hard = MapSnapshotOptions.hardMaximumPixelCount
-                    guard let n = Int(v), n >= 1, n <= hard else {
-                        throw CLIError.usage("--max-pixels \(v): expected a whole number of pixels 1-\(hard)")
-                    }
-                    b.options.maximumPixelCount = n
-                case "--render-timeout": b.options.renderTimeout = try renderTimeout(v)
-                case "--max-cost": b.options.maximumDrawingCost = try maximumCost(v)
+                case "--cache-dir": b.setCacheDirectory(v)
+                case "--data-dir": b.setDataDirectory(v)
+                case "--timeout": try b.setHTTPTimeout(v, origin: name)
+                case "--max-connections": try b.setMaximumConnections(v, origin: name)
+                case "--max-size": try b.setMaximumPixelSize(v, origin: name)
+                case "--max-pixels": try b.setMaximumPixelCount(v, origin: name)
+                case "--render-timeout": try b.setRenderTimeout(v, origin: name)
+                case "--max-cost": try b.setMaximumDrawingCost(v, origin: name)
                 case "--from": try b.setDirectionsOrigin(v, origin: name)
                 case "--to": try b.setDirectionsDestination(v, origin: name)
                 case "--via": try b.addDirectionsWaypoints(v, origin: name)
@@ -359,10 +344,8 @@ enum RenderCommand {
             var spec = try b.build()
             spec.warnings = warnings + spec.warnings
             return spec
-        } catch let e as CLIError {
-            throw e
         } catch {
-            throw .input(String(describing: error))
+            throw .input(error.description)
         }
     }
 
@@ -379,10 +362,8 @@ enum RenderCommand {
         let snapshot: MapSnapshot
         do {
             snapshot = try MapSnapshotter(options: spec.options).render()
-        } catch let e as RenderError {
-            throw e.isInputError ? .input(e.description) : .runtime(e.description)
         } catch {
-            throw .runtime(String(describing: error))
+            throw error.isInputError ? .input(error.description) : .runtime(error.description)
         }
         // With --require-detail the coverage warning is the error, said once.
         let failsForDetail = requireDetail && snapshot.coverage.lacksDetail

@@ -28,7 +28,7 @@ public struct Router: Sendable, Hashable, CustomStringConvertible {
 
     /// A router from its written form; nil when it is not an http(s) URL.
     public init?(_ text: String) {
-        var url = text.trimmingCharacters(in: .whitespaces)
+        var url = text.trimmingSpaces()
         var engine: Engine?
         if let plus = url.firstIndex(of: "+"), let colon = url.firstIndex(of: ":"), plus < colon {
             guard let named = Engine(rawValue: url[..<plus].lowercased()) else { return nil }

@@ -21,8 +21,15 @@ public struct LatLng: Hashable, Sendable, CustomStringConvertible {
 
     /// True when both values are finite, latitude is within ±90 and longitude within ±180.
     public var isValid: Bool {
-        latitude.isFinite && longitude.isFinite && abs(latitude) <= 90 && abs(longitude) <= 180
+        Self.isValidLatitude(latitude) && Self.isValidLongitude(longitude)
     }
+
+    /// True for a finite latitude within −90…90 degrees: the one range check every input
+    /// (CLI, Static Maps syntax, render specs, GPX, extract areas) applies.
+    package static func isValidLatitude(_ degrees: Double) -> Bool { (-90.0...90.0).contains(degrees) }
+
+    /// True for a finite longitude within −180…180 degrees (see `isValidLatitude`).
+    package static func isValidLongitude(_ degrees: Double) -> Bool { (-180.0...180.0).contains(degrees) }
 
     /// Largest |longitude| a vertex of a path, polygon or marker may have: one world beyond
     /// the antimeridian on either side.
@@ -34,7 +41,7 @@ public struct LatLng: Hashable, Sendable, CustomStringConvertible {
     /// states file) is accepted by Leaflet, MapLibre and GDAL, and is drawn here as the
     /// same longitudes ±360° would be.
     public var isValidVertex: Bool {
-        latitude.isFinite && longitude.isFinite && abs(latitude) <= 90 && abs(longitude) <= Self.maximumContinuousLongitude
+        Self.isValidLatitude(latitude) && longitude.isFinite && abs(longitude) <= Self.maximumContinuousLongitude
     }
 
     /// `latitude,longitude`, as the CLI and Static Maps syntax take it.

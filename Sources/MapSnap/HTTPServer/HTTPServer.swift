@@ -393,7 +393,7 @@ final class HTTPServer: Sendable {
         guard settings.trustedProxies.contains(peer), let forwardedFor else { return peer }
         var candidate = peer
         for part in forwardedFor.split(separator: ",").reversed() {
-            let address = part.trimmingCharacters(in: .whitespaces)
+            let address = part.trimmingSpaces()
             var v4 = in_addr(), v6 = in6_addr()
             guard inet_pton(AF_INET, address, &v4) == 1 || inet_pton(AF_INET6, address, &v6) == 1 else { break }
             candidate = address

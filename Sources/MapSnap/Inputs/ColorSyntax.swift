@@ -27,7 +27,7 @@ public enum ColorSyntax {
 
     /// Parses one colour literal (surrounding spaces are ignored).
     public static func parse(_ text: String) throws(ColorSyntaxError) -> Color {
-        let trimmed = text.trimmingFieldSpaces()
+        let trimmed = text.trimmingASCIIWhitespace()
         guard !trimmed.isEmpty else { throw .empty }
         let lower = trimmed.lowercased()
         if let named = namedColors.first(where: { $0.name == lower }) { return named.color }
@@ -72,15 +72,5 @@ public enum ColorSyntaxError: Error, Equatable, Sendable, CustomStringConvertibl
         case .empty: return "empty colour (\(expected))"
         case let .invalid(text): return "\"\(text)\" is not a colour (\(expected))"
         }
-    }
-}
-
-extension StringProtocol {
-    /// The text without leading and trailing spaces, tabs and newlines (no Foundation needed).
-    func trimmingFieldSpaces() -> String {
-        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
-        guard let first = firstIndex(where: { !isSpace($0) }),
-              let last = lastIndex(where: { !isSpace($0) }) else { return "" }
-        return String(self[first...last])
     }
 }

@@ -46,7 +46,7 @@ public struct DirectionsQuery: Sendable, Hashable {
 
     /// `drive|walk|bike|transit`, or Google's `driving|walking|bicycling|transit`.
     public static func parseMode(_ text: String, origin: String) throws(StaticMapsSyntaxError) -> TransportType {
-        guard let mode = TransportType(name: text.trimmingFieldSpaces()) else {
+        guard let mode = TransportType(name: text.trimmingASCIIWhitespace()) else {
             throw .badValue(origin: origin, key: nil, text: text, reason: "expected \(TransportType.acceptedNames)")
         }
         return mode
@@ -54,7 +54,7 @@ public struct DirectionsQuery: Sendable, Hashable {
 
     /// `0`…`3`, or Google's `true` (= 2) / `false` (= 0).
     public static func parseAlternatives(_ text: String, origin: String) throws(StaticMapsSyntaxError) -> Int {
-        let t = text.trimmingFieldSpaces().lowercased()
+        let t = text.trimmingASCIIWhitespace().lowercased()
         if t == "true" { return 2 }
         if t == "false" { return 0 }
         guard let n = Int(t), (0...DirectionsRequest.maximumAlternateCount).contains(n) else {
@@ -68,7 +68,7 @@ public struct DirectionsQuery: Sendable, Hashable {
     public static func parseAvoid(_ text: String, origin: String) throws(StaticMapsSyntaxError) -> Set<DirectionsRequest.RoadFeature> {
         var out: Set<DirectionsRequest.RoadFeature> = []
         for item in text.split(whereSeparator: { $0 == "," || $0 == "|" }) {
-            let name = String(item).trimmingFieldSpaces().lowercased()
+            let name = String(item).trimmingASCIIWhitespace().lowercased()
             if name.isEmpty || name == "indoor" { continue }
             guard let feature = DirectionsRequest.RoadFeature(rawValue: name) else {
                 throw .badValue(origin: origin, key: nil, text: String(item), reason: "expected tolls, highways or ferries")
@@ -80,7 +80,7 @@ public struct DirectionsQuery: Sendable, Hashable {
 
     /// `metric` or `imperial`.
     public static func parseUnits(_ text: String, origin: String) throws(StaticMapsSyntaxError) -> TravelSummary.Units {
-        guard let units = TravelSummary.Units(rawValue: text.trimmingFieldSpaces().lowercased()) else {
+        guard let units = TravelSummary.Units(rawValue: text.trimmingASCIIWhitespace().lowercased()) else {
             throw .badValue(origin: origin, key: nil, text: text, reason: "expected metric or imperial")
         }
         return units
@@ -89,7 +89,7 @@ public struct DirectionsQuery: Sendable, Hashable {
     /// One place; Google's `via:` prefix (pass through without stopping) is accepted and
     /// treated as a stop.
     public static func parsePlace(_ text: String, origin: String, resolver: (any PlaceResolving)?) throws(StaticMapsSyntaxError) -> LatLng {
-        var place = text.trimmingFieldSpaces()
+        var place = text.trimmingASCIIWhitespace()
         if place.lowercased().hasPrefix("via:") { place = String(place.dropFirst(4)) }
         return try StaticMapsSyntax.parseLocation(place, origin: origin, resolver: resolver)
     }
@@ -98,7 +98,7 @@ public struct DirectionsQuery: Sendable, Hashable {
     public static func parseWaypoints(_ text: String, origin: String, resolver: (any PlaceResolving)?) throws(StaticMapsSyntaxError) -> [LatLng] {
         var out: [LatLng] = []
         for item in text.split(separator: "|") {
-            let place = String(item).trimmingFieldSpaces()
+            let place = String(item).trimmingASCIIWhitespace()
             if place.isEmpty || place.lowercased().hasPrefix("optimize:") { continue }
             guard out.count < DirectionsRequest.maximumWaypointCount else {
                 throw .tooManyLocations(origin: origin, limit: DirectionsRequest.maximumWaypointCount)

@@ -168,7 +168,7 @@ private final class GPXCollector: XMLEventHandler {
             if !points.isEmpty { overlays.append(.path(PathOverlay(coordinates: points))) }
             points.removeAll(keepingCapacity: true)
         case ("wpt", "name"):
-            waypointName = nameText?.trimmingFieldSpaces()
+            waypointName = nameText?.trimmingASCIIWhitespace()
             nameText = nil
         case ("gpx", "wpt"):
             if let waypoint {
@@ -185,23 +185,24 @@ private final class GPXCollector: XMLEventHandler {
 
     /// The `lat`/`lon` pair of a point element, or nil after recording why not.
     private func coordinate(element: String, attributes: XMLAttributes, line: Int) -> LatLng? {
-        func value(_ attribute: String, limit: Double) -> Double? {
+        func value(_ attribute: String, limit: Int, isValid: (Double) -> Bool) -> Double? {
             guard let text = attributes.value(of: attribute) else {
                 _ = fail(.badCoordinate(source: source, line: line, element: element, attribute: attribute, value: nil, reason: ""))
                 return nil
             }
-            guard let v = Double(text.trimmingFieldSpaces()), v.isFinite else {
+            guard let v = Double(text.trimmingASCIIWhitespace()), v.isFinite else {
                 _ = fail(.badCoordinate(source: source, line: line, element: element, attribute: attribute, value: text, reason: "is not a number"))
                 return nil
             }
-            guard abs(v) <= limit else {
+            guard isValid(v) else {
                 _ = fail(.badCoordinate(source: source, line: line, element: element, attribute: attribute, value: text,
-                                        reason: "is out of range -\(Int(limit))…\(Int(limit))"))
+                                        reason: "is out of range -\(limit)…\(limit)"))
                 return nil
             }
             return v
         }
-        guard let lat = value("lat", limit: 90), let lon = value("lon", limit: 180) else { return nil }
+        guard let lat = value("lat", limit: 90, isValid: LatLng.isValidLatitude),
+              let lon = value("lon", limit: 180, isValid: LatLng.isValidLongitude) else { return nil }
         return LatLng(latitude: lat, longitude: lon)
     }
 }

@@ -99,7 +99,7 @@ public struct RenderSpec: Sendable {
     /// and `filePaths` says which files it may name.
     public static func load(path: String, resolver: (any PlaceResolving)? = nil,
                             defaults: MapSnapshotOptions = MapSnapshotOptions(),
-                            filePaths: FilePathPolicy = .unrestricted) throws -> RenderSpec {
+                            filePaths: FilePathPolicy = .unrestricted) throws(RenderSpecError) -> RenderSpec {
         var reader = RenderSpecBuilder(options: defaults, resolver: resolver)
         reader.filePaths = filePaths
         let bytes = try reader.readFile(path, origin: "--spec")
@@ -112,7 +112,7 @@ public struct RenderSpec: Sendable {
     public static func parse(data: Data, source: String, baseDirectory: String? = nil,
                              resolver: (any PlaceResolving)? = nil,
                              defaults: MapSnapshotOptions = MapSnapshotOptions(),
-                             filePaths: FilePathPolicy = .unrestricted) throws -> RenderSpec {
+                             filePaths: FilePathPolicy = .unrestricted) throws(RenderSpecError) -> RenderSpec {
         var builder = RenderSpecBuilder(options: defaults, resolver: resolver, baseDirectory: baseDirectory)
         builder.filePaths = filePaths
         return try parse(bytes: [UInt8](data), range: nil, file: source, line: nil, builder: builder)
@@ -149,12 +149,14 @@ public struct RenderSpec: Sendable {
         let lineSource = "\(source):\(line.number)"
         do {
             return .success(try parse(bytes: bytes, range: line.range, file: source, line: line.number, builder: builder))
-        } catch let error as RenderSpecError {
-            return .failure(error)
         } catch {
+            switch error {
+            case .syntax, .geoJSON, .gpx, .basemap: break
+            default: return .failure(error)
+            }
             // Messages of other stages start with the origin they were given ("jobs.jsonl:3: …")
             // or name another file (a GeoJSON's own errors); either way the line is said once.
-            let text = "\(error)"
+            let text = error.description
             let prefix = lineSource + ": "
             let message = text.hasPrefix(prefix) ? String(text.dropFirst(prefix.count)) : text
             return .failure(.inJob(source: source, line: line.number, message: message))
@@ -165,10 +167,10 @@ public struct RenderSpec: Sendable {
     public static func parseLines(data: Data, source: String, baseDirectory: String? = nil,
                                   resolver: (any PlaceResolving)? = nil,
                                   defaults: MapSnapshotOptions = MapSnapshotOptions(),
-                                  filePaths: FilePathPolicy = .unrestricted) throws -> [RenderSpec] {
+                                  filePaths: FilePathPolicy = .unrestricted) throws(RenderSpecError) -> [RenderSpec] {
         try parseJobs(data: data, source: source, baseDirectory: baseDirectory, resolver: resolver, defaults: defaults,
                       filePaths: filePaths)
-            .map { try $0.result.get() }
+            .map { job throws(RenderSpecError) in try job.result.get() }
     }
 
     static func directory(of path: String) -> String? {
@@ -181,37 +183,41 @@ public struct RenderSpec: Sendable {
     /// which is only marked: the GeoJSON reader streams it later, when its turn comes in the
     /// schema order, straight into overlays.
     private static func parse(bytes: [UInt8], range: Range<Int>?, file: String, line: Int?,
-                              builder: RenderSpecBuilder) throws -> RenderSpec {
+                              builder: RenderSpecBuilder) throws(RenderSpecError) -> RenderSpec {
         let source = line.map { "\(file):\($0)" } ?? file
         var json: JSONReader
         var root = JSONObject()
         var inlineGeoJSON: JSONReader.Mark?
         var coordinates: [Int: [LatLng]] = [:]
-        do {
+        var rootIsNot: String?  // what the root is, when it is not an object
+        do throws(JSONError) {
             json = try JSONReader(bytes: bytes, range: range, source: file, firstLine: line ?? 1)
             let kind = try json.peek()
-            guard kind == .object else {
+            if kind != .object {
                 // Syntax errors first, as for any other document.
                 _ = try json.readValue()
-                try json.finish()
-                throw RenderSpecError.wrongType(source: source, keyPath: "(root)", expected: "an object", found: kind.withArticle)
-            }
-            try json.beginObject()
-            while let key = try json.nextKey() {
-                if key == "geojson", try json.peek() == .object {
-                    inlineGeoJSON = json.mark
-                    try json.skipValue()
-                    root[key] = .object(JSONObject())
-                } else if key == "paths", try json.peek() == .array {
-                    (root[key], coordinates) = try readPaths(&json)
-                } else {
-                    if key == "geojson" { inlineGeoJSON = nil }
-                    root[key] = try json.readValue()
+                rootIsNot = kind.withArticle
+            } else {
+                try json.beginObject()
+                while let key = try json.nextKey() {
+                    if key == "geojson", try json.peek() == .object {
+                        inlineGeoJSON = json.mark
+                        try json.skipValue()
+                        root[key] = .object(JSONObject())
+                    } else if key == "paths", try json.peek() == .array {
+                        (root[key], coordinates) = try readPaths(&json)
+                    } else {
+                        if key == "geojson" { inlineGeoJSON = nil }
+                        root[key] = try json.readValue()
+                    }
                 }
             }
             try json.finish()
-        } catch let error as JSONError {
-            throw RenderSpecError.invalidJSON(error)
+        } catch {
+            throw .invalidJSON(error)
+        }
+        if let rootIsNot {
+            throw .wrongType(source: source, keyPath: "(root)", expected: "an object", found: rootIsNot)
         }
         var reader = SpecReader(source: source, builder: builder, json: json, inlineGeoJSON: inlineGeoJSON,
                                 coordinates: coordinates)
@@ -244,7 +250,7 @@ public struct RenderSpec: Sendable {
                     var points: [LatLng] = []
                     try json.beginArray()
                     let complete = json.readNumberPairElements { lat, lon in
-                        guard abs(lat) <= 90, abs(lon) <= 180, points.count < EncodedPolyline.maximumPointCount else { return false }
+                        guard LatLng(latitude: lat, longitude: lon).isValid, points.count < EncodedPolyline.maximumPointCount else { return false }
                         points.append(LatLng(latitude: lat, longitude: lon))
                         return true
                     }
@@ -263,8 +269,28 @@ public struct RenderSpec: Sendable {
     }
 }
 
+extension RenderSpecError {
+    /// `body`'s value, or its Static Maps syntax error as `.syntax`.
+    static func syntax<T>(_ body: () throws(StaticMapsSyntaxError) -> T) throws(RenderSpecError) -> T {
+        do { return try body() } catch { throw .syntax(error) }
+    }
+}
+
 /// Why a spec was rejected. `origin`/`keyPath` say where (`spec.json: paths[2].color`).
+///
+/// The one error of the Inputs stage's front door (`RenderSpec.load`/`parse`/`parseLines`
+/// and every `RenderSpecBuilder` method): a value in one of the syntaxes a spec embeds comes
+/// back as that syntax's own error inside `syntax`, `geoJSON`, `gpx` or `basemap`, so a
+/// caller switches on one enum and still gets the evidence. Messages are the inner ones.
 public enum RenderSpecError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// A Static Maps value (path, markers, location, size, polyline, directions field).
+    case syntax(StaticMapsSyntaxError)
+    /// A GeoJSON file or inline object.
+    case geoJSON(GeoJSONError)
+    /// A GPX file.
+    case gpx(GPXError)
+    /// A named base map that cannot be used.
+    case basemap(BasemapError)
     /// Not JSON; the error names the byte offset, line, column and key path.
     case invalidJSON(JSONError)
     case unknownKey(source: String, keyPath: String, allowed: [String])
@@ -286,6 +312,10 @@ public enum RenderSpecError: Error, Equatable, Sendable, CustomStringConvertible
     /// One line naming what failed, where and why: the message the CLI prints.
     public var description: String {
         switch self {
+        case let .syntax(error): return error.description
+        case let .geoJSON(error): return error.description
+        case let .gpx(error): return error.description
+        case let .basemap(error): return error.description
         case let .invalidJSON(error): return error.description
         case let .unknownKey(source, keyPath, allowed):
             return "\(source): unknown key \"\(keyPath)\" (allowed here: \(allowed.joined(separator: ", ")))"
@@ -326,7 +356,7 @@ private struct SpecReader {
 
     private func origin(_ keyPath: String) -> String { "\(source): \(keyPath)" }
 
-    mutating func read(_ object: JSONObject) throws {
+    mutating func read(_ object: JSONObject) throws(RenderSpecError) {
         try checkKeys(object, "(root)", allowed: RenderSpec.keys)
         if let v = object["size"] {
             if case .string(let text) = v {
@@ -365,7 +395,8 @@ private struct SpecReader {
                 if let inlineGeoJSON {
                     var reader = json
                     reader.seek(to: inlineGeoJSON)
-                    let document = try GeoJSON(reading: &reader, source: source)
+                    let document: GeoJSON
+                    do { document = try GeoJSON(reading: &reader, source: source) } catch { throw .geoJSON(error) }
                     builder.addGeoJSON(document, name: origin("geojson"))
                 }
             }
@@ -425,10 +456,10 @@ private struct SpecReader {
     /// `"directions": {"origin", "destination", "waypoints": [PLACE, …] | "A|B", "mode",
     /// "alternatives": 0…3 | bool, "avoid": ["tolls", …] | "tolls,ferries", "units",
     /// "response": "saved-answer.json", "steps": bool}`.
-    mutating func readDirections(_ value: JSONValue) throws {
+    mutating func readDirections(_ value: JSONValue) throws(RenderSpecError) {
         let o = try dictionary(value, "directions", allowed: ["origin", "destination", "waypoints", "mode", "alternatives", "avoid",
                                                              "units", "response", "steps"])
-        func text(_ key: String) throws -> String? {
+        func text(_ key: String) throws(RenderSpecError) -> String? {
             guard let v = o[key] else { return nil }
             if case .bool(let b) = v, key == "alternatives" { return b ? "true" : "false" }
             if case .number = v { return try numberText(v, "directions.\(key)") }
@@ -451,7 +482,7 @@ private struct SpecReader {
         if let v = o["avoid"] {
             let t: String
             if case .string(let s) = v { t = s } else {
-                t = try array(v, "directions.avoid").enumerated().map { try string($1, "directions.avoid[\($0)]") }.joined(separator: ",")
+                t = try array(v, "directions.avoid").enumerated().map { i, item throws(RenderSpecError) in try string(item, "directions.avoid[\(i)]") }.joined(separator: ",")
             }
             try builder.setAvoid(t, origin: origin("directions.avoid"))
         }
@@ -467,7 +498,7 @@ private struct SpecReader {
 
     /// A path object; `coordinates` are its coordinates when they were read straight from the
     /// document (the tree then holds a placeholder).
-    func path(_ value: JSONValue, _ keyPath: String, coordinates direct: [LatLng]? = nil) throws -> PathOverlay {
+    func path(_ value: JSONValue, _ keyPath: String, coordinates direct: [LatLng]? = nil) throws(RenderSpecError) -> PathOverlay {
         let o = try dictionary(value, keyPath, allowed: Self.pathKeys)
         var path = PathOverlay(coordinates: [])
         switch (o["coordinates"], o["polyline"]) {
@@ -481,16 +512,17 @@ private struct SpecReader {
             path.coordinates.reserveCapacity(items.count)
             for (i, item) in items.enumerated() { path.coordinates.append(try location(item, "\(keyPath).coordinates[\(i)]")) }
         case let (nil, polyline?):
-            let precision = try o["precision"].map { try integer($0, "\(keyPath).precision", in: 5...6) } ?? 5
+            let precision = try o["precision"].map { v throws(RenderSpecError) in try integer(v, "\(keyPath).precision", in: 5...6) } ?? 5
+            let text = try string(polyline, "\(keyPath).polyline")
             do {
-                path.coordinates = try EncodedPolyline.decode(try string(polyline, "\(keyPath).polyline"), precision: precision)
-            } catch let error as PolylineError {
-                throw StaticMapsSyntaxError.badPolyline(origin: origin("\(keyPath).polyline"), error: error)
+                path.coordinates = try EncodedPolyline.decode(text, precision: precision)
+            } catch {
+                throw .syntax(.badPolyline(origin: origin("\(keyPath).polyline"), error: error))
             }
         default:
             throw RenderSpecError.badValue(origin: origin(keyPath), reason: "give exactly one of \"coordinates\" or \"polyline\"")
         }
-        guard !path.coordinates.isEmpty else { throw StaticMapsSyntaxError.noLocations(origin: origin(keyPath)) }
+        guard !path.coordinates.isEmpty else { throw .syntax(.noLocations(origin: origin(keyPath))) }
         if let v = o["color"] { path.color = try color(v, "\(keyPath).color") }
         if let v = o["width"] { path.width = try number(v, "\(keyPath).width", in: 0...200) }
         if let v = o["casingColor"] { path.casingColor = try optionalColor(v, "\(keyPath).casingColor") }
@@ -500,7 +532,7 @@ private struct SpecReader {
             guard items.count <= 16 else {
                 throw RenderSpecError.badValue(origin: origin("\(keyPath).dash"), reason: "at most 16 dash lengths")
             }
-            path.dash = try items.enumerated().map { try number($1, "\(keyPath).dash[\($0)]", in: 0...1000) }
+            path.dash = try items.enumerated().map { i, item throws(RenderSpecError) in try number(item, "\(keyPath).dash[\(i)]", in: 0...1000) }
             if !path.dash.isEmpty && path.dash.allSatisfy({ $0 == 0 }) {
                 throw RenderSpecError.badValue(origin: origin("\(keyPath).dash"), reason: "dash lengths cannot all be 0")
             }
@@ -516,7 +548,7 @@ private struct SpecReader {
     static let markerKeys = ["lat", "lon", "location", "color", "size", "style", "diameter", "label", "title", "icon", "anchor", "level",
                              "snippet", "opacity"]
 
-    func marker(_ value: JSONValue, _ keyPath: String) throws -> MarkerOverlay {
+    func marker(_ value: JSONValue, _ keyPath: String) throws(RenderSpecError) -> MarkerOverlay {
         let o = try dictionary(value, keyPath, allowed: Self.markerKeys)
         let coordinate: LatLng
         switch (o["location"], o["lat"], o["lon"]) {
@@ -525,13 +557,13 @@ private struct SpecReader {
         default: throw RenderSpecError.badValue(origin: origin(keyPath), reason: "give \"lat\" and \"lon\", or \"location\"")
         }
         var marker = MarkerOverlay(coordinate: coordinate)
-        let size = try o["size"].map { try choice($0, "\(keyPath).size", MarkerOverlay.PinSize.init(rawValue:), "tiny, small, mid or normal") } ?? .normal
+        let size = try o["size"].map { v throws(RenderSpecError) in try choice(v, "\(keyPath).size", MarkerOverlay.PinSize.init(rawValue:), "tiny, small, mid or normal") } ?? .normal
         marker.style = .pin(size)
         if let v = o["style"] {
             switch try string(v, "\(keyPath).style") {
             case "pin": break
             case "dot":
-                let diameter = try o["diameter"].map { try number($0, "\(keyPath).diameter", in: 1...256) }
+                let diameter = try o["diameter"].map { v throws(RenderSpecError) in try number(v, "\(keyPath).diameter", in: 1...256) }
                 marker.style = .dot(diameter: diameter ?? StaticMapsSyntax.dotDiameter(size))
             case "callout":
                 marker.style = .callout
@@ -580,7 +612,9 @@ private struct SpecReader {
                     }
                     text = "\(try number(items[0], "\(keyPath).anchor[0]", in: -4096...4096)),\(try number(items[1], "\(keyPath).anchor[1]", in: -4096...4096))"
                 }
-                (anchor, marker.iconAnchorFraction) = try StaticMapsSyntax.iconAnchor(text, iconPath: icon, origin: origin(keyPath))
+                (anchor, marker.iconAnchorFraction) = try RenderSpecError.syntax { () throws(StaticMapsSyntaxError) in
+                    try StaticMapsSyntax.iconAnchor(text, iconPath: icon, origin: origin(keyPath))
+                }
             }
             marker.style = .icon(path: icon, anchor: anchor)
         } else if o["anchor"] != nil {
@@ -590,7 +624,7 @@ private struct SpecReader {
         return marker
     }
 
-    func polygon(_ value: JSONValue, _ keyPath: String) throws -> PolygonOverlay {
+    func polygon(_ value: JSONValue, _ keyPath: String) throws(RenderSpecError) -> PolygonOverlay {
         let o = try dictionary(value, keyPath, allowed: ["rings", "fillColor", "strokeColor", "strokeWidth", "level"])
         guard let ringsValue = o["rings"] else {
             throw RenderSpecError.badValue(origin: origin(keyPath), reason: "missing \"rings\"")
@@ -605,7 +639,7 @@ private struct SpecReader {
             guard total <= EncodedPolyline.maximumPointCount else {
                 throw RenderSpecError.badValue(origin: origin(ringPath), reason: "more than \(EncodedPolyline.maximumPointCount) points")
             }
-            rings.append(try items.enumerated().map { try location($1, "\(ringPath)[\($0)]") })
+            rings.append(try items.enumerated().map { i, item throws(RenderSpecError) in try location(item, "\(ringPath)[\(i)]") })
         }
         guard !rings.isEmpty else { throw RenderSpecError.badValue(origin: origin("\(keyPath).rings"), reason: "no rings") }
         var polygon = PolygonOverlay(rings: rings)
@@ -616,7 +650,7 @@ private struct SpecReader {
         return polygon
     }
 
-    func circle(_ value: JSONValue, _ keyPath: String) throws -> CircleOverlay {
+    func circle(_ value: JSONValue, _ keyPath: String) throws(RenderSpecError) -> CircleOverlay {
         let o = try dictionary(value, keyPath, allowed: ["center", "radiusMeters", "fillColor", "strokeColor", "strokeWidth", "level"])
         guard let c = o["center"], let r = o["radiusMeters"] else {
             throw RenderSpecError.badValue(origin: origin(keyPath), reason: "needs \"center\" and \"radiusMeters\"")
@@ -640,12 +674,15 @@ private struct SpecReader {
 
     /// `"lat,lon"` or place name, `[lat, lon]`, or `{"lat", "lon"}`.
     /// The key path is built only for an error message: routes have a million coordinates.
-    func location(_ value: JSONValue, _ keyPath: @autoclosure () -> String) throws -> LatLng {
+    func location(_ value: JSONValue, _ keyPath: @autoclosure () -> String) throws(RenderSpecError) -> LatLng {
         let lat: Double
         let lon: Double
         switch value {
         case .string(let text):
-            return try StaticMapsSyntax.parseLocation(text, origin: origin(keyPath()), resolver: builder.resolver)
+            let (origin, resolver) = (origin(keyPath()), builder.resolver)
+            return try RenderSpecError.syntax { () throws(StaticMapsSyntaxError) in
+                try StaticMapsSyntax.parseLocation(text, origin: origin, resolver: resolver)
+            }
         case .array(let items):
             guard items.count == 2, case .number(let a) = items[0], case .number(let b) = items[1] else {
                 throw RenderSpecError.wrongType(source: source, keyPath: keyPath(), expected: "[lat, lon] numbers", found: typeName(value))
@@ -660,14 +697,14 @@ private struct SpecReader {
         default:
             throw RenderSpecError.wrongType(source: source, keyPath: keyPath(), expected: "\"lat,lon\", [lat, lon] or {\"lat\", \"lon\"}", found: typeName(value))
         }
-        guard abs(lat) <= 90 else { throw RenderSpecError.badValue(origin: origin(keyPath()), reason: "latitude \(lat) out of range -90…90") }
-        guard abs(lon) <= 180 else { throw RenderSpecError.badValue(origin: origin(keyPath()), reason: "longitude \(lon) out of range -180…180") }
+        guard LatLng.isValidLatitude(lat) else { throw RenderSpecError.badValue(origin: origin(keyPath()), reason: "latitude \(lat) out of range -90…90") }
+        guard LatLng.isValidLongitude(lon) else { throw RenderSpecError.badValue(origin: origin(keyPath()), reason: "longitude \(lon) out of range -180…180") }
         return LatLng(latitude: lat, longitude: lon)
     }
 
     /// The object; unknown keys are errors (see `checkKeys`). `allowed` nil skips the check
     /// (inline GeoJSON has its own rules).
-    func dictionary(_ value: JSONValue, _ keyPath: String, allowed: [String]?) throws -> JSONObject {
+    func dictionary(_ value: JSONValue, _ keyPath: String, allowed: [String]?) throws(RenderSpecError) -> JSONObject {
         guard case .object(let o) = value else {
             throw RenderSpecError.wrongType(source: source, keyPath: keyPath, expected: "an object", found: typeName(value))
         }
@@ -676,14 +713,14 @@ private struct SpecReader {
     }
 
     /// Unknown keys are errors (sorted, so the same typo is reported whatever JSON order).
-    func checkKeys(_ o: JSONObject, _ keyPath: String, allowed: [String]) throws {
+    func checkKeys(_ o: JSONObject, _ keyPath: String, allowed: [String]) throws(RenderSpecError) {
         if let unknown = o.keys.sorted().first(where: { !allowed.contains($0) }) {
             let path = keyPath == "(root)" ? unknown : "\(keyPath).\(unknown)"
             throw RenderSpecError.unknownKey(source: source, keyPath: path, allowed: allowed)
         }
     }
 
-    func array(_ value: JSONValue?, _ keyPath: String) throws -> [JSONValue] {
+    func array(_ value: JSONValue?, _ keyPath: String) throws(RenderSpecError) -> [JSONValue] {
         guard let value else { return [] }
         guard case .array(let a) = value else {
             throw RenderSpecError.wrongType(source: source, keyPath: keyPath, expected: "an array", found: typeName(value))
@@ -691,14 +728,14 @@ private struct SpecReader {
         return a
     }
 
-    func string(_ value: JSONValue, _ keyPath: String) throws -> String {
+    func string(_ value: JSONValue, _ keyPath: String) throws(RenderSpecError) -> String {
         guard case .string(let s) = value else {
             throw RenderSpecError.wrongType(source: source, keyPath: keyPath, expected: "a string", found: typeName(value))
         }
         return s
     }
 
-    func bool(_ value: JSONValue, _ keyPath: String) throws -> Bool {
+    func bool(_ value: JSONValue, _ keyPath: String) throws(RenderSpecError) -> Bool {
         guard case .bool(let b) = value else {
             throw RenderSpecError.wrongType(source: source, keyPath: keyPath, expected: "true or false", found: typeName(value))
         }
@@ -706,7 +743,7 @@ private struct SpecReader {
     }
 
     /// A number, or a string holding one; returned as text so the flag parser validates it.
-    func numberText(_ value: JSONValue, _ keyPath: String) throws -> String {
+    func numberText(_ value: JSONValue, _ keyPath: String) throws(RenderSpecError) -> String {
         switch value {
         case .string(let s): return s
         case .number(let n): return String(n)
@@ -714,7 +751,7 @@ private struct SpecReader {
         }
     }
 
-    func number(_ value: JSONValue, _ keyPath: String, in range: ClosedRange<Double>) throws -> Double {
+    func number(_ value: JSONValue, _ keyPath: String, in range: ClosedRange<Double>) throws(RenderSpecError) -> Double {
         guard case .number(let n) = value else {
             throw RenderSpecError.wrongType(source: source, keyPath: keyPath, expected: "a number", found: typeName(value))
         }
@@ -725,14 +762,14 @@ private struct SpecReader {
         return n
     }
 
-    func integer(_ value: JSONValue?, _ keyPath: String, in range: ClosedRange<Int>) throws -> Int {
+    func integer(_ value: JSONValue?, _ keyPath: String, in range: ClosedRange<Int>) throws(RenderSpecError) -> Int {
         guard let value else { throw RenderSpecError.badValue(origin: origin(keyPath), reason: "missing") }
         let n = try number(value, keyPath, in: Double(range.lowerBound)...Double(range.upperBound))
         guard n == n.rounded() else { throw RenderSpecError.badValue(origin: origin(keyPath), reason: "\(n) is not a whole number") }
         return Int(n)
     }
 
-    func color(_ value: JSONValue, _ keyPath: String) throws -> Color {
+    func color(_ value: JSONValue, _ keyPath: String) throws(RenderSpecError) -> Color {
         let text = try string(value, keyPath)
         do {
             return try ColorSyntax.parse(text)
@@ -742,17 +779,17 @@ private struct SpecReader {
     }
 
     /// `null` or `"none"` → nil (no fill / no stroke).
-    func optionalColor(_ value: JSONValue, _ keyPath: String) throws -> Color? {
+    func optionalColor(_ value: JSONValue, _ keyPath: String) throws(RenderSpecError) -> Color? {
         if case .null = value { return nil }
         if case .string(let s) = value, s.lowercased() == "none" { return nil }
         return try color(value, keyPath)
     }
 
-    func level(_ value: JSONValue, _ keyPath: String) throws -> Overlay.Level {
+    func level(_ value: JSONValue, _ keyPath: String) throws(RenderSpecError) -> Overlay.Level {
         try choice(value, keyPath, Overlay.Level.init(rawValue:), "aboveRoads or aboveLabels")
     }
 
-    func choice<T>(_ value: JSONValue, _ keyPath: String, _ make: (String) -> T?, _ expected: String) throws -> T {
+    func choice<T>(_ value: JSONValue, _ keyPath: String, _ make: (String) -> T?, _ expected: String) throws(RenderSpecError) -> T {
         let text = try string(value, keyPath)
         guard let result = make(text) else { throw RenderSpecError.badValue(origin: origin(keyPath), reason: "\"\(text)\": expected \(expected)") }
         return result

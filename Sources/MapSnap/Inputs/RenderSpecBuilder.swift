@@ -56,8 +56,9 @@ package struct RenderSpecBuilder: Sendable {
     // MARK: Camera and image
 
     /// `--size WxH` in points.
-    package mutating func setSize(_ text: String, origin: String) throws {
-        setSize(try StaticMapsSyntax.parseSize(text, origin: origin, maximum: options.maximumPixelSize))
+    package mutating func setSize(_ text: String, origin: String) throws(RenderSpecError) {
+        let maximum = options.maximumPixelSize
+        setSize(try RenderSpecError.syntax { () throws(StaticMapsSyntaxError) in try StaticMapsSyntax.parseSize(text, origin: origin, maximum: maximum) })
     }
 
     /// Sets the size in points; `build()` checks it against the pixel limit.
@@ -67,18 +68,19 @@ package struct RenderSpecBuilder: Sendable {
     }
 
     /// `--scale N`, 1…4.
-    package mutating func setScale(_ text: String, origin: String) throws {
-        options.scale = try StaticMapsSyntax.parseScale(text, origin: origin)
+    package mutating func setScale(_ text: String, origin: String) throws(RenderSpecError) {
+        options.scale = try RenderSpecError.syntax { () throws(StaticMapsSyntaxError) in try StaticMapsSyntax.parseScale(text, origin: origin) }
     }
 
     /// `--center LAT,LON|NAME`.
-    package mutating func setCenter(_ text: String, origin: String) throws {
-        options.center = try StaticMapsSyntax.parseLocation(text, origin: origin, resolver: resolver)
+    package mutating func setCenter(_ text: String, origin: String) throws(RenderSpecError) {
+        let resolver = resolver
+        options.center = try RenderSpecError.syntax { () throws(StaticMapsSyntaxError) in try StaticMapsSyntax.parseLocation(text, origin: origin, resolver: resolver) }
     }
 
     /// `--zoom Z`, 0…22, fractions allowed.
-    package mutating func setZoom(_ text: String, origin: String) throws {
-        options.zoom = try StaticMapsSyntax.parseZoom(text, origin: origin)
+    package mutating func setZoom(_ text: String, origin: String) throws(RenderSpecError) {
+        options.zoom = try RenderSpecError.syntax { () throws(StaticMapsSyntaxError) in try StaticMapsSyntax.parseZoom(text, origin: origin) }
     }
 
     /// `--bearing DEG|auto`: the heading, degrees clockwise from north (−360…360), or
@@ -99,8 +101,8 @@ package struct RenderSpecBuilder: Sendable {
     }
 
     /// `--padding PX` in points, 0…1024.
-    package mutating func setPadding(_ text: String, origin: String) throws {
-        options.padding = try StaticMapsSyntax.number(Substring(text), key: nil, origin: origin, in: 0...1024)
+    package mutating func setPadding(_ text: String, origin: String) throws(RenderSpecError) {
+        options.padding = try RenderSpecError.syntax { () throws(StaticMapsSyntaxError) in try StaticMapsSyntax.number(Substring(text), key: nil, origin: origin, in: 0...1024) }
     }
 
     /// `--fractional-zoom`: fit at fractional zoom levels instead of integers.
@@ -109,8 +111,8 @@ package struct RenderSpecBuilder: Sendable {
     }
 
     /// `--style normal|terrain|hybrid|satellite|FILE.json|URL`; a file path is resolved against `baseDirectory`.
-    package mutating func setStyle(_ text: String, origin: String) throws {
-        let name = text.trimmingFieldSpaces()
+    package mutating func setStyle(_ text: String, origin: String) throws(RenderSpecError) {
+        let name = text.trimmingASCIIWhitespace()
         guard !name.isEmpty else { throw RenderSpecError.badValue(origin: origin, reason: "empty style name") }
         let isFile = name.contains("/") || name.lowercased().hasSuffix(".json")
         if isFile && !FilePathPolicy.isURL(name) {
@@ -125,12 +127,12 @@ package struct RenderSpecBuilder: Sendable {
     /// `--basemap NAME`: a named online base map (`Basemap`); it replaces any style and source
     /// given before it, and a later `--style` or `--source` replaces it. The contact, if any,
     /// is kept from an earlier `setContact`.
-    package mutating func setBasemap(_ text: String, origin: String) throws {
+    package mutating func setBasemap(_ text: String, origin: String) throws(RenderSpecError) {
         let contact = options.basemap?.contact
         do {
             options.basemap = try Basemap.named(text)
         } catch {
-            guard case .unknownName(let name, let suggestion) = error else { throw error }
+            guard case .unknownName(let name, let suggestion) = error else { throw .basemap(error) }
             let hint = suggestion.map { " (did you mean '\($0)'?)" } ?? ""
             throw RenderSpecError.badValue(origin: origin, reason: "no base map named '\(name)'\(hint); known: \(Basemap.names.joined(separator: ", "))")
         }
@@ -139,8 +141,8 @@ package struct RenderSpecBuilder: Sendable {
     }
 
     /// `--contact TEXT`: how a base map's provider can reach the user (sent in the User-Agent).
-    package mutating func setContact(_ text: String, origin: String) throws {
-        let contact = text.trimmingFieldSpaces()
+    package mutating func setContact(_ text: String, origin: String) throws(RenderSpecError) {
+        let contact = text.trimmingASCIIWhitespace()
         guard !contact.isEmpty, contact.count <= 200, !contact.contains(where: \.isNewline) else {
             throw RenderSpecError.badValue(origin: origin, reason: "expected an e-mail address or web page (one line, at most 200 characters)")
         }
@@ -149,8 +151,8 @@ package struct RenderSpecBuilder: Sendable {
     }
 
     /// `--source SOURCE`: a file path (resolved against `baseDirectory`) or a URL template.
-    package mutating func setSource(_ text: String, origin: String) throws {
-        let source = text.trimmingFieldSpaces()
+    package mutating func setSource(_ text: String, origin: String) throws(RenderSpecError) {
+        let source = text.trimmingASCIIWhitespace()
         guard !source.isEmpty else { throw RenderSpecError.badValue(origin: origin, reason: "empty source") }
         options.source = try sourceLocation(source, origin: origin)
         options.basemap = nil
@@ -158,23 +160,23 @@ package struct RenderSpecBuilder: Sendable {
 
     /// `--dem SOURCE`: elevation tiles for hillshading, a file path (resolved against
     /// `baseDirectory`) or a URL template.
-    package mutating func setDEM(_ text: String, origin: String) throws {
-        let source = text.trimmingFieldSpaces()
+    package mutating func setDEM(_ text: String, origin: String) throws(RenderSpecError) {
+        let source = text.trimmingASCIIWhitespace()
         guard !source.isEmpty else { throw RenderSpecError.badValue(origin: origin, reason: "empty DEM source") }
         options.demSource = try sourceLocation(source, origin: origin)
     }
 
     /// `--sprite BASE`: a local copy of the style's sprite sheet (`BASE.json` + `BASE.png`),
     /// resolved against `baseDirectory` and checked against `filePaths` like sources.
-    package mutating func setSprite(_ text: String, origin: String) throws {
-        let base = text.trimmingFieldSpaces()
+    package mutating func setSprite(_ text: String, origin: String) throws(RenderSpecError) {
+        let base = text.trimmingASCIIWhitespace()
         guard !base.isEmpty else { throw RenderSpecError.badValue(origin: origin, reason: "empty sprite path") }
         options.sprite = try sourceLocation(base, origin: origin)
     }
 
     /// `--dem-encoding terrarium|mapbox`.
-    package mutating func setDEMEncoding(_ text: String, origin: String) throws {
-        let name = text.trimmingFieldSpaces().lowercased()
+    package mutating func setDEMEncoding(_ text: String, origin: String) throws(RenderSpecError) {
+        let name = text.trimmingASCIIWhitespace().lowercased()
         guard let encoding = DEMEncoding(rawValue: name) else {
             throw RenderSpecError.badValue(origin: origin, reason: "unknown DEM encoding '\(text)' (terrarium or mapbox)")
         }
@@ -184,38 +186,42 @@ package struct RenderSpecBuilder: Sendable {
     // MARK: Overlays
 
     /// `--path SPEC` in Static Maps syntax.
-    package mutating func addPath(_ text: String, origin: String) throws {
-        options.overlays.append(.path(try StaticMapsSyntax.parsePath(text, origin: origin, resolver: resolver)))
+    package mutating func addPath(_ text: String, origin: String) throws(RenderSpecError) {
+        let resolver = resolver
+        options.overlays.append(.path(try RenderSpecError.syntax { () throws(StaticMapsSyntaxError) in try StaticMapsSyntax.parsePath(text, origin: origin, resolver: resolver) }))
     }
 
     /// `--marker SPEC` in Static Maps syntax; one marker per location.
-    package mutating func addMarkers(_ text: String, origin: String) throws {
-        let markers = try StaticMapsSyntax.parseMarkers(text, origin: origin, resolver: resolver, baseDirectory: baseDirectory,
-                                                        filePaths: filePaths)
+    package mutating func addMarkers(_ text: String, origin: String) throws(RenderSpecError) {
+        let (resolver, baseDirectory, filePaths) = (resolver, baseDirectory, filePaths)
+        let markers = try RenderSpecError.syntax { () throws(StaticMapsSyntaxError) in try StaticMapsSyntax.parseMarkers(text, origin: origin, resolver: resolver, baseDirectory: baseDirectory,
+                                                        filePaths: filePaths) }
         options.overlays += markers.map(Overlay.marker)
     }
 
     /// `--visible LAT,LON|…`: extra locations the fitted camera must show.
-    package mutating func addVisible(_ text: String, origin: String) throws {
-        options.visibleCoordinates += try StaticMapsSyntax.parseLocations(text, origin: origin, resolver: resolver)
+    package mutating func addVisible(_ text: String, origin: String) throws(RenderSpecError) {
+        let resolver = resolver
+        options.visibleCoordinates += try RenderSpecError.syntax { () throws(StaticMapsSyntaxError) in try StaticMapsSyntax.parseLocations(text, origin: origin, resolver: resolver) }
     }
 
     /// `--polyline ENC` (precision 5) or `--polyline6 ENC` (precision 6): a path with default style.
-    package mutating func addPolyline(_ text: String, precision: Int, origin: String) throws {
-        let encoded = text.trimmingFieldSpaces()
+    package mutating func addPolyline(_ text: String, precision: Int, origin: String) throws(RenderSpecError) {
+        let encoded = text.trimmingASCIIWhitespace()
+        let coordinates: [LatLng]
         do {
-            let coordinates = try EncodedPolyline.decode(encoded, precision: precision)
-            guard !coordinates.isEmpty else { throw StaticMapsSyntaxError.noLocations(origin: origin) }
-            options.overlays.append(.path(PathOverlay(coordinates: coordinates)))
-        } catch let error as PolylineError {
+            coordinates = try EncodedPolyline.decode(encoded, precision: precision)
+        } catch {
             // A precision-6 route (OSRM, Valhalla) read at precision 5 has points ten times too
             // far out; say so when the text decodes cleanly at 6, rather than only "outside".
             if case .coordinateOutOfRange = error, precision == 5,
                let asSix = try? EncodedPolyline.decode(encoded, precision: 6), !asSix.isEmpty {
-                throw StaticMapsSyntaxError.precision6Polyline(origin: origin, error: error)
+                throw .syntax(.precision6Polyline(origin: origin, error: error))
             }
-            throw StaticMapsSyntaxError.badPolyline(origin: origin, error: error)
+            throw .syntax(.badPolyline(origin: origin, error: error))
         }
+        guard !coordinates.isEmpty else { throw .syntax(.noLocations(origin: origin)) }
+        options.overlays.append(.path(PathOverlay(coordinates: coordinates)))
     }
 
     /// Appends an already built overlay (used by JSON specs and library callers).
@@ -224,10 +230,11 @@ package struct RenderSpecBuilder: Sendable {
     }
 
     /// `--geojson FILE`.
-    package mutating func loadGeoJSON(path: String, origin: String) throws {
+    package mutating func loadGeoJSON(path: String, origin: String) throws(RenderSpecError) {
         _ = try checkedPath(path, origin: origin)
         let bytes = try readFile(path, origin: origin)
-        let document = try GeoJSON(bytes: bytes, source: path)
+        let document: GeoJSON
+        do { document = try GeoJSON(bytes: bytes, source: path) } catch { throw .geoJSON(error) }
         addGeoJSON(document, name: path)
     }
 
@@ -240,18 +247,24 @@ package struct RenderSpecBuilder: Sendable {
     }
 
     /// `--gpx FILE`.
-    package mutating func loadGPX(path: String, origin: String) throws {
+    package mutating func loadGPX(path: String, origin: String) throws(RenderSpecError) {
         _ = try checkedPath(path, origin: origin)
         let bytes = try readFile(path, origin: origin)
-        let overlays = try GPX(data: Data(bytes), source: path).overlays
+        let overlays: [Overlay]
+        do { overlays = try GPX(data: Data(bytes), source: path).overlays } catch { throw .gpx(error) }
         if overlays.isEmpty { emptyInputs.append((path, "has no track, route or waypoint with a point")) }
         options.overlays += overlays
     }
 
     /// `--url URL`: applies every parameter of a Static Maps URL.
-    package mutating func applyStaticMapsURL(_ text: String, origin: String) throws {
-        let url = try StaticMapsURL(parsing: text, origin: origin, resolver: resolver, baseDirectory: baseDirectory,
+    package mutating func applyStaticMapsURL(_ text: String, origin: String) throws(RenderSpecError) {
+        let url: StaticMapsURL
+        do {
+            url = try StaticMapsURL(parsing: text, origin: origin, resolver: resolver, baseDirectory: baseDirectory,
                                     filePaths: filePaths)
+        } catch {
+            throw .syntax(error)
+        }
         if let size = url.size { setSize(size) }
         if let scale = url.scale { options.scale = scale }
         if let center = url.center { options.center = center }
@@ -276,7 +289,7 @@ package struct RenderSpecBuilder: Sendable {
     /// `maximumTextLength` characters.
     package mutating func setAttribution(_ text: String, origin: String) throws(RenderSpecError) {
         try Self.checkLength(text, origin: origin)
-        options.attribution = text.trimmingFieldSpaces().lowercased() == "none" ? "" : text
+        options.attribution = text.trimmingASCIIWhitespace().lowercased() == "none" ? "" : text
     }
 
     /// `--caption TEXT`, at most `maximumTextLength` characters.
@@ -304,15 +317,15 @@ package struct RenderSpecBuilder: Sendable {
     /// `--format NAME`: png8 (png), png32, jpg, jpg-baseline or webp.
     package mutating func setFormat(_ text: String, origin: String) throws(RenderSpecError) {
         do {
-            format = try ImageFormat(name: text.trimmingFieldSpaces())
+            format = try ImageFormat(name: text.trimmingASCIIWhitespace())
         } catch {
             throw .badValue(origin: origin, reason: error.description)
         }
     }
 
     /// `--quality N`, 1…100: JPEG quality, or lossy WebP.
-    package mutating func setQuality(_ text: String, origin: String) throws {
-        quality = try StaticMapsSyntax.parseQuality(text, origin: origin)
+    package mutating func setQuality(_ text: String, origin: String) throws(RenderSpecError) {
+        quality = try RenderSpecError.syntax { () throws(StaticMapsSyntaxError) in try StaticMapsSyntax.parseQuality(text, origin: origin) }
     }
 
     /// `-o OUT.png`; `-` (stdout) is kept as is. `origin` names the flag or key for

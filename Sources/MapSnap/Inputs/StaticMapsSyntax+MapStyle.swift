@@ -18,11 +18,11 @@ extension StaticMapsSyntax {
             guard let colon = item.firstIndex(of: ":") else {
                 throw .badValue(origin: origin, key: nil, text: String(item), reason: "expected name:value")
             }
-            let key = item[..<colon].lowercased().trimmingFieldSpaces()
+            let key = item[..<colon].lowercased().trimmingASCIIWhitespace()
             let value = item[item.index(after: colon)...]
             switch key {
             case "feature", "element":
-                let name = value.lowercased().trimmingFieldSpaces()
+                let name = value.lowercased().trimmingASCIIWhitespace()
                 let names = key == "feature" ? MapStyleRule.features : MapStyleRule.elements
                 guard names.contains(name) else {
                     warnings.append("\(origin): \(key) \"\(name.prefix(40))\" is not one mapsnap knows; the rule is left out")
@@ -36,7 +36,7 @@ extension StaticMapsSyntax {
             case "gamma": rule.stylers.append(.gamma(try number(value, key: key, origin: origin, in: 0.01...10)))
             case "invert_lightness": rule.stylers.append(.invertLightness(try bool(value, key: key, origin: origin)))
             case "visibility":
-                switch value.lowercased().trimmingFieldSpaces() {
+                switch value.lowercased().trimmingASCIIWhitespace() {
                 case "on", "simplified": rule.stylers.append(.visibility(true))
                 case "off": rule.stylers.append(.visibility(false))
                 default: throw .badValue(origin: origin, key: key, text: String(value), reason: "expected on, off or simplified")

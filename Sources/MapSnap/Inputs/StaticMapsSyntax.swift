@@ -230,13 +230,13 @@ public enum StaticMapsSyntax {
     /// Parses a single location (`center`): `lat,lon` or a place name.
     public static func parseLocation(_ text: String, origin: String,
                                      resolver: (any PlaceResolving)? = nil) throws(StaticMapsSyntaxError) -> LatLng {
-        guard !text.trimmingFieldSpaces().isEmpty else { throw .noLocations(origin: origin) }
+        guard !text.trimmingASCIIWhitespace().isEmpty else { throw .noLocations(origin: origin) }
         return try location(Substring(text), number: 1, origin: origin, resolver: resolver)
     }
 
     /// Parses `WxH` in points, each side 1…`maximum`.
     public static func parseSize(_ text: String, origin: String, maximum: Int = 8192) throws(StaticMapsSyntaxError) -> ImageSize {
-        let parts = text.trimmingFieldSpaces().lowercased().split(separator: "x", omittingEmptySubsequences: false)
+        let parts = text.trimmingASCIIWhitespace().lowercased().split(separator: "x", omittingEmptySubsequences: false)
         guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]) else {
             throw .badValue(origin: origin, key: nil, text: text, reason: "expected WIDTHxHEIGHT such as 600x400")
         }
@@ -291,14 +291,14 @@ public enum StaticMapsSyntax {
     /// `lat,lon` → validated coordinate; anything that is not numeric → place name.
     static func location(_ item: Substring, number: Int, origin: String,
                          resolver: (any PlaceResolving)?) throws(StaticMapsSyntaxError) -> LatLng {
-        let text = item.trimmingFieldSpaces()
+        let text = item.trimmingASCIIWhitespace()
         let parts = text.split(separator: ",", omittingEmptySubsequences: false)
-        if parts.count == 2, let lat = Double(parts[0].trimmingFieldSpaces()), let lon = Double(parts[1].trimmingFieldSpaces()) {
+        if parts.count == 2, let lat = Double(parts[0].trimmingASCIIWhitespace()), let lon = Double(parts[1].trimmingASCIIWhitespace()) {
             guard lat.isFinite, lon.isFinite else {
                 throw .badLocation(origin: origin, number: number, text: text, problem: .notFinite)
             }
-            guard abs(lat) <= 90 else { throw .badLocation(origin: origin, number: number, text: text, problem: .latitudeOutOfRange(lat)) }
-            guard abs(lon) <= 180 else { throw .badLocation(origin: origin, number: number, text: text, problem: .longitudeOutOfRange(lon)) }
+            guard LatLng.isValidLatitude(lat) else { throw .badLocation(origin: origin, number: number, text: text, problem: .latitudeOutOfRange(lat)) }
+            guard LatLng.isValidLongitude(lon) else { throw .badLocation(origin: origin, number: number, text: text, problem: .longitudeOutOfRange(lon)) }
             return LatLng(latitude: lat, longitude: lon)
         }
         // Only digits, signs, dots and commas: a malformed coordinate, not a place.
@@ -324,7 +324,7 @@ public enum StaticMapsSyntax {
     }
 
     static func number(_ value: Substring, key: String?, origin: String, in range: ClosedRange<Double>) throws(StaticMapsSyntaxError) -> Double {
-        guard let v = Double(value.trimmingFieldSpaces()), v.isFinite else {
+        guard let v = Double(value.trimmingASCIIWhitespace()), v.isFinite else {
             throw .badValue(origin: origin, key: key, text: String(value), reason: "not a number")
         }
         guard range.contains(v) else {
@@ -366,7 +366,7 @@ public enum StaticMapsSyntax {
         let lower = text.lowercased()
         let parts = lower.split(separator: ",", omittingEmptySubsequences: false)
         if parts.count == 2 {
-            guard let x = Double(parts[0].trimmingFieldSpaces()), let y = Double(parts[1].trimmingFieldSpaces()),
+            guard let x = Double(parts[0].trimmingASCIIWhitespace()), let y = Double(parts[1].trimmingASCIIWhitespace()),
                   x.isFinite, y.isFinite, abs(x) <= 4096, abs(y) <= 4096 else {
                 throw .badValue(origin: origin, key: "anchor", text: text, reason: "expected x,y in icon pixels")
             }

@@ -103,7 +103,7 @@ public struct StaticMapsURL: Sendable {
             case "style":
                 if let rule = try StaticMapsSyntax.parseMapStyle(value, origin: here, warnings: &warnings) { mapStyles.append(rule) }
             case "language":
-                let code = value.trimmingFieldSpaces()
+                let code = value.trimmingASCIIWhitespace()
                 guard !code.isEmpty, code.count <= 35, code.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }) else {
                     throw .badValue(origin: here, key: nil, text: value, reason: "expected a language code such as de or zh-CN")
                 }
@@ -112,12 +112,12 @@ public struct StaticMapsURL: Sendable {
                 warnings.append("\(origin): ignored parameter \"\(key)\" (not needed offline)")
             case "format":
                 do {
-                    if value.trimmingFieldSpaces().lowercased() == "gif" {
+                    if value.trimmingASCIIWhitespace().lowercased() == "gif" {
                         // A Google URL must keep working: GIF's nearest is the palette PNG.
                         format = .png8
                         warnings.append("\(here): gif is written as png8 (mapsnap does not write GIF)")
                     } else {
-                        format = try ImageFormat(name: value.trimmingFieldSpaces())
+                        format = try ImageFormat(name: value.trimmingASCIIWhitespace())
                     }
                 } catch {
                     throw .badValue(origin: here, key: nil, text: value, reason: error.description)

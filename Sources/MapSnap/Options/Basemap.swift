@@ -65,7 +65,7 @@ public struct Basemap: Sendable, Hashable {
 
     /// The base map called `text`, URLs and contact from `environment`.
     package static func named(_ text: String, environment: EnvironmentVariables) throws(BasemapError) -> Basemap {
-        let key = text.trimmingCharacters(in: .whitespaces).lowercased()
+        let key = text.trimmingSpaces().lowercased()
         guard let name = Name(rawValue: key) else {
             throw .unknownName(text, suggestion: Suggestion.closest(to: key, among: names, maxDistance: 3).first)
         }

@@ -76,7 +76,7 @@ package final class PlaceIndex: Sendable {
         let version = u32(F.Field.version)
         guard version == F.version else { throw .unsupportedVersion(path: path, version: version) }
         let stored = Self.readU32(bytes, bytes.count - 4)
-        let computed = bytes.withUnsafeBytes { Gzip.crc32(UnsafeRawBufferPointer(rebasing: $0[0..<(bytes.count - 4)])) }
+        let computed = Gzip.crc32(bytes[0..<(bytes.count - 4)])
         guard stored == computed else {
             throw .corrupt(path: path, detail: String(format: "checksum %08x, contents give %08x", stored, computed))
         }
@@ -195,7 +195,7 @@ package final class PlaceIndex: Sendable {
 
     /// The best entry for `text`, or nil.
     package func search(_ text: String) -> Match? {
-        let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+        let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingSpaces() }
         // The longest name first: "Tuomiokirkko, Helsinki" tries the whole text, then
         // "Tuomiokirkko" within Helsinki.
         for split in stride(from: parts.count, through: 1, by: -1) {

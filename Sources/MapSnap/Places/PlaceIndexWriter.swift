@@ -98,7 +98,7 @@ package struct PlaceIndexWriter {
             u32(city)
         }
         out.append(contentsOf: pool)
-        let crc = out.withUnsafeBytes { Gzip.crc32($0) }
+        let crc = Gzip.crc32(out[...])
         u32(crc)
         return out
     }

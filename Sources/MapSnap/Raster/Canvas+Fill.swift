@@ -1,31 +1,13 @@
 extension Canvas {
-    /// Source-over of one colour through a row of 8-bit coverage, like `blendSpan` but with
-    /// the colour premultiplied once and the common cases (0 and 255) short-circuited; the
-    /// rasterizer sends every row through here.
-    ///
-    /// Results are byte-identical to `blendSpan` (same `blendPixel` arithmetic).
+    /// Source-over of one colour through a row of 8-bit coverage (0 = untouched, 255 =
+    /// full), from `x0`; pixels outside the canvas are ignored. The rasterizer sends every
+    /// row of a single-threaded fill through here (banded fills use `PixelRows.blend`).
     func blendCoverage(y: Int, x0: Int, coverage: UnsafeBufferPointer<UInt8>, color: Color) {
         guard y >= 0, y < height, color.alpha > 0 else { return }
-        let start = max(x0, 0)
-        let end = min(x0 + coverage.count, width)
-        guard start < end else { return }
         let src = Canvas.premultiply(color)
-        let opaque = src.3 == 255
         let w = width
         pixels.withUnsafeMutableBufferPointer { px in
-            let row = y * w * 4
-            var x = start
-            while x < end {
-                let cov = coverage[x - x0]
-                if cov == 0 { x += 1; continue }
-                let i = row + x * 4
-                if cov == 255 && opaque {
-                    px[i] = src.0; px[i + 1] = src.1; px[i + 2] = src.2; px[i + 3] = 255
-                } else {
-                    Canvas.blendPixel(px, i, src, UInt32(cov))
-                }
-                x += 1
-            }
+            PixelRows(base: px.baseAddress, width: w).blend(y: y, x0: x0, coverage: coverage, src: src)
         }
     }
 }
@@ -55,26 +37,17 @@ struct PixelRows: @unchecked Sendable {
         for x in start..<end { Canvas.blendPixel(px, x * 4, src, cov) }
     }
 
-    /// `Canvas.blendCoverage` on this buffer: same arithmetic, same bytes.
+    /// Source-over of `src` (premultiplied) through a row of coverage from `x0`, clipped to
+    /// the row: `Canvas.blendCoverage` for one band of a banded fill.
     func blend(y: Int, x0: Int, coverage: UnsafeBufferPointer<UInt8>, src: (UInt8, UInt8, UInt8, UInt8)) {
         guard let base else { return }
         let start = max(x0, 0)
         let end = min(x0 + coverage.count, width)
         guard start < end else { return }
         let px = UnsafeMutableBufferPointer(start: base + y * width * 4, count: width * 4)
-        let opaque = src.3 == 255
-        var x = start
-        while x < end {
+        for x in start..<end {
             let cov = coverage[x - x0]
-            if cov != 0 {
-                let i = x * 4
-                if cov == 255 && opaque {
-                    px[i] = src.0; px[i + 1] = src.1; px[i + 2] = src.2; px[i + 3] = 255
-                } else {
-                    Canvas.blendPixel(px, i, src, UInt32(cov))
-                }
-            }
-            x += 1
+            if cov != 0 { Canvas.blendPixel(px, x * 4, src, UInt32(cov)) }
         }
     }
 }

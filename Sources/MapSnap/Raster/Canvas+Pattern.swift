@@ -38,15 +38,9 @@ extension Canvas {
                         let k = Canvas.div255(UInt32(coverage[i]) * op)
                         if k > 0 {
                             let si = prow + px * 4
-                            let sa = Canvas.div255(UInt32(src[si + 3]) * k)
-                            if sa > 0 {
-                                let inv = 255 - sa
-                                for c in 0..<3 {
-                                    let s = Canvas.div255(UInt32(src[si + c]) * k)
-                                    dst[di + c] = UInt8(min(255, s + Canvas.div255(UInt32(dst[di + c]) * inv)))
-                                }
-                                dst[di + 3] = UInt8(sa + Canvas.div255(UInt32(dst[di + 3]) * inv))
-                            }
+                            let s = Canvas.scaled((UInt32(src[si]), UInt32(src[si + 1]), UInt32(src[si + 2]),
+                                                   UInt32(src[si + 3])), by: k)
+                            if s.3 > 0 { Canvas.compositeOver(dst, di, s) }
                         }
                         di += 4
                         px += 1
@@ -124,19 +118,11 @@ extension Canvas {
                             let bottom = texel(i0, j0 + 1, k) * (256 - wx) + texel(i0 + 1, j0 + 1, k) * wx
                             return (top * (256 - wy) + bottom * wy + 32768) >> 16
                         }
-                        var sa = sample(3)
+                        let sa = sample(3)
                         if sa == 0 { continue }
-                        var sr = sample(0), sg = sample(1), sb = sample(2)
-                        if op < 255 {
-                            sr = Canvas.div255(sr * op); sg = Canvas.div255(sg * op)
-                            sb = Canvas.div255(sb * op); sa = Canvas.div255(sa * op)
-                        }
-                        let di = (y * dw + x) * 4
-                        let inv = 255 - sa
-                        dst[di] = UInt8(min(255, sr + Canvas.div255(UInt32(dst[di]) * inv)))
-                        dst[di + 1] = UInt8(min(255, sg + Canvas.div255(UInt32(dst[di + 1]) * inv)))
-                        dst[di + 2] = UInt8(min(255, sb + Canvas.div255(UInt32(dst[di + 2]) * inv)))
-                        dst[di + 3] = UInt8(min(255, sa + Canvas.div255(UInt32(dst[di + 3]) * inv)))
+                        var s = (sample(0), sample(1), sample(2), sa)
+                        if op < 255 { s = Canvas.scaled(s, by: op) }
+                        Canvas.compositeOver(dst, (y * dw + x) * 4, s)
                     }
                 }
             }

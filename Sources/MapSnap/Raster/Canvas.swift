@@ -3,9 +3,11 @@ import Synchronization
 /// An RGBA8 raster with premultiplied alpha, row-major, origin top-left, y down: what the
 /// renderer draws on. Users get the finished pixels as a `MapImage` value.
 ///
-/// All drawing ends in `blendSpan` or `blendMask`, which composite source-over with exact
-/// integer arithmetic so that renders are byte-identical on every machine. `pixels` holds
-/// `width * height * 4` bytes; the PNG encoder un-premultiplies.
+/// Every drawing operation composites through `compositeOver` — source-over with exact
+/// integer arithmetic, written once — so that renders are byte-identical on every machine:
+/// fills and strokes (the rasterizer's rows, `blendCoverage` / `PixelRows`), glyph masks
+/// (`blendMask`), canvases (`composite`), patterns, images and signed-distance icons.
+/// `pixels` holds `width * height * 4` bytes; the PNG encoder un-premultiplies.
 ///
 /// Sharing: a canvas is drawn on by the one render that made it (big fills split it into
 /// disjoint bands of rows, `PixelRows`). Canvases that other threads see — decoded raster
@@ -98,25 +100,6 @@ package final class Canvas: @unchecked Sendable {
         return Color(premultipliedPixels: pixels, at: (y * width + x) * 4)
     }
 
-    /// Composites `color` source-over onto row `y` from `x0`, one coverage byte per pixel
-    /// (0 = untouched, 255 = full). Pixels outside the canvas are ignored.
-    package func blendSpan(y: Int, x0: Int, coverage: UnsafeBufferPointer<UInt8>, color: Color) {
-        guard y >= 0, y < height, color.alpha > 0 else { return }
-        let start = max(x0, 0)
-        let end = min(x0 + coverage.count, width)
-        guard start < end else { return }
-        let src = Canvas.premultiply(color)
-        let w = width
-        pixels.withUnsafeMutableBufferPointer { px in
-            let row = y * w * 4
-            for x in start..<end {
-                let cov = UInt32(coverage[x - x0])
-                if cov == 0 { continue }
-                Canvas.blendPixel(px, row + x * 4, src, cov)
-            }
-        }
-    }
-
     /// Composites a coverage mask (`maskWidth * maskHeight` bytes, row-major) whose top-left
     /// lands at (`x`, `y`). Used for glyphs and other pre-rasterised shapes.
     package func blendMask(_ mask: UnsafeBufferPointer<UInt8>, maskWidth: Int, maskHeight: Int,
@@ -145,16 +128,34 @@ package final class Canvas: @unchecked Sendable {
     static func blendPixel(_ px: UnsafeMutableBufferPointer<UInt8>, _ i: Int,
                            _ src: (UInt8, UInt8, UInt8, UInt8), _ cov: UInt32) {
         if cov == 255 && src.3 == 255 {
+            // Opaque and fully covered: what `compositeOver` would compute, without the work.
             px[i] = src.0; px[i + 1] = src.1; px[i + 2] = src.2; px[i + 3] = 255
             return
         }
-        let sr = div255(UInt32(src.0) * cov), sg = div255(UInt32(src.1) * cov)
-        let sb = div255(UInt32(src.2) * cov), sa = div255(UInt32(src.3) * cov)
-        let inv = 255 - sa
-        px[i] = UInt8(sr + div255(UInt32(px[i]) * inv))
-        px[i + 1] = UInt8(sg + div255(UInt32(px[i + 1]) * inv))
-        px[i + 2] = UInt8(sb + div255(UInt32(px[i + 2]) * inv))
-        px[i + 3] = UInt8(sa + div255(UInt32(px[i + 3]) * inv))
+        compositeOver(px, i, scaled((UInt32(src.0), UInt32(src.1), UInt32(src.2), UInt32(src.3)), by: cov))
+    }
+
+    /// A premultiplied pixel (channels 0…255) scaled by `k` (0…255: a coverage, an opacity
+    /// or their product), each channel rounded exactly.
+    @inlinable @inline(__always)
+    static func scaled(_ s: (UInt32, UInt32, UInt32, UInt32), by k: UInt32) -> (UInt32, UInt32, UInt32, UInt32) {
+        (div255(s.0 * k), div255(s.1 * k), div255(s.2 * k), div255(s.3 * k))
+    }
+
+    /// Source-over, the one place it is written: the premultiplied pixel `s` (red, green,
+    /// blue, alpha, each 0…255) onto the premultiplied bytes `dst[i ..< i + 4]`,
+    /// `d = s + d · (255 − sα) / 255` per channel with `div255`'s exact rounding.
+    ///
+    /// On valid premultiplied input (colour ≤ alpha) the sum never passes 255; the `min`
+    /// keeps a malformed source from trapping instead of clipping anything real.
+    @inlinable @inline(__always)
+    static func compositeOver(_ dst: UnsafeMutableBufferPointer<UInt8>, _ i: Int,
+                              _ s: (UInt32, UInt32, UInt32, UInt32)) {
+        let inv = 255 - s.3
+        dst[i] = UInt8(min(255, s.0 + div255(UInt32(dst[i]) * inv)))
+        dst[i + 1] = UInt8(min(255, s.1 + div255(UInt32(dst[i + 1]) * inv)))
+        dst[i + 2] = UInt8(min(255, s.2 + div255(UInt32(dst[i + 2]) * inv)))
+        dst[i + 3] = UInt8(min(255, s.3 + div255(UInt32(dst[i + 3]) * inv)))
     }
 
     /// Composites another premultiplied canvas source-over at an integer offset, scaled by
@@ -169,14 +170,10 @@ package final class Canvas: @unchecked Sendable {
                 for py in y0..<y1 {
                     for px_ in x0..<x1 {
                         let si = ((py - y) * ow + (px_ - x)) * 4
-                        let di = (py * w + px_) * 4
-                        let sa = Canvas.div255(UInt32(s[si + 3]) * op)
-                        if sa == 0 { continue }
-                        let inv = 255 - sa
-                        for c in 0..<3 {
-                            d[di + c] = UInt8(min(255, Canvas.div255(UInt32(s[si + c]) * op) + Canvas.div255(UInt32(d[di + c]) * inv)))
-                        }
-                        d[di + 3] = UInt8(sa + Canvas.div255(UInt32(d[di + 3]) * inv))
+                        let source = Canvas.scaled((UInt32(s[si]), UInt32(s[si + 1]), UInt32(s[si + 2]),
+                                                    UInt32(s[si + 3])), by: op)
+                        if source.3 == 0 { continue }
+                        Canvas.compositeOver(d, (py * w + px_) * 4, source)
                     }
                 }
             }

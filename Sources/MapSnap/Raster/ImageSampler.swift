@@ -73,22 +73,16 @@ enum ImageSampler {
                                 let bottom = UInt32(src[e + k]) * iwx + UInt32(src[f + k]) * wx
                                 return (top * iwy + bottom * wy + 32768) >> 16
                             }
-                            var sa = sample(3)
+                            let sa = sample(3)
                             if sa == 0 { di += 4; continue }
-                            var sr = sample(0), sg = sample(1), sb = sample(2)
-                            if op < 255 {
-                                sr = Canvas.div255(sr * op); sg = Canvas.div255(sg * op)
-                                sb = Canvas.div255(sb * op); sa = Canvas.div255(sa * op)
-                            }
-                            if sa == 255 {
-                                dst[di] = UInt8(sr); dst[di + 1] = UInt8(sg)
-                                dst[di + 2] = UInt8(sb); dst[di + 3] = 255
+                            var s = (sample(0), sample(1), sample(2), sa)
+                            if op < 255 { s = Canvas.scaled(s, by: op) }
+                            if s.3 == 255 {
+                                // Opaque: what `compositeOver` would compute, without the work.
+                                dst[di] = UInt8(s.0); dst[di + 1] = UInt8(s.1)
+                                dst[di + 2] = UInt8(s.2); dst[di + 3] = 255
                             } else {
-                                let inv = 255 - sa
-                                dst[di] = UInt8(min(255, sr + Canvas.div255(UInt32(dst[di]) * inv)))
-                                dst[di + 1] = UInt8(min(255, sg + Canvas.div255(UInt32(dst[di + 1]) * inv)))
-                                dst[di + 2] = UInt8(min(255, sb + Canvas.div255(UInt32(dst[di + 2]) * inv)))
-                                dst[di + 3] = UInt8(min(255, sa + Canvas.div255(UInt32(dst[di + 3]) * inv)))
+                                Canvas.compositeOver(dst, di, s)
                             }
                             di += 4
                         }
@@ -181,6 +175,7 @@ enum ImageSampler {
               sourceOffset >= 0, destinationOffset >= 0, sourceOffset + count * 4 <= src.count,
               destinationOffset + count * 4 <= dst.count else { return }
         let s = srcBase + sourceOffset, d = dstBase + destinationOffset
+        let destination = UnsafeMutableBufferPointer(start: d, count: count * 4)
         var j = 0
         while j < count {
             // A run of opaque pixels is one copy.
@@ -190,13 +185,9 @@ enum ImageSampler {
                 j = end
                 continue
             }
-            let sa = UInt32(s[j * 4 + 3])
-            if sa != 0 {
-                let inv = 255 - sa
-                for k in 0..<4 {
-                    let v = k == 3 ? sa : UInt32(s[j * 4 + k])
-                    d[j * 4 + k] = UInt8(min(255, v + Canvas.div255(UInt32(d[j * 4 + k]) * inv)))
-                }
+            let p = s + j * 4
+            if p[3] != 0 {
+                Canvas.compositeOver(destination, j * 4, (UInt32(p[0]), UInt32(p[1]), UInt32(p[2]), UInt32(p[3])))
             }
             j += 1
         }

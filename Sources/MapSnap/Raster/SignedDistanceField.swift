@@ -12,8 +12,12 @@ enum SignedDistanceField {
                                 gamma: Double) -> Canvas {
         let out = Canvas(width: field.width, height: field.height)
         let g = gamma.isFinite ? min(max(gamma, 1e-3), 0.5) : 0.105
-        let fill = Canvas.premultiply(color)
-        let halo = haloColor.map { Canvas.premultiply($0) } ?? (0, 0, 0, 0)
+        func widened(_ c: Color) -> (UInt32, UInt32, UInt32, UInt32) {
+            let p = Canvas.premultiply(c)
+            return (UInt32(p.0), UInt32(p.1), UInt32(p.2), UInt32(p.3))
+        }
+        let fill = widened(color)
+        let halo = haloColor.map(widened) ?? (0, 0, 0, 0)
         let haloEdge = haloWidth.isFinite && haloWidth > 0 && halo.3 > 0 ? 0.75 - min(haloWidth, 6) / 8 : nil
         // Coverage 0…255 for a threshold, as a table over the 256 alpha values.
         func ramp(_ edge: Double) -> [UInt32] {
@@ -31,13 +35,10 @@ enum SignedDistanceField {
                     let a = Int(src[i + 3])
                     let fc = fillRamp[a]
                     let hc = haloRamp?[a] ?? 0
-                    let inv = 255 - Canvas.div255(UInt32(fill.3) * fc)
-                    let h = (Canvas.div255(UInt32(halo.0) * hc), Canvas.div255(UInt32(halo.1) * hc),
-                             Canvas.div255(UInt32(halo.2) * hc), Canvas.div255(UInt32(halo.3) * hc))
-                    dst[i] = UInt8(min(255, Canvas.div255(UInt32(fill.0) * fc) + Canvas.div255(h.0 * inv)))
-                    dst[i + 1] = UInt8(min(255, Canvas.div255(UInt32(fill.1) * fc) + Canvas.div255(h.1 * inv)))
-                    dst[i + 2] = UInt8(min(255, Canvas.div255(UInt32(fill.2) * fc) + Canvas.div255(h.2 * inv)))
-                    dst[i + 3] = UInt8(min(255, Canvas.div255(UInt32(fill.3) * fc) + Canvas.div255(h.3 * inv)))
+                    // The halo, then the fill over it.
+                    let h = Canvas.scaled(halo, by: hc)
+                    dst[i] = UInt8(h.0); dst[i + 1] = UInt8(h.1); dst[i + 2] = UInt8(h.2); dst[i + 3] = UInt8(h.3)
+                    Canvas.compositeOver(dst, i, Canvas.scaled(fill, by: fc))
                     i += 4
                 }
             }

@@ -28,10 +28,10 @@ package struct ExtractArea: Sendable, Equatable, CustomStringConvertible {
         guard [west, south, east, north].allSatisfy(\.isFinite) else {
             throw .invalidArea(flag: flag, reason: "every value must be a finite number of degrees")
         }
-        for (name, value) in [("west", west), ("east", east)] where !(-180...180).contains(value) {
+        for (name, value) in [("west", west), ("east", east)] where !LatLng.isValidLongitude(value) {
             throw .invalidArea(flag: flag, reason: "\(name) \(Self.text(value)) is not a longitude (-180 to 180)")
         }
-        for (name, value) in [("south", south), ("north", north)] where !(-90...90).contains(value) {
+        for (name, value) in [("south", south), ("north", north)] where !LatLng.isValidLatitude(value) {
             throw .invalidArea(flag: flag, reason: "\(name) \(Self.text(value)) is not a latitude (-90 to 90)")
         }
         guard south < north else {
@@ -81,7 +81,7 @@ package struct ExtractArea: Sendable, Equatable, CustomStringConvertible {
                     throw .invalidArea(flag: flag, reason: "polygon \(p + 1), ring \(r + 1) has \(distinct) distinct positions; a ring needs 3")
                 }
                 for c in ring {
-                    guard c.latitude.isFinite, c.longitude.isFinite, (-90...90).contains(c.latitude), (-180...180).contains(c.longitude) else {
+                    guard c.isValid else {
                         throw .invalidArea(flag: flag, reason: "polygon \(p + 1) has the position \(c.longitude),\(c.latitude) outside -180…180, -90…90 (split polygons at the antimeridian)")
                     }
                 }

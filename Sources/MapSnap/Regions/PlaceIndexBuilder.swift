@@ -271,7 +271,7 @@ package struct PlaceIndexBuilder {
         var out: [String] = []
         for (k, v) in tags where k.hasPrefix("name:") || keys.contains(k) {
             for part in v.split(separator: ";") {
-                let s = part.trimmingCharacters(in: .whitespaces)
+                let s = part.trimmingSpaces()
                 if !s.isEmpty, !out.contains(s) { out.append(s) }
             }
         }

@@ -242,7 +242,7 @@ package enum RegionBuilder {
             let text = (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
             // The last lines that say something (progress lines end in carriage returns).
             let lines = text.split(whereSeparator: { $0 == "\n" || $0 == "\r" })
-                .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty && !$0.hasPrefix("Block ") }
+                .map { $0.trimmingSpaces() }.filter { !$0.isEmpty && !$0.hasPrefix("Block ") }
             throw .tilemakerFailed(status: process.terminationStatus, signaled: process.terminationReason == .uncaughtSignal,
                                    log: String(lines.suffix(3).joined(separator: " | ").suffix(400)))
         }

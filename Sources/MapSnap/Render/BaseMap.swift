@@ -52,7 +52,7 @@ struct BaseMapSetup: Sendable {
     /// embedded data), `Styles/protomaps/NAME.json` the same map from Protomaps tiles. Which one
     /// is used follows the vector `--source` (`VectorTileSchema.identify`), so a Protomaps
     /// extract draws like any other data.
-    init(key: Key, sources registry: TileSourceRegistry, deadline: Deadline = .none) throws {
+    init(key: Key, sources registry: TileSourceRegistry, deadline: Deadline = .none) throws(RenderError) {
         let styleName = key.style
         let builtin = Self.builtinStyles
         let fetcher = HTTPResourceFetcher(options: key.http, deadline: deadline)

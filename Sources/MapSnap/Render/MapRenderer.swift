@@ -83,7 +83,7 @@ public final class MapRenderer: Sendable {
     /// Renders one image. Throws `RenderError` for invalid options or unusable inputs;
     /// recoverable problems (a skipped tile, an unsupported style property) become warnings
     /// on the snapshot.
-    public func render(_ options: MapSnapshotOptions) throws -> MapSnapshot {
+    public func render(_ options: MapSnapshotOptions) throws(RenderError) -> MapSnapshot {
         try MapSnapshotter(options: options, renderer: self).render()
     }
 
@@ -135,12 +135,12 @@ public final class MapRenderer: Sendable {
     /// The style named by `options` with its sources resolved: from the cache, or
     /// prepared now (what it fetches over the network by `deadline`) and remembered — unless
     /// something could not be fetched this time (then the next render tries again).
-    func preparedStyle(for options: MapSnapshotOptions, deadline: Deadline = .none) throws -> BaseMapSetup {
+    func preparedStyle(for options: MapSnapshotOptions, deadline: Deadline = .none) throws(RenderError) -> BaseMapSetup {
         try preparedStyle(setupKey(options), deadline: deadline)
     }
 
     /// The style of `key`, from the cache or prepared now (see `preparedStyle(for:deadline:)`).
-    func preparedStyle(_ key: BaseMapSetup.Key, deadline: Deadline = .none) throws -> BaseMapSetup {
+    func preparedStyle(_ key: BaseMapSetup.Key, deadline: Deadline = .none) throws(RenderError) -> BaseMapSetup {
         if let hit = setups.withLock({ $0.entries[key] }) {
             styleHits.add(1, ordering: .relaxed)
             return hit

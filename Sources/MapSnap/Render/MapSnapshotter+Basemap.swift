@@ -5,7 +5,7 @@ extension MapSnapshotter {
     /// Protomaps `{build}` resolved first), its warnings before the render's, and the render's
     /// failures to reach the provider told as the base map's (a removed Protomaps build says
     /// how to pick a current one).
-    func render(_ basemap: Basemap) throws -> MapSnapshot {
+    func render(_ basemap: Basemap) throws(RenderError) -> MapSnapshot {
         var options = self.options
         options.basemap = nil
         var warnings: [String] = []
@@ -30,7 +30,7 @@ extension MapSnapshotter {
         let snapshot: MapSnapshot
         do {
             snapshot = try MapSnapshotter(options: options, renderer: renderer).render()
-        } catch let error as RenderError {
+        } catch {
             throw Self.basemapError(error, basemap: basemap, url: archive ?? basemap.url)
         }
         return MapSnapshot(image: snapshot.image, camera: snapshot.camera, warnings: warnings + snapshot.warnings,

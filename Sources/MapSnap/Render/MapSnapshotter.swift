@@ -27,7 +27,7 @@ public struct MapSnapshotter: Sendable {
     /// Renders the image. Throws `RenderError` for invalid options or unusable inputs;
     /// recoverable problems (a skipped tile, an unsupported style property) become warnings
     /// on the snapshot.
-    public func render() throws -> MapSnapshot {
+    public func render() throws(RenderError) -> MapSnapshot {
         if let basemap = options.basemap { return try render(basemap) }
         try validate()
         let deadline = Deadline.after(seconds: options.renderTimeout)
@@ -38,7 +38,7 @@ public struct MapSnapshotter: Sendable {
         let renderer = self.renderer, options = self.options
         let key = renderer.setupKey(options)
         let style = threads > 1 && !renderer.hasPreparedStyle(key)
-            ? Pending { Result { try renderer.preparedStyle(key, deadline: deadline) } } : nil
+            ? Pending { Result { () throws(RenderError) in try renderer.preparedStyle(key, deadline: deadline) } } : nil
         let text = renderer.text.forRender()
         var http = options.http
         http.scale = options.scale
@@ -58,7 +58,8 @@ public struct MapSnapshotter: Sendable {
         // while the style is prepared and the tiles are found.
         let blank = threads > 1 && camera.pixelWidth * camera.pixelHeight >= 1 << 20
             ? Pending { Canvas(width: camera.pixelWidth, height: camera.pixelHeight, fill: .white) } : nil
-        let setup = try style?.value.get() ?? renderer.preparedStyle(key, deadline: deadline)
+        let setup: BaseMapSetup
+        if let style { setup = try style.value.get() } else { setup = try renderer.preparedStyle(key, deadline: deadline) }
         let base = BaseMap(setup: setup, tileCache: renderer.tiles)
         var warnings: [String] = []
         base.maxThreads = options.maximumThreads
@@ -78,7 +79,7 @@ public struct MapSnapshotter: Sendable {
         let reserved = decorations.reservedRects(attribution: attributionText(base), caption: options.caption,
                                                  scaleBar: options.showsScaleBar, northArrow: northArrow)
         for r in reserved { labels.insert(r) }
-        do {
+        drawing: do throws(OverlayError) {
             try painter.planMarkers(labels: labels)
             // Routes drawn over the labels would hide them: base-map labels keep clear. Only
             // the base map's label placement reads those areas (marker titles are placed).
@@ -87,14 +88,14 @@ public struct MapSnapshotter: Sendable {
             }
             base.drawLayers(camera: camera, canvas: canvas, labels: labels, pass: .belowLabels, text: text)
             if let routes { painter.preparedStrokes = routes.value }
-            if canvas.drawingWasAbandoned { throw timedOut() }
+            if canvas.drawingWasAbandoned { break drawing }
             try painter.draw(level: .aboveRoads)
-            if canvas.drawingWasAbandoned { throw timedOut() }
+            if canvas.drawingWasAbandoned { break drawing }
             base.drawLayers(camera: camera, canvas: canvas, labels: labels, pass: .labels, text: text)
-            if canvas.drawingWasAbandoned { throw timedOut() }
+            if canvas.drawingWasAbandoned { break drawing }
             try painter.draw(level: .aboveLabels)
-        } catch let error as OverlayError {
-            throw RenderError.overlay(error)
+        } catch {
+            throw .overlay(error)
         }
         // The last overlay's fill may have been cut short: an unfinished image is never returned.
         if canvas.drawingWasAbandoned { throw timedOut() }
@@ -123,7 +124,7 @@ public struct MapSnapshotter: Sendable {
         return base.attribution
     }
 
-    func validate() throws {
+    func validate() throws(RenderError) {
         let o = options
         guard o.width >= 1, o.height >= 1 else { throw RenderError.invalidSize(width: o.width, height: o.height) }
         guard o.scale.isFinite, o.scale >= 1, o.scale <= 4 else { throw RenderError.invalidScale(o.scale) }

@@ -122,7 +122,7 @@ struct StyleSourceResolver {
                                  "relief.mbtiles": "the bundled relief shading",
                                  "imagery.mbtiles": "the bundled imagery"]
 
-    func resolve(_ style: Style, warnings: inout [String]) throws -> [String: ResolvedSource] {
+    func resolve(_ style: Style, warnings: inout [String]) throws(RenderError) -> [String: ResolvedSource] {
         var out: [String: ResolvedSource] = [:]
         var dem: TileSourceRegistry.Opened?
         if let d = demOverride {
@@ -226,7 +226,7 @@ struct StyleSourceResolver {
     /// A `raster-dem` source: `--dem` when given, else its own local tiles; nil (skipped)
     /// for the empty `mapsnap:dem` slot and for encodings mapsnap cannot read.
     private func resolveDEM(_ id: String, _ s: StyleSource, override: TileSourceRegistry.Opened?,
-                            warnings: inout [String]) throws -> ResolvedSource? {
+                            warnings: inout [String]) throws(RenderError) -> ResolvedSource? {
         let encoding: DEMEncoding
         if let e = demEncodingOverride {
             encoding = e

@@ -172,13 +172,3 @@ enum CSSColor {
         "yellowgreen": 0x9ACD32,
     ]
 }
-
-extension StringProtocol {
-    /// Drops leading and trailing ASCII spaces, tabs and newlines.
-    func trimmingASCIIWhitespace() -> String {
-        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
-        guard let first = firstIndex(where: { !isSpace($0) }),
-              let last = lastIndex(where: { !isSpace($0) }) else { return "" }
-        return String(self[first...last])
-    }
-}

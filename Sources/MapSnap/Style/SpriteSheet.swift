@@ -119,15 +119,11 @@ struct SpriteSheet: Sendable {
     }
 
     private static func crop(_ sheet: Canvas, _ e: SpriteEntry) -> Canvas {
-        var px = [UInt8](repeating: 0, count: e.width * e.height * 4)
-        let rowBytes = e.width * 4
-        sheet.pixels.withUnsafeBufferPointer { src in
-            px.withUnsafeMutableBufferPointer { dst in
-                for row in 0..<e.height {
-                    let s = ((e.y + row) * sheet.width + e.x) * 4
-                    for k in 0..<rowBytes { dst[row * rowBytes + k] = src[s + k] }
-                }
-            }
+        var px: [UInt8] = []
+        px.reserveCapacity(e.width * e.height * 4)
+        for row in 0..<e.height {
+            let s = ((e.y + row) * sheet.width + e.x) * 4
+            px += sheet.pixels[s..<s + e.width * 4]
         }
         return Canvas(width: e.width, height: e.height, premultipliedPixels: px)
     }

@@ -170,6 +170,11 @@ enum Gzip {
     /// of `bytes`, continuing from `crc` (0 to start), computed by libdeflate (carry-less
     /// multiplication where the CPU has it: every chunk of every PNG tile read and written
     /// is checked, ~6 instructions a byte with zlib's tables).
+    static func crc32(_ bytes: ArraySlice<UInt8>, continuing crc: UInt32 = 0) -> UInt32 {
+        bytes.withUnsafeBytes { crc32($0, continuing: crc) }
+    }
+
+    /// CRC-32 of raw bytes (see the `ArraySlice` form).
     static func crc32(_ bytes: UnsafeRawBufferPointer, continuing crc: UInt32 = 0) -> UInt32 {
         guard let base = bytes.baseAddress else { return crc }
         // size_t length: no 4 GiB split is needed.

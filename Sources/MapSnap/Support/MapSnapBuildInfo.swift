@@ -29,7 +29,7 @@ public enum MapSnapBuildInfo {
         for line in String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline) {
             let parts = line.split(separator: " ", maxSplits: 1)
             guard parts.count == 2, parts[0] == "commit" else { continue }
-            let value = parts[1].trimmingCharacters(in: .whitespaces)
+            let value = parts[1].trimmingSpaces()
             // A hash, perhaps with -dirty: nothing else is passed on as a commit.
             let allowed = Set("0123456789abcdef-dirty")
             if !value.isEmpty, value.count <= 64, value.allSatisfy({ allowed.contains($0) }) { return value }

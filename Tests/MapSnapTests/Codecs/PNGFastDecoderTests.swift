@@ -1,3 +1,4 @@
+import MapSnapTesting
 import Foundation
 import Testing
 @testable import MapSnap
@@ -28,14 +29,14 @@ import Testing
 
         /// Unfiltered rows (no filter bytes) of seeded pseudo-random samples.
         func rawRows() -> [[UInt8]] {
-            var state = seed
+            var rng = SeededGenerator(seed: seed)
             let rowBytes = (width * channels * Int(bitDepth) + 7) / 8
             let limit = sampleLimit ?? (1 << Int(bitDepth))
             return (0..<height).map { _ in
                 var bits: [Int] = []
                 for _ in 0..<(width * channels) {
                     // Mostly repeats of the previous sample (runs), sometimes noise: every filter sees both.
-                    state = state &* 6364136223846793005 &+ 1442695040888963407
+                    let state = rng.next()
                     let noise = Int(state >> 33) % limit
                     let repeatPrevious = state >> 62 != 0 && !bits.isEmpty
                     bits.append(repeatPrevious ? bits[bits.count - 1] : noise)
@@ -216,10 +217,10 @@ import Testing
         var b = Builder(colorType: 3, bitDepth: 8, width: 20, height: 10)
         b.palette = Self.palette(256)
         let good = try b.bytes()
-        var state: UInt64 = 7
+        var rng = SeededGenerator(seed: 7)
         for _ in 0..<300 {
             var bad = good
-            state = state &* 6364136223846793005 &+ 1
+            let state = rng.next()
             let i = 8 + Int(state >> 33) % (bad.count - 8)
             bad[i] ^= UInt8(truncatingIfNeeded: state >> 20) | 1
             expectSameAsLibpng(bad)

@@ -1,3 +1,4 @@
+import MapSnapTesting
 import Dispatch
 import Foundation
 import Testing

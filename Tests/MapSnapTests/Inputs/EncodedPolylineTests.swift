@@ -1,3 +1,4 @@
+import MapSnapTesting
 import Testing
 @testable import MapSnap
 
@@ -38,7 +39,7 @@ import Testing
     func roundTripsRandomPaths(precision: Int) throws {
         let seed: UInt64 = 0x5EED_0000 + UInt64(precision)
         print("EncodedPolylineTests.roundTripsRandomPaths seed \(seed)")
-        var rng = InputsSeededGenerator(seed: seed)
+        var rng = SeededGenerator(seed: seed)
         var factor = 1.0
         for _ in 0..<precision { factor *= 10 }
         for _ in 0..<50 {

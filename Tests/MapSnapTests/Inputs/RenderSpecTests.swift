@@ -165,15 +165,15 @@ import Testing
         if let expected {
             #expect(throws: expected) { try parse(json) }
         } else {
-            #expect(throws: StaticMapsSyntaxError.noLocations(origin: "spec.json: paths[0]")) { try parse(json) }
+            #expect(throws: RenderSpecError.syntax(.noLocations(origin: "spec.json: paths[0]"))) { try parse(json) }
         }
     }
 
     @Test func staticMapsErrorsInsideASpecNameTheKeyPath() {
-        #expect(throws: StaticMapsSyntaxError.badLocation(origin: "spec.json: paths[1]", number: 3, text: "95,10", problem: .latitudeOutOfRange(95))) {
+        #expect(throws: RenderSpecError.syntax(.badLocation(origin: "spec.json: paths[1]", number: 3, text: "95,10", problem: .latitudeOutOfRange(95)))) {
             try parse(#"{"paths": ["1,1|2,2", "1,1|2,2|95,10"]}"#)
         }
-        #expect(throws: GeoJSONError.unexpected(source: "spec.json", keyPath: "geojson.coordinates", expected: "[lon, lat] numbers")) {
+        #expect(throws: RenderSpecError.geoJSON(.unexpected(source: "spec.json", keyPath: "geojson.coordinates", expected: "[lon, lat] numbers"))) {
             try parse(#"{"geojson": {"type": "Point", "coordinates": "x"}}"#)
         }
     }
@@ -192,7 +192,7 @@ import Testing
     @Test func placeNamesInSpecsUseTheResolver() throws {
         let resolver = InputsPlaceTable(places: ["Bern": LatLng(46.948, 7.4474)])
         #expect(try parse(#"{"center": "Bern", "zoom": 10}"#, resolver: resolver).options.center == LatLng(46.948, 7.4474))
-        #expect(throws: StaticMapsSyntaxError.self) { try parse(#"{"center": "Bern", "zoom": 10}"#) }
+        #expect(throws: RenderSpecError.self) { try parse(#"{"center": "Bern", "zoom": 10}"#) }
     }
 
     @Test func staticMapsURLInASpec() throws {
@@ -225,14 +225,14 @@ import Testing
     @Test func builderPolylineAndAttribution() throws {
         var b = RenderSpecBuilder()
         try b.addPolyline("_izlhA~rlgdF_{geC~ywl@_kwzCn`{nI", precision: 6, origin: "--polyline6")
-        #expect(throws: StaticMapsSyntaxError.badPolyline(origin: "--polyline", error: .invalidCharacter(offset: 2, byte: 32))) {
+        #expect(throws: RenderSpecError.syntax(.badPolyline(origin: "--polyline", error: .invalidCharacter(offset: 2, byte: 32)))) {
             try b.addPolyline("__ _", precision: 5, origin: "--polyline")
         }
         // Google's example route at precision 6 (frederickjansen/polyline's tests, MIT): read at
         // precision 5 its second point is 385°N; the error says which flag it belongs to.
         let six = "_izlhA~rlgdF_{geC~ywl@_kwzCn`{nI"
-        #expect(throws: StaticMapsSyntaxError.precision6Polyline(
-            origin: "--polyline", error: .coordinateOutOfRange(index: 0, offset: 6, latitude: 385.0, longitude: -1202.0))) {
+        #expect(throws: RenderSpecError.syntax(.precision6Polyline(
+            origin: "--polyline", error: .coordinateOutOfRange(index: 0, offset: 6, latitude: 385.0, longitude: -1202.0)))) {
             try b.addPolyline(six, precision: 5, origin: "--polyline")
         }
         #expect(StaticMapsSyntaxError.precision6Polyline(
@@ -240,11 +240,11 @@ import Testing
             == "--polyline: encoded polyline: offset 6: point 1 (385.0,-1202.0) is outside -90…90, -180…180; the text is a valid precision-6 polyline: pass it as polyline6")
         // Out of range at both precisions: no such advice.
         let far = try EncodedPolyline.encode([LatLng(latitude: 89, longitude: 179), LatLng(latitude: -89, longitude: -179)], precision: 7)
-        #expect(throws: StaticMapsSyntaxError.self) { try b.addPolyline(far, precision: 5, origin: "--polyline") }
+        #expect(throws: RenderSpecError.self) { try b.addPolyline(far, precision: 5, origin: "--polyline") }
         do {
             try b.addPolyline(far, precision: 5, origin: "--polyline")
-        } catch let error as StaticMapsSyntaxError {
-            if case .badPolyline = error {} else { Issue.record("expected a plain badPolyline, got \(error)") }
+        } catch {
+            if case .syntax(.badPolyline) = error {} else { Issue.record("expected a plain badPolyline, got \(error)") }
         }
         try b.setAttribution("NONE", origin: "--attribution")
         #expect(b.options.attribution == "")
@@ -304,8 +304,8 @@ import Testing
     @Test func inlineGeoJSONIsStreamedWithTheSpecsKeyPaths() throws {
         let spec = try parse(#"{"geojson": {"type": "FeatureCollection", "features": [{"type": "Feature", "properties": {}, "geometry": {"type": "LineString", "coordinates": [[1, 2], [3, 4]]}}]}, "markers": ["5,6"]}"#)
         #expect(spec.options.overlays.count == 2)
-        #expect(throws: GeoJSONError.coordinateOutOfRange(source: "spec.json", keyPath: "geojson.features[0].geometry.coordinates[1]",
-                                                          longitude: 600, latitude: 4)) {
+        #expect(throws: RenderSpecError.geoJSON(.coordinateOutOfRange(source: "spec.json", keyPath: "geojson.features[0].geometry.coordinates[1]",
+                                                                       longitude: 600, latitude: 4))) {
             try parse(#"{"geojson": {"type": "FeatureCollection", "features": [{"type": "Feature", "geometry": {"type": "LineString", "coordinates": [[1, 2], [600, 4]]}}]}}"#)
         }
         // A later "geojson" replaces an earlier one, as for every other key.

@@ -1,3 +1,4 @@
+import MapSnapTesting
 import Foundation
 import Testing
 @testable import MapSnap

@@ -1,3 +1,4 @@
+import MapSnapTesting
 import Foundation
 @testable import MapSnap
 

@@ -1,4 +1,5 @@
 import Foundation
+import MapSnapTesting
 import Testing
 @testable import MapSnap
 
@@ -11,11 +12,8 @@ import Testing
         o.scale = 4
         o.center = LatLng(0, 0)
         o.zoom = 0
-        var seed: UInt64 = 28
-        func next() -> Double {
-            seed = seed &* 6364136223846793005 &+ 1442695040888963407
-            return Double(seed >> 11) / Double(1 << 53)
-        }
+        var rng = SeededGenerator(seed: 28)
+        func next() -> Double { Double.random(in: 0..<1, using: &rng) }
         for _ in 0..<polygons {
             let ring = (0..<points).map { _ in LatLng(next() * 160 - 80, next() * 358 - 179) }
             o.overlays.append(.polygon(PolygonOverlay(rings: [ring], fillColor: Color(rgba: 0xFF000028),
@@ -67,12 +65,11 @@ import Testing
         var o = MapSnapshotOptions(width: 1024, height: 1024)
         o.scale = 2
         // 50,000 points wandering over ~100 km, 8 px wide with a casing: a long GPX track.
-        var seed: UInt64 = 1
+        var rng = SeededGenerator(seed: 1)
         var p = LatLng(60.0, 24.5)
         var line: [LatLng] = []
         for _ in 0..<50_000 {
-            seed = seed &* 6364136223846793005 &+ 1442695040888963407
-            let a = Double(seed >> 11) / Double(1 << 53) * 2 * .pi
+            let a = Double.random(in: 0..<(2 * .pi), using: &rng)
             p = LatLng(min(61, max(59, p.latitude + 0.0004 * sin(a) + 0.00001)), p.longitude + 0.0004 * cos(a) + 0.00002)
             line.append(p)
         }

@@ -1,3 +1,4 @@
+import MapSnapTesting
 import Testing
 @testable import MapSnap
 

@@ -12,6 +12,15 @@ struct TextTrimmingTests {
         #expect(text[...].trimmingSpaces() == text.trimmingCharacters(in: .whitespaces))
     }
 
+    /// The syntaxes' trim (colours, `--path` fields, URLs) drops ASCII spaces, tabs, CR and
+    /// LF — a CRLF line ending too, which is one `Character` — and nothing else.
+    @Test(arguments: [("", ""), (" \t\r\n", ""), ("  red ", "red"), ("\r\n0xff0000\r\n", "0xff0000"),
+                      ("\ta b\n", "a b"), ("\u{00A0}x\u{00A0}", "\u{00A0}x\u{00A0}"), ("é\r\n", "é")])
+    func trimsASCIIWhitespace(text: String, trimmed: String) {
+        #expect(text.trimmingASCIIWhitespace() == trimmed)
+        #expect(text[...].trimmingASCIIWhitespace() == trimmed)
+    }
+
     @Test func processVariablesAreThoseOfProcessInfo() {
         let environment = ProcessInfo.processInfo.environment
         for name in ["PATH", "HOME", "MAPSNAP_NO_SUCH_VARIABLE_42"] {

@@ -1,3 +1,4 @@
+import MapSnapTesting
 import Foundation
 import Testing
 @testable import MapSnap
@@ -30,7 +31,7 @@ import Testing
     }
 
     @Test func roundTripSeeded() throws {
-        var rng = SplitMix64(seed: 0xb1_1be7)
+        var rng = SeededGenerator(seed: 0xb1_1be7)
         for _ in 0..<5000 {
             let z = Int(rng.next() % 31)
             let n = UInt64(1) << UInt64(z)

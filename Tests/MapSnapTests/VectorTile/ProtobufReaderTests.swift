@@ -1,3 +1,4 @@
+import MapSnapTesting
 import Testing
 @testable import MapSnap
 
@@ -45,7 +46,7 @@ import Testing
     }
 
     @Test func varintRoundTripSeeded() throws {
-        var rng = SplitMix64(seed: 0x5eed_0001)
+        var rng = SeededGenerator(seed: 0x5eed_0001)
         var writer = ProtobufWriter()
         var values: [UInt64] = []
         for _ in 0..<2000 {
@@ -120,18 +121,5 @@ import Testing
     @Test func varint32RejectsWideValues() {
         var r = ProtobufReader(bytes: [0x80, 0x80, 0x80, 0x80, 0x10])
         #expect(throws: ProtobufError.valueOutOfRange(1 << 32, offset: 0)) { try r.readVarint32() }
-    }
-}
-
-/// A small seeded generator (SplitMix64) for reproducible property tests.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9e37_79b9_7f4a_7c15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9
-        z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb
-        return z ^ (z >> 31)
     }
 }

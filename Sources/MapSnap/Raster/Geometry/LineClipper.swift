@@ -101,15 +101,14 @@ enum LineClipper {
     /// then costs one read of its points instead of a copy.
     private static func isWhollyInside(_ path: Path, _ rect: PixelRect) -> Bool {
         for contour in path.contours where contour.isClosed { return false }
-        return path.points.withUnsafeBufferPointer { pts in
-            guard var prev = pts.first else { return true }
-            guard rect.contains(prev) else { return false }
-            for p in pts.dropFirst() {
-                guard rect.contains(p), p != prev else { return false }
-                prev = p
-            }
-            return true
+        let pts = path.points
+        guard var prev = pts.first else { return true }
+        guard rect.contains(prev) else { return false }
+        for p in pts.dropFirst() {
+            guard rect.contains(p), p != prev else { return false }
+            prev = p
         }
+        return true
     }
 
     /// Liang–Barsky: the parameter range of `a`–`b` inside `r`, or nil when it misses.

@@ -306,17 +306,9 @@ final class CurlEasy: @unchecked Sendable {
 
     /// curl's detailed message for the last transfer, else its generic text for `code`.
     func message(for code: CURLcode) -> String {
-        let detail = String(cString: errorBuffer).trimmingSuffixNewlines()
+        let detail = String(cString: errorBuffer).trimmingASCIIWhitespace()
         if !detail.isEmpty { return detail }
         return mapsnap_curl_easy_strerror(code).map { String(cString: $0) } ?? "curl error \(code.rawValue)"
-    }
-}
-
-private extension String {
-    func trimmingSuffixNewlines() -> String {
-        var s = Substring(self)
-        while let last = s.last, last.isNewline { s = s.dropLast() }
-        return String(s)
     }
 }
 
