@@ -85,8 +85,8 @@ package struct RenderSpecBuilder: Sendable {
 
     /// `--bearing DEG|auto`: the heading, degrees clockwise from north (−360…360), or
     /// track-up.
-    package mutating func setBearing(_ text: String, origin: String) throws {
-        setBearing(try StaticMapsSyntax.parseBearing(text, origin: origin))
+    package mutating func setBearing(_ text: String, origin: String) throws(RenderSpecError) {
+        setBearing(try RenderSpecError.syntax { () throws(StaticMapsSyntaxError) in try StaticMapsSyntax.parseBearing(text, origin: origin) })
     }
 
     /// A heading in degrees, or nil for track-up.

@@ -259,7 +259,7 @@ public enum StaticMapsSyntax {
     /// A bearing (heading): degrees clockwise from north, −360…360, or `auto` (track-up),
     /// which gives nil. MapLibre's, Mapbox Static's and mapsnap's `bearing`.
     public static func parseBearing(_ text: String, origin: String) throws(StaticMapsSyntaxError) -> Double? {
-        let t = text.trimmingFieldSpaces()
+        let t = text.trimmingASCIIWhitespace()
         if t.lowercased() == "auto" { return nil }
         guard let v = Double(t), v.isFinite else {
             throw .badValue(origin: origin, key: nil, text: text, reason: "expected degrees -360…360 or auto")
