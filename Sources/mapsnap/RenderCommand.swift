@@ -277,9 +277,10 @@ enum RenderCommand {
                 output = spec.output
                 warnings = spec.warnings
             }
+            // The CLI's defaults, set before any flag (the flags go through the builder).
+            base.renderTimeout = defaultRenderTimeout
+            base.maximumDrawingCost = DrawingCost.defaultLimit
             var b = RenderSpecBuilder(options: base, resolver: resolver)
-            b.options.renderTimeout = defaultRenderTimeout
-            b.options.maximumDrawingCost = DrawingCost.defaultLimit
             if let output { try b.setOutput(output, origin: "--spec") }
             for (name, value) in args.options {
                 guard let v = value else {

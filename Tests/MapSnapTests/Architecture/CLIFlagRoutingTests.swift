@@ -16,8 +16,6 @@ struct CLIFlagRoutingTests {
                 let code = line.trimmingCharacters(in: .whitespaces)
                 guard !code.hasPrefix("//"), code.range(of: #"\b(b|builder|defaults)\.(options|directions)\.[A-Za-z.]+\s*="#,
                                                          options: .regularExpression) != nil else { continue }
-                // The CLI's default render time-out, set before any flag (the flag goes through the builder).
-                if code == "b.options.renderTimeout = defaultRenderTimeout" { continue }
                 found.append("\(name):\(number + 1): \(code)")
             }
         }

@@ -21,6 +21,8 @@ let unsafeCodeAllowList: [String: String] = [
     "Support/Gzip.swift": "adapter for zlib and libdeflate",
     "Support/XMLEventReader.swift": "adapter for expat (callbacks, Unmanaged context)",
     "Text/FreeTypeFace.swift": "adapter for FreeType",
+    "Text/HarfBuzzFont.swift": "adapter for HarfBuzz (font blob, shaping buffers)",
+    "Text/BidiParagraph.swift": "adapter for FriBiDi (UTF-32 text and embedding levels)",
     "Tiles/HTTP/CurlTransfer.swift": "adapter for libcurl (callbacks, Unmanaged context)",
     "Tiles/MBTiles/MBTilesSource.swift": "adapter for SQLite",
     // System calls on raw memory (POSIX read/write/socket addresses).
@@ -30,6 +32,7 @@ let unsafeCodeAllowList: [String: String] = [
     "Support/InputFile.swift": "read(2) into the array's storage",
     "Support/TemporaryFile.swift": "write(2) and read(2) of pieces",
     "Tiles/HTTP/TileCache.swift": "read(2) of cache files and readdir names",
+    "Tiles/HTTP/TileCacheTrimmer.swift": "readdir names and stat(2) times while trimming the cache",
     "Tiles/PMTiles/PMTilesSource.swift": "pread(2) of ranges into the buffer",
     "Places/Gazetteer.swift": "memchr over the megabyte tables read at every start",
     // Measured hot paths: per-pixel and per-byte loops where bounds checks cost.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import MapSnap
+import MapSnapTesting
 
 /// A turned camera's projection against formulas written independently of mapsnap's code:
 /// with bearing b, a point d pixels east of the centre (on the north-up map) appears at
