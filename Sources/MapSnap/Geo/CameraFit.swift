@@ -112,17 +112,9 @@ enum CameraFit {
         }
         let ext = horizontalExtent(intervals)
         // Pixel margins: the largest overhang of any item on each side (conservative).
-        var mL = 0.0, mT = 0.0, mR = 0.0, mB = 0.0
-        for it in items {
-            mL = max(mL, it.marginLeft); mT = max(mT, it.marginTop)
-            mR = max(mR, it.marginRight); mB = max(mB, it.marginBottom)
-        }
+        var (mL, mT, mR, mB) = largestMargins(items)
         let base = WebMercator.tileSize * scale
-        func clampZoom(_ z: Double) -> Double {
-            var zz = z.isFinite ? z : maximumZoom
-            if !fractional { zz = floor(zz + 1e-9) }
-            return max(0, min(maximumZoom, zz))
-        }
+        func clampZoom(_ z: Double) -> Double { clampedZoom(z, fractional: fractional, maximumZoom: maximumZoom) }
 
         if let c = fixedCenter {
             let cw = WebMercator.project(c)
@@ -176,6 +168,23 @@ enum CameraFit {
         return Camera(center: center, zoom: zoom, width: width, height: height, scale: scale)
     }
 
+    /// The largest overhang of any item on each side, in pixels (conservative margins).
+    private static func largestMargins(_ items: [FitItem]) -> (left: Double, top: Double, right: Double, bottom: Double) {
+        var m = (left: 0.0, top: 0.0, right: 0.0, bottom: 0.0)
+        for it in items {
+            m.left = max(m.left, it.marginLeft); m.top = max(m.top, it.marginTop)
+            m.right = max(m.right, it.marginRight); m.bottom = max(m.bottom, it.marginBottom)
+        }
+        return m
+    }
+
+    /// A fitted zoom within 0…`maximumZoom`, whole unless `fractional` (∞ or NaN: the maximum).
+    private static func clampedZoom(_ z: Double, fractional: Bool, maximumZoom: Double) -> Double {
+        var zz = z.isFinite ? z : maximumZoom
+        if !fractional { zz = floor(zz + 1e-9) }
+        return max(0, min(maximumZoom, zz))
+    }
+
     /// `camera(fitting:…)` for a turned camera: the same rules in the turned image's axes.
     /// World offsets (x east, y south) become image offsets `u = cos b·x + sin b·y`,
     /// `v = −sin b·x + cos b·y` (as `Camera.pixel(forWorld:)` turns them); the extent, the
@@ -193,17 +202,9 @@ enum CameraFit {
             intervals.append((it.points.map(\.x).min() ?? 0, it.points.map(\.x).max() ?? 0))
         }
         let ext = horizontalExtent(intervals)
-        var mL = 0.0, mT = 0.0, mR = 0.0, mB = 0.0
-        for it in items {
-            mL = max(mL, it.marginLeft); mT = max(mT, it.marginTop)
-            mR = max(mR, it.marginRight); mB = max(mB, it.marginBottom)
-        }
+        var (mL, mT, mR, mB) = largestMargins(items)
         let base = WebMercator.tileSize * scale
-        func clampZoom(_ z: Double) -> Double {
-            var zz = z.isFinite ? z : maximumZoom
-            if !fractional { zz = floor(zz + 1e-9) }
-            return max(0, min(maximumZoom, zz))
-        }
+        func clampZoom(_ z: Double) -> Double { clampedZoom(z, fractional: fractional, maximumZoom: maximumZoom) }
         if let c = fixedCenter {
             let cw = WebMercator.project(c)
             var zoom = fixedZoom ?? maximumZoom
