@@ -40,8 +40,9 @@ struct mapsnap_hb_table {
 };
 
 /* The loaded table. A function-local static: Swift's C importer emits the functions a
-   module calls, not a header's static variables. `soname` is what dlopen is given (tests of
-   a debug build point it at a library that is not there); `error` is dlerror's text. */
+   module calls, not a header's static variables. `soname`, when set, replaces the SONAME
+   (tests of a debug build point it at a library that is not there); `error` is dlerror's
+   text. */
 struct mapsnap_hb_state {
     pthread_once_t once;
     int loaded;
@@ -50,13 +51,16 @@ struct mapsnap_hb_state {
     struct mapsnap_hb_table functions;
 };
 static inline struct mapsnap_hb_state *mapsnap_hb_state(void) {
-    static struct mapsnap_hb_state state = {PTHREAD_ONCE_INIT, 0, "libharfbuzz.so.0", {0}, {0}};
+    static struct mapsnap_hb_state state = {PTHREAD_ONCE_INIT, 0, NULL, {0}, {0}};
     return &state;
 }
 
 static void mapsnap_hb_load(void) {
     struct mapsnap_hb_state *state = mapsnap_hb_state();
-    void *library = dlopen(state->soname, RTLD_NOW | RTLD_LOCAL);
+    /* The literal stays in a dlopen call: scripts/package.sh finds the libraries to depend on
+       by these calls. */
+    void *library = state->soname == NULL ? dlopen("libharfbuzz.so.0", RTLD_NOW | RTLD_LOCAL)
+                                          : dlopen(state->soname, RTLD_NOW | RTLD_LOCAL);
     if (library == NULL) {
         const char *reason = dlerror();
         snprintf(state->error, sizeof state->error, "%s", reason ? reason : "dlopen failed");
@@ -89,8 +93,7 @@ static void mapsnap_hb_load(void) {
         !t.buffer_create || !t.buffer_destroy || !t.buffer_add_codepoints || !t.buffer_set_direction ||
         !t.buffer_set_script || !t.shape || !t.buffer_get_glyph_infos || !t.buffer_get_glyph_positions ||
         !t.unicode_funcs_get_default || !t.unicode_script || !t.version_string) {
-        snprintf(state->error, sizeof state->error, "%s lacks a function mapsnap uses (HarfBuzz older than 1.0?)",
-                 state->soname);
+        snprintf(state->error, sizeof state->error, "a function mapsnap uses is missing (HarfBuzz older than 1.0?)");
         return;
     }
     state->functions = t;
@@ -109,8 +112,11 @@ static inline const struct mapsnap_hb_table *mapsnap_hb(void) {
 
 /* What the loader said when HarfBuzz could not be loaded ("" when it was). */
 static inline const char *mapsnap_hb_load_error(void) { return mapsnap_hb_state()->error; }
-/* The file dlopen was given. */
-static inline const char *mapsnap_hb_soname(void) { return mapsnap_hb_state()->soname; }
+/* The file dlopen is given. */
+static inline const char *mapsnap_hb_soname(void) {
+    const char *soname = mapsnap_hb_state()->soname;
+    return soname ? soname : "libharfbuzz.so.0";
+}
 
 /* The loaded HarfBuzz's version ("6.0.0"), or NULL when it cannot be loaded. Loads it. */
 static inline const char *mapsnap_hb_version_string(void) {
