@@ -7,9 +7,9 @@
 static inline const char *mapsnap_hb_header_version(void) { return HB_VERSION_STRING; }
 
 /* HarfBuzz is loaded on first use (dlopen), not linked: Debian's libharfbuzz.so.0 pulls in
-   GLib, graphite2, PCRE2, Brotli and libstdc++ (16 more shared objects), which cost every
-   mapsnap process ~4.5 ms of dynamic linking at start, although `--version`, `info`, `data`
-   and renders without text never shape anything. Opened by its SONAME (the -dev package's
+   GLib, graphite2, PCRE2, Brotli and libstdc++ (15 more shared objects), which cost every
+   mapsnap process ~5 M instructions (4-5 ms) of dynamic linking at start, although
+   `--version`, `info`, `data` and renders without text never shape anything. Opened by its SONAME (the -dev package's
    libharfbuzz.so symlink is not on a machine that only runs mapsnap). The functions are
    reached through this table; `mapsnap_hb()` is NULL when HarfBuzz cannot be loaded, and
    then `mapsnap_hb_load_error()` says why. (Static state: one copy per object file that uses

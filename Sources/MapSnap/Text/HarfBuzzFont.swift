@@ -47,7 +47,7 @@ final class HarfBuzzFont: @unchecked Sendable {
         guard HarfBuzzFont.loadLibrary() == nil, let base = bytes.baseAddress, bytes.count > 0,
               bytes.count <= Int(UInt32.max),
               let blob = mapsnap_hb_blob_create(base.assumingMemoryBound(to: CChar.self), UInt32(bytes.count),
-                                        HB_MEMORY_MODE_READONLY, nil, nil) else { return nil }
+                                                HB_MEMORY_MODE_READONLY, nil, nil) else { return nil }
         guard let face = mapsnap_hb_face_create(blob, 0) else {
             mapsnap_hb_blob_destroy(blob)
             return nil
@@ -82,7 +82,7 @@ final class HarfBuzzFont: @unchecked Sendable {
         defer { mapsnap_hb_buffer_destroy(buffer) }
         scalars.withUnsafeBufferPointer { text in
             mapsnap_hb_buffer_add_codepoints(buffer, text.baseAddress, Int32(text.count),
-                                     UInt32(range.lowerBound), Int32(range.count))
+                                             UInt32(range.lowerBound), Int32(range.count))
         }
         mapsnap_hb_buffer_set_direction(buffer, rightToLeft ? HB_DIRECTION_RTL : HB_DIRECTION_LTR)
         mapsnap_hb_buffer_set_script(buffer, hb_script_t(rawValue: script))
@@ -101,8 +101,8 @@ final class HarfBuzzFont: @unchecked Sendable {
     }
 
     /// The Unicode script of a scalar as an ISO 15924 tag (`Zyyy` common, `Zinh` inherited,
-    /// `Zzzz` unknown), from HarfBuzz's Unicode data.
-    /// `Zzzz` for every scalar when HarfBuzz cannot be loaded.
+    /// `Zzzz` unknown), from HarfBuzz's Unicode data; `Zzzz` for every scalar when HarfBuzz
+    /// cannot be loaded.
     static func script(of scalar: UInt32) -> UInt32 {
         guard loadLibrary() == nil else { return ShapedParagraph.unknownScript }
         return mapsnap_hb_unicode_script(scalar).rawValue
@@ -126,7 +126,6 @@ final class HarfBuzzFont: @unchecked Sendable {
     private static let attempted = Locked(false)
 
     /// Loads HarfBuzz (the first call only); nil when it is there, else why not.
-    @discardableResult
     static func loadLibrary() -> FontError? { loaded }
 
     private static let loaded: FontError? = {
