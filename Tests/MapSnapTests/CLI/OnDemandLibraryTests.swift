@@ -7,10 +7,11 @@ import Testing
 /// `file=NAME` line per object, linked or opened), so these tests ask it, not mapsnap.
 @Suite struct OnDemandLibraryTests {
     /// The shared objects the loader mapped while `arguments` ran, by file name.
-    static func mappedLibraries(_ arguments: [String], environment: [String: String] = [:]) throws -> (CLIResult, [String]) {
+    static func mappedLibraries(_ arguments: [String], in directory: String? = nil,
+                                environment: [String: String] = [:]) throws -> (CLIResult, [String]) {
         var env = environment
         env["LD_DEBUG"] = "files"
-        let r = try CLIRunner.run(arguments, environment: env)
+        let r = try CLIRunner.run(arguments, in: directory, environment: env)
         // "     12345:\tfile=libpng16.so.16 [0];  needed by /…/mapsnap [0]"
         let names = r.stderrLines.compactMap { line -> String? in
             guard let start = line.range(of: "file=") else { return nil }
@@ -19,9 +20,16 @@ import Testing
         return (r, names)
     }
 
-    @Test(arguments: [["--version"], ["--help"], ["completions", "bash"]])
+    /// The last: a map of raster tiles with no attribution and no scale bar has no text.
+    @Test(arguments: [["--version"], ["--help"], ["completions", "bash"], ["data", "list"],
+                      ["info", TestPaths.fixture("helsinki-openmaptiles.mbtiles")],
+                      ["render", "--size", "64x64", "--center", "60.17,24.94", "--zoom", "13",
+                       "--source", TestPaths.fixture("helsinki-raster-z12-13"), "--attribution", "none", "--no-scale-bar",
+                       "-o", "out.png"]])
     func commandsThatDrawNoTextDoNotMapHarfBuzz(arguments: [String]) throws {
-        let (r, mapped) = try Self.mappedLibraries(arguments)
+        let dir = TestPaths.temporaryDirectory()
+        defer { CLIRunner.cleanUp(dir) }
+        let (r, mapped) = try Self.mappedLibraries(arguments, in: dir)
         #expect(r.exitCode == 0, "\(r)")
         #expect(mapped.contains { $0.hasPrefix("libc.so") }, "LD_DEBUG listing not read: \(r.stderr.prefix(2_000))")
         #expect(!mapped.contains { $0.hasPrefix("libharfbuzz") || $0.hasPrefix("libglib") || $0.hasPrefix("libgraphite2") },
@@ -34,7 +42,7 @@ import Testing
         let dir = TestPaths.temporaryDirectory()
         defer { CLIRunner.cleanUp(dir) }
         let (r, mapped) = try Self.mappedLibraries(["render", "--size", "64x64", "--center", "60.17,24.94", "--zoom", "3",
-                                                    "--caption", "Hi", "-o", dir + "/out.png"])
+                                                    "--caption", "Hi", "-o", dir + "/out.png"], in: dir)
         #expect(r.exitCode == 0, "\(r)")
         #expect(mapped.contains("libharfbuzz.so.0"), "\(mapped)")
     }
