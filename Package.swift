@@ -21,7 +21,8 @@ let package = Package(
         .systemLibrary(name: "CCurl", path: "Sources/CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "CWebP", path: "Sources/CWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"])]),
         .systemLibrary(name: "CMicroHTTPD", path: "Sources/CMicroHTTPD", providers: [.apt(["libmicrohttpd-dev"])]),
-        .systemLibrary(name: "CHarfBuzz", path: "Sources/CHarfBuzz", pkgConfig: "harfbuzz", providers: [.apt(["libharfbuzz-dev"])]),
+        // HarfBuzz is opened on first shaping (dlopen, see its shim.h): headers only, no link flags.
+        .systemLibrary(name: "CHarfBuzz", path: "Sources/CHarfBuzz", providers: [.apt(["libharfbuzz-dev"])]),
         .systemLibrary(name: "CFriBiDi", path: "Sources/CFriBiDi", pkgConfig: "fribidi", providers: [.apt(["libfribidi-dev"])]),
         .target(
             name: "MapSnap",

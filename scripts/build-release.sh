@@ -27,7 +27,8 @@
 #   measured, same output bytes. How: SwiftPM puts the -L of each pkg-config package before
 #   the system's, so copies of those .pc files whose Libs start with a folder holding only
 #   the archives make every -l find the archive first (the link line changes, no compile
-#   flag does). ISA-L has no archive and stays shared; libc, libm and libgcc_s stay shared.
+#   flag does). ISA-L has no archive and stays shared, FriBiDi too (LGPL); libc, libm and
+#   libgcc_s stay shared. HarfBuzz is not linked: mapsnap opens it when it first shapes text.
 #   Falls back to shared libraries, with a note, when no archive is found or the link fails.
 #   The binary then contains those libraries: see "License" in README.md for their notices.
 # These are build-command flags, not manifest flags: unsafeFlags in Package.swift would
@@ -63,9 +64,10 @@ if [ -n "$cc" ] && command -v pkg-config >/dev/null; then
     archive="$("$cc" -print-file-name="lib$lib.a")"   # the bare name when there is none
     [ -f "$archive" ] && ln -s "$archive" "$static_dir/"
   done
-  # harfbuzz and fribidi stay shared (Debian has no static HarfBuzz; FriBiDi is LGPL), but
-  # their .pc files name the system library folder, which must not come before this one.
-  for pc in libpng freetype2 libdeflate libisal expat libturbojpeg libwebp harfbuzz fribidi; do
+  # fribidi stays shared (FriBiDi is LGPL), but its .pc file names the system library folder,
+  # which must not come before this one. HarfBuzz is not linked at all (opened on first
+  # shaping, see Sources/CHarfBuzz/shim.h), so SwiftPM asks pkg-config nothing about it.
+  for pc in libpng freetype2 libdeflate libisal expat libturbojpeg libwebp fribidi; do
     dir="$(pkg-config --variable=pcfiledir "$pc" 2>/dev/null)" || continue
     sed "s#^Libs:#Libs: -L$static_dir#" "$dir/$pc.pc" > "$static_dir/pkgconfig/$pc.pc"
   done

@@ -54,8 +54,9 @@ deb="$stage/deb"
 mv "$deb/usr/share/doc/mapsnap/LICENSE" "$deb/usr/share/doc/mapsnap/copyright"
 
 # Depends: the package of every shared library the binary loads (ldd), and of the ones it
-# opens on first use (dlopen in Sources/C*/shim.h: libcurl for HTTP sources, libmicrohttpd
-# for serve), named as dpkg knows them here, each at least the version installed here.
+# opens on first use, which ldd cannot see (each dlopen("SONAME" in Sources/C*/shim.h:
+# libcurl for HTTP sources, libmicrohttpd for serve, HarfBuzz for text), named as dpkg knows
+# them here, each at least the version installed here.
 libraries="$(ldd "$binary" | awk '/=> \// { print $3 } /^\t\/[^ ]+ \(/ { print $1 }')"
 for soname in $(grep -ho 'dlopen("[^"]*"' "$repo"/Sources/C*/shim.h | sed 's/dlopen("\(.*\)"/\1/'); do
   path="$(ldconfig -p | awk -v so="$soname" '$1 == so && !found { print $NF; found = 1 }')"   # reads to the end: no SIGPIPE under pipefail

@@ -48,7 +48,7 @@ enum ManPage {
         .TP
         .BR \\-V ", " \\-\\-version
         Print mapsnap's version and commit and the version of each C library it runs with
-        (\\-\\-version \\-\\-all also loads libcurl and libmicrohttpd to ask theirs).
+        (\\-\\-version \\-\\-all also loads HarfBuzz, libcurl and libmicrohttpd to ask theirs).
         .SH EXIT STATUS
         0 success (compare: the images match); 1 compare: the images differ; 2 bad usage or bad
         input (one line naming the file, flag or position; nothing written); 3 runtime failure

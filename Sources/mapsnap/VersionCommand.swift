@@ -2,8 +2,8 @@ import MapSnap
 
 /// `mapsnap --version [--all]`: mapsnap's version and commit, where its resources are, and one
 /// line per C library with the version this process runs with. Start-up time is benchmarked
-/// through this command, so libcurl and libmicrohttpd (loaded on first use, ~15 ms) are only
-/// loaded to be asked with `--all`.
+/// through this command, so HarfBuzz, libcurl and libmicrohttpd (loaded on first use: ~15 ms
+/// for libcurl, a few for HarfBuzz and GLib) are only loaded to be asked with `--all`.
 enum VersionCommand {
     static let options = OptionTable(valued: [], switches: ["--all"])
 

@@ -7,7 +7,7 @@ public struct LibraryVersion: Sendable, Equatable, CustomStringConvertible {
         /// The library's header at build time, for libraries without a run-time query; the
         /// release build links them statically, so there it is the code that runs.
         case header
-        /// A library mapsnap loads on first use (libcurl, libmicrohttpd), not asked because
+        /// A library mapsnap loads on first use (HarfBuzz, libcurl, libmicrohttpd), not asked because
         /// loading it costs start-up time; `version` is its header's at build time, and
         /// `libraryVersions(loadingOnDemandLibraries: true)` asks the library itself.
         case notLoaded

@@ -3,15 +3,17 @@ extension MapSnapBuildInfo {
     /// the library where it offers a query (libpng, FreeType, HarfBuzz, libwebp, SQLite, zlib, Expat,
     /// libcurl, libmicrohttpd), else its header's (libdeflate, libjpeg-turbo, ISA-L, FriBiDi).
     ///
-    /// - Parameter loadingOnDemandLibraries: libcurl and libmicrohttpd are loaded on first use
-    ///   (loading libcurl and its TLS libraries costs a process ~15 ms); false leaves them
-    ///   unloaded and reports them as `.notLoaded`.
+    /// - Parameter loadingOnDemandLibraries: HarfBuzz, libcurl and libmicrohttpd are loaded on
+    ///   first use (loading libcurl and its TLS libraries costs a process ~15 ms, HarfBuzz and
+    ///   GLib a few); false leaves them unloaded and reports them as `.notLoaded`.
     public static func libraryVersions(loadingOnDemandLibraries: Bool = false) -> [LibraryVersion] {
         var list: [LibraryVersion] = [
             LibraryVersion(name: "libpng", version: PNGCodec.libraryVersion, origin: .runtime),
             LibraryVersion(name: "libdeflate", version: Gzip.libdeflateVersion, origin: .header),
             LibraryVersion(name: "FreeType", version: FreeTypeFace.libraryVersion, origin: .runtime),
-            LibraryVersion(name: "HarfBuzz", version: HarfBuzzFont.libraryVersion, origin: .runtime),
+            loadingOnDemandLibraries
+                ? LibraryVersion(name: "HarfBuzz", version: HarfBuzzFont.libraryVersion, origin: .runtime)
+                : LibraryVersion(name: "HarfBuzz", version: HarfBuzzFont.headerVersion, origin: .notLoaded),
             LibraryVersion(name: "FriBiDi", version: BidiParagraph.libraryVersion, origin: .header),
             LibraryVersion(name: "libjpeg-turbo", version: JPEGCodec.libraryVersion, origin: .header),
             LibraryVersion(name: "libwebp", version: WebPEncoder.libraryVersion, origin: .runtime),

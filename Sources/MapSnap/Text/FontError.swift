@@ -15,6 +15,9 @@ enum FontError: Error, Sendable, Equatable, CustomStringConvertible {
     case fontsDirectoryNotFound(searched: [String])
     /// A font name that the library does not know.
     case unknownFontName(String, known: [String])
+    /// A text library opened on first use (HarfBuzz) is not on this machine: `file` is what
+    /// was opened, `package` the Debian package that installs it, `reason` the loader's words.
+    case libraryUnavailable(library: String, file: String, package: String, reason: String)
 
     var description: String {
         switch self {
@@ -33,6 +36,8 @@ enum FontError: Error, Sendable, Equatable, CustomStringConvertible {
             return ResourceNotFound(folder: "Fonts", searched: searched).description
         case let .unknownFontName(name, known):
             return "unknown font \"\(name)\"; known fonts: " + known.joined(separator: ", ")
+        case let .libraryUnavailable(library, file, package, reason):
+            return "\(library) (\(file)) could not be loaded (\(reason)); install the Debian package \(package)"
         }
     }
 }

@@ -20,6 +20,13 @@ internal import CFreeType
 /// An `FT_Face` is not thread-safe, so each face owns its own `FT_Library` and serialises
 /// every FreeType call behind a lock; different faces rasterise in parallel.
 final class FreeTypeFace: @unchecked Sendable {
+    /// A face's HarfBuzz font: not made before the face first shapes, then made (nil when
+    /// HarfBuzz is missing or rejects the font).
+    private enum LazyHarfBuzzFont {
+        case notMade
+        case made(HarfBuzzFont?)
+    }
+
     /// Font files above this size are refused (the CJK fallback is about 4 MB).
     static let maxFileBytes = 64 << 20
     /// A glyph bitmap above this many bytes is dropped (drawn empty) rather than allocated.
@@ -47,9 +54,9 @@ final class FreeTypeFace: @unchecked Sendable {
     private let lock = NSLock()
     private let face: FTFace
     private let stroker: FTStroker
-    /// HarfBuzz over the same font bytes; nil only when HarfBuzz cannot read a font FreeType
-    /// could (text in it is then drawn one glyph per character, unkerned).
-    private let harfBuzz: HarfBuzzFont?
+    /// HarfBuzz over the same font bytes, made by the first `shape`: HarfBuzz is opened on
+    /// first shaping, and the bundled faces load for every render, with text or without.
+    private let harfBuzz = Locked(LazyHarfBuzzFont.notMade)
     private var advanceCache: [UInt32: Int] = [:]
 
     /// `FT_LOAD_*` flags for every glyph load (see the type's documentation).
@@ -92,7 +99,6 @@ final class FreeTypeFace: @unchecked Sendable {
         descender = max(0, -Int(rec.descender))
         lineGap = max(0, Int(rec.height) - Int(rec.ascender) + Int(rec.descender))
         glyphCount = Int(rec.num_glyphs)
-        harfBuzz = HarfBuzzFont(bytes: UnsafeRawBufferPointer(face.memory), owner: face)
         id = FaceIdentity.next()
     }
 
@@ -121,8 +127,15 @@ final class FreeTypeFace: @unchecked Sendable {
 
     /// Shapes `scalars[range]` as one run of `script` (an ISO 15924 tag) in this face:
     /// glyphs in visual order, in design units. Without a HarfBuzz font, one glyph per
-    /// scalar with its plain advance.
+    /// scalar with its plain advance (HarfBuzz cannot be loaded, `HarfBuzzFont.libraryError`
+    /// says why, or cannot read a font FreeType could).
     func shape(_ scalars: [UInt32], range: Range<Int>, rightToLeft: Bool, script: UInt32) -> [ShapedGlyph] {
+        let harfBuzz = self.harfBuzz.withLock { state -> HarfBuzzFont? in
+            if case .made(let font) = state { return font }
+            let font = HarfBuzzFont(bytes: UnsafeRawBufferPointer(face.memory), owner: face)
+            state = .made(font)
+            return font
+        }
         if let harfBuzz { return harfBuzz.shape(scalars, range: range, rightToLeft: rightToLeft, script: script) }
         var out: [ShapedGlyph] = []
         for i in range {

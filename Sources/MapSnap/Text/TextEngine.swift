@@ -12,6 +12,8 @@ final class TextEngine: Sendable {
     let renderer: TextRenderer
     /// Characters no bundled face could draw, in the order met (this engine's renders only).
     private let missing = Locked<[Character]>([])
+    /// Why text of this engine's renders was laid out without HarfBuzz (it could not be loaded).
+    private let unshaped = Locked<FontError?>(nil)
     /// Layouts made so far, shared by every engine made from this one (`forRender`): a map
     /// lays out the same street name in every tile and at every anchor it tries, and renders
     /// of one area (a batch, a server) lay out the same names again.
@@ -56,8 +58,10 @@ final class TextEngine: Sendable {
     /// How many layouts the shared cache holds (tests).
     var layoutCacheCount: Int { layouts.count }
 
-    /// Notes the characters `layout` had to draw as missing-glyph boxes.
+    /// Notes the characters `layout` had to draw as missing-glyph boxes, and whether it was
+    /// shaped without HarfBuzz.
     func record(_ layout: TextLayout) {
+        if let error = HarfBuzzFont.libraryError { unshaped.withLock { $0 = error } }
         guard !layout.missingCharacters.isEmpty else { return }
         missing.withLock { seen in
             for c in layout.missingCharacters where !seen.contains(c) && seen.count < 1000 { seen.append(c) }
@@ -70,6 +74,9 @@ final class TextEngine: Sendable {
         var out: [String] = []
         if let fontError, fonts == nil {
             out.append("no text drawn: the bundled fonts could not be loaded (\(fontError))")
+        }
+        if let error = unshaped.withLock({ $0 }) {
+            out.append("text drawn unshaped (one glyph per character: no kerning, ligatures or joining): \(error)")
         }
         let chars = missing.withLock { $0 }
         if !chars.isEmpty {

@@ -51,6 +51,48 @@ import Testing
         }
     }
 
+    /// A library opened on first use (each `dlopen("SONAME"` of a shim) is invisible to ldd, so
+    /// the runtime stage must name its package itself, as scripts/package.sh's Depends does:
+    /// the package that owns the SONAME here (dpkg), e.g. libharfbuzz.so.0 → libharfbuzz0b.
+    @Test func imageRuntimeInstallsEveryLibraryOpenedOnFirstUse() throws {
+        let sources = TestPaths.repositoryRoot + "/Sources"
+        var sonames: [String] = []
+        for target in try FileManager.default.contentsOfDirectory(atPath: sources).sorted() where target.hasPrefix("C") {
+            guard let shim = try? String(contentsOfFile: "\(sources)/\(target)/shim.h", encoding: .utf8) else { continue }
+            sonames += shim.components(separatedBy: "dlopen(\"").dropFirst().compactMap { $0.split(separator: "\"").first.map(String.init) }
+        }
+        #expect(Set(sonames).isSuperset(of: ["libcurl.so.4", "libmicrohttpd.so.12", "libharfbuzz.so.0"]), "\(sonames)")
+        let runtimeStage = try #require(try Self.text("Dockerfile").components(separatedBy: "\nFROM ").dropFirst(2).first)
+        for soname in sonames {
+            guard let package = Self.debianPackage(owning: soname) else { continue }   // not a Debian machine
+            #expect(runtimeStage.contains(" \(package) "), "deploy/Dockerfile's runtime stage does not install \(package) (\(soname))")
+        }
+    }
+
+    /// The Debian package that installs `soname` on this machine, by ldconfig's cache and dpkg.
+    static func debianPackage(owning soname: String) -> String? {
+        func output(_ arguments: [String]) -> String? {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = arguments
+            let pipe = Pipe()
+            process.standardOutput = pipe
+            process.standardError = FileHandle.nullDevice
+            guard (try? process.run()) != nil else { return nil }
+            let data = pipe.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return process.terminationStatus == 0 ? String(decoding: data, as: UTF8.self) : nil
+        }
+        // "\tlibharfbuzz.so.0 (libc6,x86-64) => /lib/x86_64-linux-gnu/libharfbuzz.so.0"
+        guard let cache = output(["ldconfig", "-p"]) ?? output(["/sbin/ldconfig", "-p"]),
+              let line = cache.split(separator: "\n").first(where: { $0.trimmingCharacters(in: .whitespaces).hasPrefix(soname + " ") }),
+              let path = line.components(separatedBy: "=> ").last?.trimmingCharacters(in: .whitespaces) else { return nil }
+        for candidate in [path, path.hasPrefix("/lib/") ? "/usr" + path : path] {
+            if let owner = output(["dpkg", "-S", candidate])?.split(separator: ":").first { return String(owner) }
+        }
+        return nil
+    }
+
     @Test func imageArgumentsAreValidServeFlags() throws {
         // The flags the Dockerfile and the Deployment pass must parse (no typo reaches a cluster).
         let dockerfile = try Self.text("Dockerfile")
