@@ -417,7 +417,7 @@ func fuzzStroke(_ body: [UInt8]) {
 /// Input: a size, a scale, wrapping, alignment, spacing, line height, boldness, a rotation,
 /// then the text as UTF-8.
 func fuzzText(_ body: [UInt8]) {
-    guard let fonts = TextEngine.shared.fonts else { fatalError("the bundled fonts did not load: \(String(describing: TextEngine.shared.fontError))") }
+    guard let fonts = MapRenderer.shared.text.fonts else { fatalError("the bundled fonts did not load: \(String(describing: MapRenderer.shared.text.fontError))") }
     var input = InputReader(bytes: body)
     let sizes: [Double] = [16, 12, 0, 1, 0.01, 64, 200, 1000, .nan, .infinity, -8, 1e300]
     let size = sizes[Int(input.byte()) % sizes.count]
@@ -437,7 +437,7 @@ func fuzzText(_ body: [UInt8]) {
                                     letterSpacing: spacing)
     let layout = TextLayout(text, face: bold ? fonts.bold : fonts.regular, fonts: fonts, options: options)
     let canvas = Canvas(width: 96, height: 48)
-    let renderer = TextEngine.shared.renderer
+    let renderer = MapRenderer.shared.text.renderer
     let anchor = TextAnchor.allCases[text.utf8.count % TextAnchor.allCases.count]
     _ = renderer.measure(layout, at: PixelPoint(x: 48, y: 24), anchor: anchor, haloWidth: 2)
     renderer.draw(layout, on: canvas, at: PixelPoint(x: 48, y: 24), anchor: anchor,

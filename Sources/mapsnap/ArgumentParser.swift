@@ -55,16 +55,10 @@ struct OptionTable {
                 }
             } else {
                 let known = (valued.union(switches)).sorted()
-                let hint = known.min { editDistance($0, name) < editDistance($1, name) }
-                    .flatMap { editDistance($0, name) <= 3 ? " (did you mean \($0)?)" : nil } ?? ""
+                let hint = Suggestion.hint(for: name, among: known, maxDistance: 3, quote: "")
                 throw CLIError.usage("unknown option \(a)\(hint)")
             }
         }
         return out
     }
-}
-
-/// Levenshtein distance, for "did you mean" hints on short strings (the library's one measure).
-func editDistance(_ a: String, _ b: String) -> Int {
-    EditDistance.between(a, b)
 }

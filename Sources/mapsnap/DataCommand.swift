@@ -32,8 +32,7 @@ enum DataCommand {
         case "--help", "-h", "help": Output.out(help)
         default:
             let known = ["extract", "build", "index", "list", "remove"]
-            let hint = known.min { editDistance($0, sub) < editDistance($1, sub) }
-                .flatMap { editDistance($0, sub) <= 2 ? " (did you mean '\($0)'?)" : nil } ?? ""
+            let hint = Suggestion.hint(for: sub, among: known, quote: "'")
             throw .usage("data: unknown command '\(sub)'\(hint); see mapsnap data --help")
         }
     }
@@ -93,8 +92,7 @@ enum DataCommand {
         let matches = dir.archivePaths().filter { (($0 as NSString).lastPathComponent as NSString).deletingPathExtension == name }
         guard !matches.isEmpty else {
             let names = dir.regionNames()
-            let hint = names.min { editDistance($0, name) < editDistance($1, name) }
-                .flatMap { editDistance($0, name) <= 3 ? " (did you mean '\($0)'?)" : nil } ?? ""
+            let hint = Suggestion.hint(for: name, among: names, maxDistance: 3, quote: "'")
             throw .usage("data remove: no region named '\(name)' in \(dir.path)\(hint)")
         }
         let index = (dir.path as NSString).appendingPathComponent("\(name).\(DataDirectory.placeIndexExtension)")

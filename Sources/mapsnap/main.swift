@@ -56,8 +56,7 @@ do {
     case "--version", "-V": try VersionCommand.run(rest)
     default:
         let known = CommandCatalog.topLevelNames
-        let hint = known.min { editDistance($0, command) < editDistance($1, command) }
-            .flatMap { editDistance($0, command) <= 2 ? " (did you mean '\($0)'?)" : nil } ?? ""
+        let hint = Suggestion.hint(for: command, among: known, quote: "'")
         throw CLIError.usage("unknown command '\(command)'\(hint); see mapsnap --help")
     }
 } catch let error as CLIError {

@@ -100,22 +100,14 @@ package struct OSMPBFWriter {
             group.writeBytes(2, dense.bytes)
         }
         for w in ways {
-            var m = ProtobufWriter()
-            m.writeVarintField(1, UInt64(bitPattern: w.id))
-            m.writePacked(2, w.tags.pairs.map { string($0.key) })
-            m.writePacked(3, w.tags.pairs.map { string($0.value) })
-            var last: Int64 = 0
-            m.writePacked(8, w.refs.map { ref in defer { last = ref }; return ProtobufReader.zigzagEncode(ref &- last) })
+            var m = element(id: w.id, tags: w.tags)
+            m.writePacked(8, Self.deltaCoded(w.refs))
             group.writeBytes(3, m.bytes)
         }
         for r in relations {
-            var m = ProtobufWriter()
-            m.writeVarintField(1, UInt64(bitPattern: r.id))
-            m.writePacked(2, r.tags.pairs.map { string($0.key) })
-            m.writePacked(3, r.tags.pairs.map { string($0.value) })
+            var m = element(id: r.id, tags: r.tags)
             m.writePacked(8, r.members.map { string($0.role) })
-            var last: Int64 = 0
-            m.writePacked(9, r.members.map { member in defer { last = member.id }; return ProtobufReader.zigzagEncode(member.id &- last) })
+            m.writePacked(9, Self.deltaCoded(r.members.map(\.id)))
             m.writePacked(10, r.members.map { UInt64($0.type.rawValue) })
             group.writeBytes(4, m.bytes)
         }
@@ -128,6 +120,26 @@ package struct OSMPBFWriter {
         nodes = []
         ways = []
         relations = []
+    }
+
+    /// A `Way` or `Relation` message begun with the fields both start with: the id (1), then
+    /// the tags as string-table indexes, keys (2) and values (3).
+    private mutating func element(id: Int64, tags: OSMTags) -> ProtobufWriter {
+        var m = ProtobufWriter()
+        m.writeVarintField(1, UInt64(bitPattern: id))
+        m.writePacked(2, tags.pairs.map { string($0.key) })
+        m.writePacked(3, tags.pairs.map { string($0.value) })
+        return m
+    }
+
+    /// `values` as OSM PBF stores way refs and relation member ids: each the zigzag-encoded
+    /// difference from the one before (the first from 0).
+    private static func deltaCoded(_ values: [Int64]) -> [UInt64] {
+        var last: Int64 = 0
+        return values.map { value in
+            defer { last = value }
+            return ProtobufReader.zigzagEncode(value &- last)
+        }
     }
 
     private mutating func appendBlob(type: String, payload: [UInt8]) {

@@ -18,17 +18,31 @@ import Synchronization
 /// }
 /// ```
 public final class MapRenderer: Sendable {
-    /// Limits of what a renderer keeps between renders.
+    /// What a renderer draws text with, and limits of what it keeps between renders. Each
+    /// renderer owns what these settings shape (its fonts, its caches): two renderers with
+    /// different configurations in one process never see each other's.
     public struct Configuration: Sendable, Hashable {
         /// Memory for decoded tiles, estimated (default 256 MiB; 0 keeps none).
         public var decodedTileCacheBytes: Int
         /// Prepared styles (parsed, sources opened) kept (default 32).
         public var maximumPreparedStyles: Int
+        /// A folder laid out like the bundled `Fonts/` (the same file names) to draw text
+        /// with; nil (the default) draws with the bundled fonts, found where mapsnap is
+        /// installed or in `$MAPSNAP_RESOURCES`.
+        public var fontsDirectory: String?
+        /// Rasterised glyphs kept (default 8192).
+        public var glyphCacheEntries: Int
+        /// Memory for rasterised glyphs, coverage bytes (default 32 MiB).
+        public var glyphCacheBytes: Int
 
         /// Limits for a renderer; the defaults suit a batch job or a server.
-        public init(decodedTileCacheBytes: Int = 256 << 20, maximumPreparedStyles: Int = 32) {
+        public init(decodedTileCacheBytes: Int = 256 << 20, maximumPreparedStyles: Int = 32, fontsDirectory: String? = nil,
+                    glyphCacheEntries: Int = 8192, glyphCacheBytes: Int = 32 << 20) {
             self.decodedTileCacheBytes = decodedTileCacheBytes
             self.maximumPreparedStyles = maximumPreparedStyles
+            self.fontsDirectory = fontsDirectory
+            self.glyphCacheEntries = glyphCacheEntries
+            self.glyphCacheBytes = glyphCacheBytes
         }
     }
 
@@ -54,18 +68,27 @@ public final class MapRenderer: Sendable {
 
     /// The limits this renderer was made with.
     public let configuration: Configuration
-    /// The text engine: the one this renderer was made with (tests), or the process's
-    /// bundled fonts, loaded on first use — so making the shared renderer costs nothing, and
-    /// a command can load the fonts on one thread while it prepares the style on another.
-    var text: TextEngine { ownText ?? .shared }
-    private let ownText: TextEngine?
+    /// The text engine: the one this renderer was made with (tests), or its own, loaded on
+    /// first use from `configuration` — so making a renderer costs nothing, and a command
+    /// can load the fonts on one thread while it prepares the style on another.
+    var text: TextEngine {
+        textEngine.withLock { engine in
+            if let engine { return engine }
+            let loaded = TextEngine.loading(
+                fontsDirectory: configuration.fontsDirectory,
+                glyphs: GlyphCache(maxEntries: configuration.glyphCacheEntries, maxBytes: configuration.glyphCacheBytes))
+            engine = loaded
+            return loaded
+        }
+    }
+    private let textEngine: Locked<TextEngine?>
     let tiles: DecodedTileCache
     let sources: TileSourceRegistry
     private let setups: Locked<PreparedStyles>
     private let styleHits = Atomic<Int>(0)
     private let styleMisses = Atomic<Int>(0)
 
-    /// A renderer with empty caches, drawing text with the bundled fonts.
+    /// A renderer with empty caches, drawing text with the fonts `configuration` names.
     public convenience init(configuration: Configuration = Configuration()) {
         self.init(configuration: configuration, text: nil)
     }
@@ -74,7 +97,7 @@ public final class MapRenderer: Sendable {
     /// uses the bundled fonts.
     init(configuration: Configuration = Configuration(), text: TextEngine?) {
         self.configuration = configuration
-        ownText = text
+        textEngine = Locked(text)
         tiles = DecodedTileCache(capacityBytes: configuration.decodedTileCacheBytes)
         sources = TileSourceRegistry()
         setups = Locked(PreparedStyles())

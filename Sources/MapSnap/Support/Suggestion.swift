@@ -19,9 +19,11 @@ package enum Suggestion {
     }
 
     /// ` (did you mean "normal"?)` for the closest known name, or "" when none is close: the
-    /// tail of an error message that refuses `name`.
-    package static func hint(for name: String, among candidates: [String], maxDistance: Int = 2) -> String {
+    /// tail of an error message that refuses `name`. `quote` is put around the name: the CLI
+    /// quotes commands and region names with `'` and leaves options (`--marker`) bare.
+    package static func hint(for name: String, among candidates: [String], maxDistance: Int = 2,
+                             quote: String = "\"") -> String {
         guard let best = closest(to: name, among: candidates, maxDistance: maxDistance).first else { return "" }
-        return " (did you mean \"\(best)\"?)"
+        return " (did you mean \(quote)\(best)\(quote)?)"
     }
 }

@@ -38,9 +38,6 @@ final class GlyphCache: Sendable {
 
     private let state = Locked(State())
 
-    /// A cache shared by renderers that are not given their own.
-    static let shared = GlyphCache()
-
     /// A cache holding at most `maxEntries` glyphs and `maxBytes` bytes of coverage.
     init(maxEntries: Int = 8192, maxBytes: Int = 32 << 20) {
         self.maxEntries = max(1, maxEntries)

@@ -54,7 +54,7 @@ struct ShapedParagraph: Sendable {
     static let unknownScript: UInt32 = 0x5A7A_7A7A    // 'Zzzz'
 
     /// Itemises and shapes `scalars` for text requested in `face`.
-    init(_ scalars: [UInt32], face preferred: FreeTypeFace, fonts: FontLibrary, cache: ShapingCache = .shared) {
+    init(_ scalars: [UInt32], face preferred: FreeTypeFace, fonts: FontLibrary, cache: ShapingCache = ShapingCache()) {
         self.scalars = scalars
         let bidi = BidiParagraph(scalars)
         isRightToLeft = bidi.isRightToLeft

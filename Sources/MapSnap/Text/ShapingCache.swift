@@ -1,5 +1,6 @@
 /// Shaped runs by text, face, direction and script, in design units — so independent of
-/// size: a street name shaped once serves every size and every render of the process.
+/// size: a street name shaped once serves every size and every render of the renderer whose
+/// text engine owns the cache.
 /// Shaping is a pure function of the key, so a hit is exactly what a miss would compute.
 final class ShapingCache: Sendable {
     /// Holds its face, so the face's identity cannot be reused while its runs are kept.
@@ -23,8 +24,6 @@ final class ShapingCache: Sendable {
 
     /// At most this many runs are kept; a full cache starts again empty.
     static let capacity = 16_384
-    /// The cache every layout uses unless given its own.
-    static let shared = ShapingCache()
     private let entries = Locked<[Key: [ShapedGlyph]]>([:])
 
     /// The glyphs of `scalars` shaped as one run, clusters indexing `scalars`.

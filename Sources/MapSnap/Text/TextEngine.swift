@@ -4,11 +4,13 @@
 /// Sizes given here are in points; the engine multiplies by the render scale. Boxes include
 /// the halo, so what `measure` reports is the space `draw` needs.
 final class TextEngine: Sendable {
-    /// The bundled fonts, or nil when they could not be loaded (text is then skipped and the
-    /// render reports `fontError`).
+    /// The fonts, or nil when they could not be loaded (text is then skipped and the render
+    /// reports `fontError`).
     let fonts: FontLibrary?
     /// Why `fonts` is nil.
     let fontError: FontError?
+    /// The folder the fonts were asked from; nil for the bundled fonts.
+    let fontsDirectory: String?
     let renderer: TextRenderer
     /// Characters no bundled face could draw, in the order met (this engine's renders only).
     private let missing = Locked<[Character]>([])
@@ -18,30 +20,47 @@ final class TextEngine: Sendable {
     /// lays out the same street name in every tile and at every anchor it tries, and renders
     /// of one area (a batch, a server) lay out the same names again.
     private let layouts: TextLayoutCache
+    /// Shaped runs, shared like `layouts` (a layout missed at one size reuses the run shaped
+    /// at another).
+    private let shaping: ShapingCache
 
-    /// The bundled fonts and glyph renderer for the process: FreeType faces load once.
-    static let shared: TextEngine = {
-        switch Result(catching: { () throws(FontError) -> FontLibrary in try FontLibrary.standard() }) {
-        case .success(let fonts): return TextEngine(fonts: fonts, fontError: nil, renderer: TextRenderer())
-        case .failure(let error): return TextEngine(fonts: nil, fontError: error, renderer: TextRenderer())
+    /// The engine a renderer owns: the fonts in `fontsDirectory` — nil: the bundled fonts,
+    /// which every renderer using them shares (`FontLibrary.standard()`: loaded once, and
+    /// immutable) — drawn through `glyphs`, this renderer's own glyph cache.
+    static func loading(fontsDirectory: String?, glyphs: GlyphCache) -> TextEngine {
+        let loaded = Result { () throws(FontError) -> FontLibrary in
+            guard let fontsDirectory else { return try FontLibrary.standard() }
+            return try FontLibrary(fontsDirectory: fontsDirectory)
         }
-    }()
-
-    convenience init(fonts: FontLibrary?, fontError: FontError?, renderer: TextRenderer = TextRenderer()) {
-        self.init(fonts: fonts, fontError: fontError, renderer: renderer, layouts: TextLayoutCache())
+        switch loaded {
+        case .success(let fonts):
+            return TextEngine(fonts: fonts, fontError: nil, fontsDirectory: fontsDirectory, renderer: TextRenderer(cache: glyphs))
+        case .failure(let error):
+            return TextEngine(fonts: nil, fontError: error, fontsDirectory: fontsDirectory, renderer: TextRenderer(cache: glyphs))
+        }
     }
 
-    private init(fonts: FontLibrary?, fontError: FontError?, renderer: TextRenderer, layouts: TextLayoutCache) {
+    convenience init(fonts: FontLibrary?, fontError: FontError?, fontsDirectory: String? = nil,
+                     renderer: TextRenderer = TextRenderer()) {
+        self.init(fonts: fonts, fontError: fontError, fontsDirectory: fontsDirectory, renderer: renderer,
+                  layouts: TextLayoutCache(), shaping: ShapingCache())
+    }
+
+    private init(fonts: FontLibrary?, fontError: FontError?, fontsDirectory: String?, renderer: TextRenderer,
+                 layouts: TextLayoutCache, shaping: ShapingCache) {
         self.fonts = fonts
         self.fontError = fontError
+        self.fontsDirectory = fontsDirectory
         self.renderer = renderer
         self.layouts = layouts
+        self.shaping = shaping
     }
 
-    /// An engine for one render: the same fonts, glyph and layout caches, its own record of
-    /// what could not be drawn.
+    /// An engine for one render: the same fonts, glyph, shaping and layout caches, its own
+    /// record of what could not be drawn.
     func forRender() -> TextEngine {
-        TextEngine(fonts: fonts, fontError: fontError, renderer: renderer, layouts: layouts)
+        TextEngine(fonts: fonts, fontError: fontError, fontsDirectory: fontsDirectory, renderer: renderer,
+                   layouts: layouts, shaping: shaping)
     }
 
     /// `text` laid out in `face` (one of `fonts`, this engine's fonts, falling back through
@@ -49,7 +68,7 @@ final class TextEngine: Sendable {
     /// recorded for this render.
     func layout(_ text: String, face: FreeTypeFace, fonts: FontLibrary, options: TextLayoutOptions) -> TextLayout {
         let layout = layouts.layout(text, face: face, options: options) {
-            TextLayout(text, face: face, fonts: fonts, options: options)
+            TextLayout(text, face: face, fonts: fonts, options: options, cache: shaping)
         }
         record(layout)
         return layout
@@ -73,7 +92,8 @@ final class TextEngine: Sendable {
     var warnings: [String] {
         var out: [String] = []
         if let fontError, fonts == nil {
-            out.append("no text drawn: the bundled fonts could not be loaded (\(fontError))")
+            let which = fontsDirectory.map { "the fonts in \($0)" } ?? "the bundled fonts"
+            out.append("no text drawn: \(which) could not be loaded (\(fontError))")
         }
         if let error = unshaped.withLock({ $0 }) {
             out.append("text drawn unshaped (one glyph per character: no kerning, ligatures or joining): \(error)")

@@ -92,7 +92,7 @@ struct TextLayout: Sendable {
 
     /// Lays out `text` in `face`, falling back through `fonts` for characters it lacks.
     init(_ text: String, face: FreeTypeFace, fonts: FontLibrary, options: TextLayoutOptions = TextLayoutOptions(),
-         cache: ShapingCache = .shared) {
+         cache: ShapingCache = ShapingCache()) {
         var options = options
         let size = options.sizePixels.isFinite ? min(max(options.sizePixels, 0), GlyphRasterSpec.maxSizePixels) : 0
         options.sizePixels = size

@@ -63,7 +63,7 @@ struct TextRenderer: Sendable {
     /// The glyph cache used for every rasterisation.
     let cache: GlyphCache
 
-    init(cache: GlyphCache = .shared) {
+    init(cache: GlyphCache = GlyphCache()) {
         self.cache = cache
     }
 

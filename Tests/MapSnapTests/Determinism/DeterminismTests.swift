@@ -194,10 +194,11 @@ import Testing
     @Test func concurrentRendersOfDifferentScenesMatchSequentialOnes() throws {
         let scenes = Scene.allCases
         let jobs = scenes + scenes  // every scene twice, so equal scenes also race each other
-        // Start cold, so threads race to rasterise and insert the same glyphs. The cache's
-        // contract is that its content never changes output, so clearing it is harmless to
-        // suites running beside this one.
-        GlyphCache.shared.removeAll()
+        // Start cold, so threads race to rasterise and insert the same glyphs (the scenes
+        // render with `MapRenderer.shared`, whose glyph cache this is). The cache's contract
+        // is that its content never changes output, so clearing it is harmless to suites
+        // running beside this one.
+        MapRenderer.shared.text.renderer.cache.removeAll()
         final class Results: @unchecked Sendable {
             let lock = NSLock()
             var bytes: [[UInt8]?]

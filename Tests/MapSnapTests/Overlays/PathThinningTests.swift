@@ -22,7 +22,7 @@ import Testing
 
     private func context() -> OverlayContext {
         OverlayContext(camera: camera, canvas: Canvas(width: camera.pixelWidth, height: camera.pixelHeight),
-                       text: .shared, icons: IconStore())
+                       text: MapRenderer.shared.text, icons: IconStore())
     }
 
     @Test(arguments: [1.0, LabelCollisionIndex.obstacleScale])

@@ -26,9 +26,9 @@ import Testing
             return c
         }
         let a = canvas(), b = canvas()
-        path.draw(projected, in: OverlayContext(camera: camera, canvas: a, text: .shared, icons: IconStore()))
+        path.draw(projected, in: OverlayContext(camera: camera, canvas: a, text: MapRenderer.shared.text, icons: IconStore()))
         let fills = try #require(path.preparedStrokes(projected, camera: camera, width: b.width, height: b.height, threads: 2))
-        path.draw(projected, in: OverlayContext(camera: camera, canvas: b, text: .shared, icons: IconStore()), prepared: fills)
+        path.draw(projected, in: OverlayContext(camera: camera, canvas: b, text: MapRenderer.shared.text, icons: IconStore()), prepared: fills)
         return (a.pixels, b.pixels, canvas().pixels)
     }
 

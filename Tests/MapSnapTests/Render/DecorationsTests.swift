@@ -10,7 +10,7 @@ import Testing
     static func decorations(width: Int, height: Int, scale: Double = 1) -> Decorations {
         Decorations(camera: Camera(center: LatLng(60.1699, 24.9384), zoom: 15, width: width, height: height, scale: scale),
                     canvas: Canvas(width: Int(Double(width) * scale), height: Int(Double(height) * scale)),
-                    text: TextEngine.shared)
+                    text: MapRenderer.shared.text)
     }
 
     /// Every line of the credit as laid out fits the width it was laid out in.

@@ -82,10 +82,10 @@ import Testing
         var ink = 0
         for y in 0..<snap.image.height { for x in 0..<snap.image.width where snap.image.color(atX: x, y: y).red < 128 { ink += 1 } }
         #expect(ink > 100)
-        let layout = TextLayout("Corner", face: try #require(TextEngine.shared.fonts?.bold), fonts: try #require(TextEngine.shared.fonts),
+        let layout = TextLayout("Corner", face: try #require(MapRenderer.shared.text.fonts?.bold), fonts: try #require(MapRenderer.shared.text.fonts),
                                 options: TextLayoutOptions(sizePixels: 14))
         let single = Canvas(width: 200, height: 120, fill: .white)
-        TextEngine.shared.renderer.draw(layout, on: single, at: PixelPoint(x: 100, y: 60), anchor: .center, paint: TextPaint(color: .black))
+        MapRenderer.shared.text.renderer.draw(layout, on: single, at: PixelPoint(x: 100, y: 60), anchor: .center, paint: TextPaint(color: .black))
         let same = snap.image.pixels == single.pixels
         #expect(same, "the label must be drawn exactly once, centred on its point")
     }
@@ -97,7 +97,7 @@ import Testing
         let base = BaseMap(setup: try MapRenderer().preparedStyle(for: MapSnapshotOptions(style: "normal")), tileCache: nil)
         base.prepare(camera: camera)
         let labels = LabelCollisionIndex(width: 500, height: 350)
-        base.drawLayers(camera: camera, canvas: canvas, labels: labels, pass: .labels, text: TextEngine.shared)
+        base.drawLayers(camera: camera, canvas: canvas, labels: labels, pass: .labels, text: MapRenderer.shared.text)
         let boxes = labels.boxes
         #expect(boxes.count > 20)
         // Line labels insert one box per glyph (which overlap their neighbours): compare
@@ -123,7 +123,7 @@ import Testing
                             width: options.width, height: options.height, scale: 1)
         let canvas = Canvas(width: camera.pixelWidth, height: camera.pixelHeight, fill: .white)
         func painter(_ overlays: [Overlay]) -> OverlayPainter {
-            OverlayPainter(camera: camera, canvas: canvas, text: .shared, icons: IconStore(),
+            OverlayPainter(camera: camera, canvas: canvas, text: MapRenderer.shared.text, icons: IconStore(),
                            overlays: overlays.map(ProjectedOverlay.init))
         }
         func placedBoxes(_ overlays: [Overlay]) throws -> [PixelRect] {
@@ -131,7 +131,7 @@ import Testing
             base.prepare(camera: camera)
             let labels = LabelCollisionIndex(width: canvas.width, height: canvas.height)
             painter(overlays).reserveRoutes(level: .aboveLabels, labels: labels)
-            base.drawLayers(camera: camera, canvas: canvas, labels: labels, pass: .labels, text: .shared)
+            base.drawLayers(camera: camera, canvas: canvas, labels: labels, pass: .labels, text: MapRenderer.shared.text)
             return labels.boxes
         }
         let route = options.overlays.filter { if case .path = $0 { return true } else { return false } }
