@@ -1,3 +1,5 @@
+import Foundation
+
 /// The furniture around the map: attribution (bottom right), scale bar (bottom left), an
 /// optional caption (top left) and an optional north arrow (top right). Sizes are in
 /// points × scale. All of it stays level when the map is turned: the scale bar measures
