@@ -109,179 +109,135 @@ struct SymbolPlacer {
         var isLine: Bool
     }
 
+    /// What one feature of a symbol layer shows, before placement: `FeatureWalker` keeps it
+    /// beside the feature's geometry between `evaluate` and `emit`.
+    struct FeatureSymbol {
+        /// The label; empty when only the icon shows.
+        var text: String
+        var paint: Paint
+        var icon: IconPaint?
+        var sortKey: Double
+    }
+
     /// Gathers the labels of one symbol layer.
+    ///
+    /// Three concerns, kept apart: `TextProperties` resolves the layer's text properties once
+    /// and evaluates them per feature (what a feature shows and how); `collectPoint` and
+    /// `collectLine` turn a feature's geometry into candidates (where it may go). Nothing is
+    /// placed here: `placeAndDraw` places every layer's candidates together, by priority.
     mutating func collect(_ layer: StyleLayer, _ src: LoadedSource) {
         guard let fonts = text.fonts else { return }
         let zoom = context.zoom
         let ratio = context.pixelRatio
         let layerIndex = layerCount
         layerCount += 1
-        let fieldProp = layer.property(.textField).resolved(atZoom: zoom)
-        let fontProp = layer.property(.textFont).resolved(atZoom: zoom)
-        let size = ResolvedProperty(layer, .textSize, zoom: zoom)
-        let color = ResolvedProperty(layer, .textColor, zoom: zoom)
-        let haloColor = ResolvedProperty(layer, .textHaloColor, zoom: zoom)
-        let haloWidth = ResolvedProperty(layer, .textHaloWidth, zoom: zoom)
-        let opacity = ResolvedProperty(layer, .textOpacity, zoom: zoom)
-        let maxWidth = ResolvedProperty(layer, .textMaxWidth, zoom: zoom)
-        let letterSpacing = ResolvedProperty(layer, .textLetterSpacing, zoom: zoom)
-        let lineHeight = ResolvedProperty(layer, .textLineHeight, zoom: zoom)
-        let padding = ResolvedProperty(layer, .textPadding, zoom: zoom)
-        let maxAngle = ResolvedProperty(layer, .textMaxAngle, zoom: zoom)
-        let spacing = ResolvedProperty(layer, .symbolSpacing, zoom: zoom)
-        let sortKeySet = layer.layout[.symbolSortKey] != nil
-        let sortKey = ResolvedProperty(layer, .symbolSortKey, zoom: zoom)
-        let transform = layer.property(.textTransform).resolved(atZoom: zoom)
-        let anchorProp = layer.property(.textAnchor).resolved(atZoom: zoom)
-        let offsetProp = layer.property(.textOffset).resolved(atZoom: zoom)
-        let radialSet = layer.layout[.textRadialOffset] != nil
-        let radialProp = ResolvedProperty(layer, .textRadialOffset, zoom: zoom)
-        let variableAnchors = layer.layout[.textVariableAnchor] == nil ? []
-            : layer.property(.textVariableAnchor).stringArray(atZoom: zoom).compactMap(TextAnchor.init(rawValue:))
-        let translateProp = layer.property(.textTranslate).resolved(atZoom: zoom)
-        let placement = layer.property(.symbolPlacement).keyword(SymbolPlacement.self, atZoom: zoom)
-        let allowOverlap = layer.property(.textAllowOverlap).bool(atZoom: zoom)
-        let ignorePlacement = layer.property(.textIgnorePlacement).bool(atZoom: zoom)
-        let textOptional = layer.property(.textOptional).bool(atZoom: zoom)
-        // Text along a line follows it unless it is set upright (road shields).
-        let textFollowsLine = placement != .point
-            && layer.property(.textRotationAlignment).keyword(RotationAlignment.self, atZoom: zoom) != .viewport
-        let icons = IconProperties(layer, zoom: zoom, placement: placement)
+        let properties = TextProperties(layer, zoom: zoom, ratio: ratio)
+        let icons = IconProperties(layer, zoom: zoom, placement: properties.placement)
         let sprites = self.sprites
-        // Features come in map-frame pixels (north up); symbols are placed upright in image
-        // pixels: a turned camera carries each anchor and line across (so text along a
-        // line follows the turned line, and point text stays level).
-        let toImage = context.toImage
-        func inImage(_ p: PixelPoint) -> PixelPoint { toImage?.apply(p) ?? p }
-        var faceCache: [[String]: FreeTypeFace] = [:]
-
-        // Text that follows its line is placed only where every glyph's ink is inside the
-        // image, and ink lies within a few ems of the line point it sits on (half an advance,
-        // the baseline drop, the glyph's own size): a line farther than that from the image
-        // gives no label, so it need not be walked. Point symbols and icons have offsets and
-        // are walked over the tiles' squares.
-        var drawsWithin: PixelRect?
-        if textFollowsLine, !icons.isSet, let textSize = size.constantNumber(zoom, default: 16) {
-            let reach = 6 * textSize * ratio + 4
-            if reach.isFinite { drawsWithin = context.canvasRect.insetBy(-reach) }
-        }
+        // Faces by font stack, looked up once per layer rather than per feature.
+        var faces: [[String]: FreeTypeFace] = [:]
+        let drawsWithin = properties.followsLine && !icons.isSet ? lineTextReach(properties) : nil
         FeatureWalker.walk(layer, src, zoom: zoom, types: [.point, .lineString, .polygon], drawsWithin: drawsWithin,
-                           evaluate: { f, _ -> (text: String, paint: Paint, icon: IconPaint?, sortKey: Double)? in
-            var label = fieldProp.textField(atZoom: zoom, feature: f)
-            label = transform.keyword(TextTransform.self, atZoom: zoom, feature: f).apply(label)
-            label = label.trimmingWhitespace
-            let icon = label.isEmpty || !textFollowsLine ? icons.paint(f, zoom: zoom, ratio: ratio, sprites: sprites) : nil
-            guard !label.isEmpty || icon != nil else { return nil }
-            let stack = fontProp.stringArray(atZoom: zoom, feature: f)
-            let face: FreeTypeFace
-            if let cached = faceCache[stack] { face = cached } else {
-                face = fonts.face(forStyleFontStack: stack)
-                faceCache[stack] = face
-            }
-            let px = size.number(zoom, f) * ratio
-            let o = opacity.number(zoom, f)
-            let c = color.color(zoom, f).withOpacity(o)
-            if px < 1 || c.alpha == 0 {
-                // Invisible text: the icon alone, if there is one.
-                guard icon != nil else { return nil }
-                label = ""
-            }
-            let hc = haloColor.color(zoom, f).withOpacity(o)
-            let hw = min(haloWidth.number(zoom, f) * ratio, px / 4)
-            let off = offsetProp.numberArray(atZoom: zoom, feature: f)
-            // text-translate: CSS pixels, not ems.
-            let shift = translateProp.numberArray(atZoom: zoom, feature: f)
-            let translate = PixelPoint(x: (shift.first ?? 0) * ratio, y: (shift.count > 1 ? shift[1] : 0) * ratio)
-            // text-radial-offset (ems) wins over text-offset; with variable anchors, each
-            // anchor takes it in its own direction.
-            let radial = radialSet ? radialProp.number(zoom, f) * px : nil
-            var positions: [TextPosition]
-            if variableAnchors.isEmpty {
-                let anchor = anchorProp.keyword(TextAnchor.self, atZoom: zoom, feature: f)
-                let offset = radial.map { TextPosition.radial(anchor, $0) }
-                    ?? PixelPoint(x: (off.first ?? 0) * px, y: (off.count > 1 ? off[1] : 0) * px)
-                positions = [TextPosition(anchor: anchor, offset: offset + translate)]
-            } else {
-                // Without a radial offset, MapLibre takes text-offset's magnitudes, pointed
-                // away from each anchor.
-                let ox = abs(off.first ?? 0) * px, oy = abs(off.count > 1 ? off[1] : 0) * px
-                positions = variableAnchors.map { a in
-                    let (fx, fy) = a.fraction
-                    let o = radial.map { TextPosition.radial(a, $0) } ?? PixelPoint(x: (1 - 2 * fx) * ox, y: (1 - 2 * fy) * oy)
-                    return TextPosition(anchor: a, offset: o + translate)
-                }
-            }
-            let paint = Paint(
-                face: face, sizePixels: px, color: c, haloColor: hc.alpha > 0 && hw > 0 ? hc : nil, haloWidth: hw,
-                positions: positions,
-                maxWidth: maxWidth.number(zoom, f) * px,
-                letterSpacing: letterSpacing.number(zoom, f),
-                lineHeight: lineHeight.number(zoom, f),
-                padding: padding.number(zoom, f) * ratio,
-                allowOverlap: allowOverlap,
-                ignorePlacement: ignorePlacement,
-                optional: textOptional,
-                maxAngle: maxAngle.number(zoom, f) * .pi / 180,
-                spacing: max(spacing.number(zoom, f), 1) * ratio,
-                placement: placement)
-            return (label, paint, icon, sortKeySet ? sortKey.number(zoom, f) : 0)
-        }, emit: { g, value, tile in
+                           evaluate: { f, _ -> FeatureSymbol? in
+            properties.symbol(for: f, icons: icons, sprites: sprites, fonts: fonts, faces: &faces)
+        }, emit: { g, symbol, tile in
             guard g.partCount > 0 else { return }
-            let (label, paint, icon, key) = value
-            if placement == .point {
-                // One anchor per feature: the point itself, or a polygon's/line's middle.
-                let anchor: PixelPoint
-                let first = g.part(0)
-                switch g.type {
-                case .point:
-                    guard let p = first.first else { return }
-                    anchor = p
-                case .lineString:
-                    let pts = Array(first)
-                    guard let p = pts.first else { return }
-                    anchor = LineGeometry.point(at: LineGeometry.length(pts) / 2, on: pts)?.point ?? p
-                case .polygon:
-                    var lo = PixelPoint(x: .infinity, y: .infinity), hi = PixelPoint(x: -.infinity, y: -.infinity)
-                    for q in first {
-                        lo = PixelPoint(x: min(lo.x, q.x), y: min(lo.y, q.y)); hi = PixelPoint(x: max(hi.x, q.x), y: max(hi.y, q.y))
-                    }
-                    anchor = PixelPoint(x: (lo.x + hi.x) / 2, y: (lo.y + hi.y) / 2)
-                }
-                guard tile.clips.contains(where: { anchor.x >= $0.minX && anchor.x < $0.maxX && anchor.y >= $0.minY && anchor.y < $0.maxY })
-                else { return }
-                candidates.append(Candidate(layer: layerIndex, sortKey: key, sequence: candidates.count, text: label,
-                                            paint: paint, icon: icon, points: [inImage(anchor)], isLine: false))
+            if properties.placement == .point {
+                collectPoint(g, symbol, tile: tile, layer: layerIndex)
             } else {
-                guard g.type != .point else { return }
-                for part in 0..<g.partCount {
-                    var path = Path()
-                    let pts = g.part(part)
-                    guard let first = pts.first else { continue }
-                    path.move(to: first)
-                    for p in pts.dropFirst() { path.line(to: p) }
-                    for clip in tile.clips {
-                        let clipped = LineClipper.clip(path, to: clip).path
-                        for contour in clipped.contours where contour.count >= 2 {
-                            var line = Array(clipped.points(of: contour))
-                            if toImage != nil { line = line.map(inImage) }
-                            if !label.isEmpty && textFollowsLine {
-                                candidates.append(Candidate(layer: layerIndex, sortKey: key, sequence: candidates.count, text: label,
-                                                            paint: paint, icon: nil, points: line, isLine: true))
-                                continue
-                            }
-                            // Upright text and icons: one symbol per `symbol-spacing` of line
-                            // (in image pixels: the line is already turned).
-                            for at in Self.anchors(along: line, spacing: paint.spacing) {
-                                var turned = icon
-                                if let i = icon, i.followsLine { turned?.rotation = i.rotation + at.angle }
-                                candidates.append(Candidate(layer: layerIndex, sortKey: key, sequence: candidates.count, text: label,
-                                                            paint: paint, icon: turned, points: [at.point], isLine: false))
-                            }
-                        }
-                    }
-                }
+                collectLine(g, symbol, tile: tile, layer: layerIndex, textFollowsLine: properties.followsLine)
             }
         })
+    }
+
+    /// The part of the map frame where text that follows its line can be drawn, or nil when
+    /// that is not known before the features are read (the text size varies by feature).
+    ///
+    /// Such text is placed only where every glyph's ink is inside the image, and ink lies
+    /// within a few ems of the line point it sits on (half an advance, the baseline drop, the
+    /// glyph's own size): a line farther than that from the image gives no label, so it need
+    /// not be walked. Point symbols and icons have offsets and are walked over the tiles'
+    /// squares.
+    private func lineTextReach(_ properties: TextProperties) -> PixelRect? {
+        guard let textSize = properties.size.constantNumber(context.zoom, default: 16) else { return nil }
+        let reach = 6 * textSize * context.pixelRatio + 4
+        return reach.isFinite ? context.canvasRect.insetBy(-reach) : nil
+    }
+
+    /// Features come in map-frame pixels (north up); symbols are placed upright in image
+    /// pixels: a turned camera carries each anchor and line across (so text along a line
+    /// follows the turned line, and point text stays level).
+    private func inImage(_ p: PixelPoint) -> PixelPoint { context.toImage?.apply(p) ?? p }
+
+    /// Adds the candidate of a point-placed symbol: one anchor per feature — the point, a
+    /// line's middle or a polygon's box centre — kept only by the tile whose square holds
+    /// it, so neighbouring tiles' buffers do not duplicate it.
+    private mutating func collectPoint(_ g: ProjectedFeature, _ symbol: FeatureSymbol, tile: DrawTile, layer: Int) {
+        guard let anchor = Self.pointAnchor(of: g) else { return }
+        guard tile.clips.contains(where: { anchor.x >= $0.minX && anchor.x < $0.maxX && anchor.y >= $0.minY && anchor.y < $0.maxY })
+        else { return }
+        candidates.append(Candidate(layer: layer, sortKey: symbol.sortKey, sequence: candidates.count, text: symbol.text,
+                                    paint: symbol.paint, icon: symbol.icon, points: [inImage(anchor)], isLine: false))
+    }
+
+    /// Where a point-placed symbol of a feature sits, in map-frame pixels: the point itself,
+    /// the middle of a line's first part along its length, or the centre of a polygon's
+    /// outer ring's box; nil for an empty first part.
+    private static func pointAnchor(of g: ProjectedFeature) -> PixelPoint? {
+        let first = g.part(0)
+        switch g.type {
+        case .point:
+            return first.first
+        case .lineString:
+            let pts = Array(first)
+            guard let p = pts.first else { return nil }
+            return LineGeometry.point(at: LineGeometry.length(pts) / 2, on: pts)?.point ?? p
+        case .polygon:
+            var lo = PixelPoint(x: .infinity, y: .infinity), hi = PixelPoint(x: -.infinity, y: -.infinity)
+            for q in first {
+                lo = PixelPoint(x: min(lo.x, q.x), y: min(lo.y, q.y)); hi = PixelPoint(x: max(hi.x, q.x), y: max(hi.y, q.y))
+            }
+            return PixelPoint(x: (lo.x + hi.x) / 2, y: (lo.y + hi.y) / 2)
+        }
+    }
+
+    /// Adds the candidates of a symbol placed along lines (a polygon's rings count as lines;
+    /// points have none): each part is clipped to the tile's squares, and each clipped piece
+    /// gives either one candidate set glyph by glyph along it (text that follows the line),
+    /// or one upright symbol per `symbol-spacing` (road shields, one-way arrows), its icon
+    /// turned with the line when it follows it.
+    private mutating func collectLine(_ g: ProjectedFeature, _ symbol: FeatureSymbol, tile: DrawTile, layer: Int,
+                                      textFollowsLine: Bool) {
+        guard g.type != .point else { return }
+        let toImage = context.toImage
+        let (label, paint, icon, key) = (symbol.text, symbol.paint, symbol.icon, symbol.sortKey)
+        for part in 0..<g.partCount {
+            var path = Path()
+            let pts = g.part(part)
+            guard let first = pts.first else { continue }
+            path.move(to: first)
+            for p in pts.dropFirst() { path.line(to: p) }
+            for clip in tile.clips {
+                let clipped = LineClipper.clip(path, to: clip).path
+                for contour in clipped.contours where contour.count >= 2 {
+                    var line = Array(clipped.points(of: contour))
+                    if let toImage { line = line.map { toImage.apply($0) } }
+                    if !label.isEmpty && textFollowsLine {
+                        candidates.append(Candidate(layer: layer, sortKey: key, sequence: candidates.count, text: label,
+                                                    paint: paint, icon: nil, points: line, isLine: true))
+                        continue
+                    }
+                    // Upright text and icons: one symbol per `symbol-spacing` of line
+                    // (in image pixels: the line is already turned).
+                    for at in Self.anchors(along: line, spacing: paint.spacing) {
+                        var turned = icon
+                        if let i = icon, i.followsLine { turned?.rotation = i.rotation + at.angle }
+                        candidates.append(Candidate(layer: layer, sortKey: key, sequence: candidates.count, text: label,
+                                                    paint: paint, icon: turned, points: [at.point], isLine: false))
+                    }
+                }
+            }
+        }
     }
 
     /// Evenly spaced anchors on a line, at most one per `spacing` pixels and at least one
@@ -522,6 +478,139 @@ struct SymbolPlacer {
             if ok && !placed.isEmpty { return (mid.point, placed, boxes) }
         }
         return nil
+    }
+}
+
+/// The text properties of one symbol layer, resolved at the render's zoom once per layer,
+/// and their evaluation for one feature: what a feature's label says and how it is painted.
+///
+/// Kept apart from `SymbolPlacer.collect` so that the per-feature work (run for every
+/// feature of every symbol layer: the label hot path) reads as one list of properties, and
+/// the geometry side — where candidates go — as another.
+struct TextProperties {
+    let zoom: Double
+    /// Device pixels per CSS pixel.
+    let ratio: Double
+    let field, font, transform, anchor, offset, translate: PropertyValue
+    let size, color, haloColor, haloWidth, opacity, maxWidth, letterSpacing, lineHeight, padding, maxAngle,
+        spacing, sortKey, radial: ResolvedProperty
+    /// `text-variable-anchor`, in the order tried; empty when unset.
+    let variableAnchors: [TextAnchor]
+    let placement: SymbolPlacement
+    let allowOverlap, ignorePlacement, optional: Bool
+    /// Whether `symbol-sort-key` and `text-radial-offset` are set (unset differs from 0).
+    let hasSortKey, hasRadialOffset: Bool
+    /// Text along a line follows it unless it is set upright (road shields).
+    let followsLine: Bool
+
+    init(_ layer: StyleLayer, zoom: Double, ratio: Double) {
+        self.zoom = zoom
+        self.ratio = ratio
+        field = layer.property(.textField).resolved(atZoom: zoom)
+        font = layer.property(.textFont).resolved(atZoom: zoom)
+        size = ResolvedProperty(layer, .textSize, zoom: zoom)
+        color = ResolvedProperty(layer, .textColor, zoom: zoom)
+        haloColor = ResolvedProperty(layer, .textHaloColor, zoom: zoom)
+        haloWidth = ResolvedProperty(layer, .textHaloWidth, zoom: zoom)
+        opacity = ResolvedProperty(layer, .textOpacity, zoom: zoom)
+        maxWidth = ResolvedProperty(layer, .textMaxWidth, zoom: zoom)
+        letterSpacing = ResolvedProperty(layer, .textLetterSpacing, zoom: zoom)
+        lineHeight = ResolvedProperty(layer, .textLineHeight, zoom: zoom)
+        padding = ResolvedProperty(layer, .textPadding, zoom: zoom)
+        maxAngle = ResolvedProperty(layer, .textMaxAngle, zoom: zoom)
+        spacing = ResolvedProperty(layer, .symbolSpacing, zoom: zoom)
+        hasSortKey = layer.layout[.symbolSortKey] != nil
+        sortKey = ResolvedProperty(layer, .symbolSortKey, zoom: zoom)
+        transform = layer.property(.textTransform).resolved(atZoom: zoom)
+        anchor = layer.property(.textAnchor).resolved(atZoom: zoom)
+        offset = layer.property(.textOffset).resolved(atZoom: zoom)
+        hasRadialOffset = layer.layout[.textRadialOffset] != nil
+        radial = ResolvedProperty(layer, .textRadialOffset, zoom: zoom)
+        variableAnchors = layer.layout[.textVariableAnchor] == nil ? []
+            : layer.property(.textVariableAnchor).stringArray(atZoom: zoom).compactMap(TextAnchor.init(rawValue:))
+        translate = layer.property(.textTranslate).resolved(atZoom: zoom)
+        placement = layer.property(.symbolPlacement).keyword(SymbolPlacement.self, atZoom: zoom)
+        allowOverlap = layer.property(.textAllowOverlap).bool(atZoom: zoom)
+        ignorePlacement = layer.property(.textIgnorePlacement).bool(atZoom: zoom)
+        optional = layer.property(.textOptional).bool(atZoom: zoom)
+        followsLine = placement != .point
+            && layer.property(.textRotationAlignment).keyword(RotationAlignment.self, atZoom: zoom) != .viewport
+    }
+
+    /// What feature `f` shows, or nil when it shows nothing (no text and no icon, or text
+    /// too small or transparent to see without an icon to show instead). An icon is asked
+    /// for only where the text does not follow a line: such symbols leave icons out.
+    func symbol(for f: VectorTileFeature, icons: IconProperties, sprites: SpriteSheet, fonts: FontLibrary,
+                faces: inout [[String]: FreeTypeFace]) -> SymbolPlacer.FeatureSymbol? {
+        var label = field.textField(atZoom: zoom, feature: f)
+        label = transform.keyword(TextTransform.self, atZoom: zoom, feature: f).apply(label)
+        label = label.trimmingWhitespace
+        let icon = label.isEmpty || !followsLine ? icons.paint(f, zoom: zoom, ratio: ratio, sprites: sprites) : nil
+        guard !label.isEmpty || icon != nil else { return nil }
+        let stack = font.stringArray(atZoom: zoom, feature: f)
+        let face: FreeTypeFace
+        if let cached = faces[stack] { face = cached } else {
+            face = fonts.face(forStyleFontStack: stack)
+            faces[stack] = face
+        }
+        let px = size.number(zoom, f) * ratio
+        let o = opacity.number(zoom, f)
+        let c = color.color(zoom, f).withOpacity(o)
+        if px < 1 || c.alpha == 0 {
+            // Invisible text: the icon alone, if there is one.
+            guard icon != nil else { return nil }
+            label = ""
+        }
+        let paint = self.paint(for: f, face: face, sizePixels: px, color: c, opacity: o)
+        return SymbolPlacer.FeatureSymbol(text: label, paint: paint, icon: icon, sortKey: hasSortKey ? sortKey.number(zoom, f) : 0)
+    }
+
+    /// The text paint of feature `f`, whose text is `px` device pixels tall in colour `c`
+    /// (opacity `o` already applied; the halo takes it too).
+    private func paint(for f: VectorTileFeature, face: FreeTypeFace, sizePixels px: Double, color c: Color,
+                       opacity o: Double) -> SymbolPlacer.Paint {
+        let hc = haloColor.color(zoom, f).withOpacity(o)
+        let hw = min(haloWidth.number(zoom, f) * ratio, px / 4)
+        return SymbolPlacer.Paint(
+            face: face, sizePixels: px, color: c, haloColor: hc.alpha > 0 && hw > 0 ? hc : nil, haloWidth: hw,
+            positions: positions(for: f, sizePixels: px),
+            maxWidth: maxWidth.number(zoom, f) * px,
+            letterSpacing: letterSpacing.number(zoom, f),
+            lineHeight: lineHeight.number(zoom, f),
+            padding: padding.number(zoom, f) * ratio,
+            allowOverlap: allowOverlap,
+            ignorePlacement: ignorePlacement,
+            optional: optional,
+            maxAngle: maxAngle.number(zoom, f) * .pi / 180,
+            spacing: max(spacing.number(zoom, f), 1) * ratio,
+            placement: placement)
+    }
+
+    /// Where feature `f`'s point text may go, in the order tried: `text-anchor` with its
+    /// offset, or each of `text-variable-anchor`. Offsets are in ems (`px` pixels),
+    /// `text-translate` in CSS pixels.
+    private func positions(for f: VectorTileFeature, sizePixels px: Double) -> [SymbolPlacer.TextPosition] {
+        let off = offset.numberArray(atZoom: zoom, feature: f)
+        // text-translate: CSS pixels, not ems.
+        let shift = translate.numberArray(atZoom: zoom, feature: f)
+        let translation = PixelPoint(x: (shift.first ?? 0) * ratio, y: (shift.count > 1 ? shift[1] : 0) * ratio)
+        // text-radial-offset (ems) wins over text-offset; with variable anchors, each
+        // anchor takes it in its own direction.
+        let radial = hasRadialOffset ? self.radial.number(zoom, f) * px : nil
+        if variableAnchors.isEmpty {
+            let textAnchor = anchor.keyword(TextAnchor.self, atZoom: zoom, feature: f)
+            let textOffset = radial.map { SymbolPlacer.TextPosition.radial(textAnchor, $0) }
+                ?? PixelPoint(x: (off.first ?? 0) * px, y: (off.count > 1 ? off[1] : 0) * px)
+            return [SymbolPlacer.TextPosition(anchor: textAnchor, offset: textOffset + translation)]
+        }
+        // Without a radial offset, MapLibre takes text-offset's magnitudes, pointed
+        // away from each anchor.
+        let ox = abs(off.first ?? 0) * px, oy = abs(off.count > 1 ? off[1] : 0) * px
+        return variableAnchors.map { a in
+            let (fx, fy) = a.fraction
+            let o = radial.map { SymbolPlacer.TextPosition.radial(a, $0) } ?? PixelPoint(x: (1 - 2 * fx) * ox, y: (1 - 2 * fy) * oy)
+            return SymbolPlacer.TextPosition(anchor: a, offset: o + translation)
+        }
     }
 }
 

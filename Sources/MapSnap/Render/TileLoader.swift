@@ -63,27 +63,82 @@ final class LoadedSource {
     /// Loads every tile the camera needs at `dataZoom`, in parallel; results are stored by
     /// index so the outcome never depends on which fetch finished first. Tiles not fetched
     /// by `deadline` fail (decoded tiles already cached are still used).
+    ///
+    /// In three steps: claim and fetch (`TileClaims`, round after round while absent tiles
+    /// pass their parts on), group the draw tiles painters read together, and tally what the
+    /// fetches gave (payloads, warnings, statistics, credited candidates).
     init(source: ResolvedSource, camera: Camera, dataZoom: Int, maxThreads: Int? = nil, loadOrder: ((Int) -> [Int])? = nil,
          cache: DecodedTileCache? = nil, deadline: Deadline = .none) {
         self.source = source
         self.dataZoom = dataZoom
         candidateStatistics = Array(repeating: TileLoadStatistics(), count: source.candidates.count)
-        let covering = TileCover.tiles(for: camera, dataZoom: dataZoom)
+        var claims = TileClaims(source: source, camera: camera, covering: TileCover.tiles(for: camera, dataZoom: dataZoom))
+        let fetchWarnings = claims.claimAndFetch { jobs in
+            Self.fetch(jobs, source: source, maxThreads: maxThreads, loadOrder: loadOrder, cache: cache, deadline: deadline)
+        }
+        drawTiles = claims.tiles
+        groupSourceTiles()
+        record(claims.results, of: claims.keys, fetchWarnings: fetchWarnings, camera: camera)
+    }
+
+    /// Which source tile supplies each part of each covering tile, and the fetches that
+    /// needs: one slot per distinct (candidate, stored tile), in order of first claim, so
+    /// results are stored by slot and never depend on fetch order.
+    private struct TileClaims {
         struct Key: Hashable { let candidate: Int; let tile: TileID }
-        var keys: [Key] = []
-        var index: [Key: Int] = [:]
-        // Sparse sources: the stored tile drawn for each wanted one, asked once per render.
-        var storedTiles: [Key: TileID] = [:]
-        var results: [Result<Payload, TileLoadFailure>] = []
+
+        let source: ResolvedSource
+        let camera: Camera
+        let covering: [CoveringTile]
+        /// The draw tiles, in cover order, then candidate order.
+        private(set) var tiles: [DrawTile] = []
+        /// The fetch slots claimed so far; `results` holds those fetched (a prefix).
+        private(set) var keys: [Key] = []
+        private(set) var results: [Result<Payload, TileLoadFailure>] = []
+        private var slots: [Key: Int] = [:]
+        /// Sparse sources: the stored tile drawn for each wanted one, asked once per render.
+        private var storedTiles: [Key: TileID] = [:]
+
+        init(source: ResolvedSource, camera: Camera, covering: [CoveringTile]) {
+            self.source = source
+            self.camera = camera
+            self.covering = covering
+        }
+
+        /// Claims every covering tile, then fetches round after round: the draw tiles whose
+        /// payload arrived in the last round and was absent pass their parts to the
+        /// candidates after theirs, whose tiles the next round fetches. Ends when a round
+        /// leaves nothing to pass on; returns each slot's fetch warnings, in slot order.
+        mutating func claimAndFetch(
+            _ fetch: ([(candidate: Int, tile: TileID)]) -> ([Result<Payload, TileLoadFailure>], [[HTTPTileSourceWarning]])
+        ) -> [[HTTPTileSourceWarning]] {
+            tiles = covering.indices.flatMap { claims($0, [covering[$0].rect], from: 0) }
+            var fresh = Array(tiles.indices)
+            var fetchWarnings: [[HTTPTileSourceWarning]] = []
+            while true {
+                let (loaded, notes) = fetch(Array(keys[results.count...]).map { ($0.candidate, $0.tile) })
+                results += loaded
+                fetchWarnings += notes
+                var replacements: [DrawTile] = []
+                for i in fresh where isAbsent(tiles[i].payload) && tiles[i].candidate + 1 < source.candidates.count {
+                    replacements += claims(tiles[i].coveringIndex, tiles[i].clips, from: tiles[i].candidate + 1)
+                }
+                guard !replacements.isEmpty else { break }
+                fresh = merge(replacements)
+            }
+            return fetchWarnings
+        }
+
         /// Whether the tile in `slot` was loaded and found absent.
-        func isAbsent(_ slot: Int) -> Bool {
+        private func isAbsent(_ slot: Int) -> Bool {
             guard slot < results.count, case .success(.missing) = results[slot] else { return false }
             return true
         }
+
         /// The draw tiles that supply `rects` (parts of covering tile `ci`'s square) from
         /// candidates `first…` on: each takes what is left within its bounds and zooms. A
         /// candidate whose tile is already known to be absent passes its part on.
-        func claims(_ ci: Int, _ rects: [PixelRect], from first: Int) -> [DrawTile] {
+        private mutating func claims(_ ci: Int, _ rects: [PixelRect], from first: Int) -> [DrawTile] {
             let c = covering[ci]
             var remaining = rects
             var out: [DrawTile] = []
@@ -91,7 +146,7 @@ final class LoadedSource {
                 guard cand.isUsed(atZoom: c.id.z) else { continue }
                 var claim = remaining
                 if let b = cand.bounds {
-                    let area = Self.pixelRects(of: b, camera: camera, worldCopy: c.worldCopy)
+                    let area = LoadedSource.pixelRects(of: b, camera: camera, worldCopy: c.worldCopy)
                     claim = remaining.flatMap { r in area.compactMap { r.intersection($0) } }
                     guard !claim.isEmpty else { continue }
                     remaining = remaining.flatMap { r in area.reduce([r]) { left, a in left.flatMap { $0.subtracting(a) } } }
@@ -103,19 +158,12 @@ final class LoadedSource {
                 let stored = Key(candidate: k, tile: wanted)
                 let ancestor = storedTiles[stored] ?? cand.source.storedTile(for: wanted)
                 storedTiles[stored] = ancestor
-                let sz = ancestor.z
-                let key = Key(candidate: k, tile: ancestor)
-                let slot: Int
-                if let s = index[key] { slot = s } else {
-                    slot = keys.count
-                    index[key] = slot
-                    keys.append(key)
-                }
+                let slot = self.slot(for: Key(candidate: k, tile: ancestor))
                 if isAbsent(slot) {
                     out += claims(ci, claim, from: k + 1)
                     continue
                 }
-                let n = Double(1 << sz)
+                let n = Double(1 << ancestor.z)
                 let origin = camera.pixel(forWorld: WorldPoint(x: Double(ancestor.x) / n + Double(c.worldCopy), y: Double(ancestor.y) / n))
                 let side = camera.worldSize / n
                 out.append(DrawTile(covering: c, coveringIndex: ci, candidate: k, sourceTile: ancestor,
@@ -124,26 +172,22 @@ final class LoadedSource {
             }
             return out
         }
-        var tiles = covering.indices.flatMap { claims($0, [covering[$0].rect], from: 0) }
-        // Draw tiles whose payload arrived in the last round: where absent, the candidates
-        // after theirs are asked in the next.
-        var fresh = Array(tiles.indices)
-        var fetchWarnings: [[HTTPTileSourceWarning]] = []
-        while true {
-            let (loaded, notes) = Self.fetch(Array(keys[results.count...]).map { ($0.candidate, $0.tile) }, source: source,
-                                             maxThreads: maxThreads, loadOrder: loadOrder, cache: cache, deadline: deadline)
-            results += loaded
-            fetchWarnings += notes
-            var replacements: [DrawTile] = []
-            for i in fresh where isAbsent(tiles[i].payload) && tiles[i].candidate + 1 < source.candidates.count {
-                replacements += claims(tiles[i].coveringIndex, tiles[i].clips, from: tiles[i].candidate + 1)
-            }
-            fresh = []
-            guard !replacements.isEmpty else { break }
-            // A replacement from a source tile this covering tile already draws widens its
-            // clips; others are new draw tiles, kept in cover order, then candidate order.
+
+        /// The fetch slot of `key`, a new one at the end when first claimed.
+        private mutating func slot(for key: Key) -> Int {
+            if let s = slots[key] { return s }
+            slots[key] = keys.count
+            keys.append(key)
+            return keys.count - 1
+        }
+
+        /// Adds a round's replacements: one from a source tile its covering tile already
+        /// draws widens that draw tile's clips; the others are new draw tiles, and all are
+        /// put back in cover order, then candidate order. Returns the new ones' indices.
+        private mutating func merge(_ replacements: [DrawTile]) -> [Int] {
             struct Drawn: Hashable { let covering: Int; let payload: Int }
             var drawn: [Drawn: Int] = [:]
+            var fresh: [Int] = []
             for (j, t) in tiles.enumerated() { drawn[Drawn(covering: t.coveringIndex, payload: t.payload)] = j }
             for r in replacements {
                 let key = Drawn(covering: r.coveringIndex, payload: r.payload)
@@ -155,17 +199,20 @@ final class LoadedSource {
                     tiles.append(r)
                 }
             }
-            if !fresh.isEmpty {
-                let order = tiles.indices.sorted {
-                    (tiles[$0].coveringIndex, tiles[$0].candidate, $0) < (tiles[$1].coveringIndex, tiles[$1].candidate, $1)
-                }
-                var position = [Int](repeating: 0, count: tiles.count)
-                for (p, i) in order.enumerated() { position[i] = p }
-                tiles = order.map { tiles[$0] }
-                fresh = fresh.map { position[$0] }
+            guard !fresh.isEmpty else { return fresh }
+            let order = tiles.indices.sorted {
+                (tiles[$0].coveringIndex, tiles[$0].candidate, $0) < (tiles[$1].coveringIndex, tiles[$1].candidate, $1)
             }
+            var position = [Int](repeating: 0, count: tiles.count)
+            for (p, i) in order.enumerated() { position[i] = p }
+            tiles = order.map { tiles[$0] }
+            return fresh.map { position[$0] }
         }
-        drawTiles = tiles
+    }
+
+    /// Numbers the groups of draw tiles that show the same source tile in the same world
+    /// copy (painters read a group's data once) and bounds each group's clips.
+    private func groupSourceTiles() {
         struct GroupKey: Hashable { let payload: Int; let worldCopy: Int }
         var groups: [GroupKey: Int] = [:]
         for tile in drawTiles {
@@ -186,6 +233,13 @@ final class LoadedSource {
                                                      maxX: max(b.maxX, c.maxX), maxY: max(b.maxY, c.maxY))
             }
         }
+    }
+
+    /// Stores the fetch results by slot as payloads (a failed tile draws as missing) and
+    /// records what they tell: warnings, statistics overall and per candidate, and the
+    /// candidates to credit.
+    private func record(_ results: [Result<Payload, TileLoadFailure>], of keys: [TileClaims.Key],
+                        fetchWarnings: [[HTTPTileSourceWarning]], camera: Camera) {
         for (i, notes) in fetchWarnings.enumerated() {
             let name = source.candidates[keys[i].candidate].name
             warnings.append(contentsOf: notes.map { "\(name): \($0)" })
