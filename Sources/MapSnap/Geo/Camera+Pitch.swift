@@ -172,13 +172,3 @@ extension Camera {
         return PitchBand(rows: rows, camera: frame, toImage: pitchTransform.after(toFlat))
     }
 }
-
-/// Rows of a pitched image drawn from one north-up frame (see `Camera.pitchBands`).
-struct PitchBand: Sendable {
-    /// Image rows, top to bottom.
-    var rows: Range<Int>
-    /// The north-up frame the band's base map is drawn in.
-    var camera: Camera
-    /// Frame pixels → image pixels (projective).
-    var toImage: PixelTransform
-}
