@@ -121,24 +121,26 @@ import Testing
     }
 
     @Test func markersBeyondTheFarLimitAreNotDrawn() throws {
-        var o = MapSnapshotOptions(width: 200, height: 150, scale: 1, center: LatLng(10, 10), zoom: 8,
+        var o = MapSnapshotOptions(width: 200, height: 300, scale: 1, center: LatLng(10, 10), zoom: 8,
                                    style: TestPaths.plainStyle, attribution: "", showsScaleBar: false)
         o.pitch = 85
         o.showsNorthArrow = false
-        let far = LatLng(13, 10), near = LatLng(9.9, 10)
+        // The far pin would stand on the far limit (row ~111); the near one stands on row ~176.
+        let far = LatLng(40, 10), near = LatLng(9, 10)
         o.overlays = [.marker(MarkerOverlay(coordinate: far, color: Color(rgb: 0xFF0000))),
                       .marker(MarkerOverlay(coordinate: near, color: Color(rgb: 0xFF0000)))]
         let snap = try MapSnapshotter(options: o).render()
         #expect(!snap.camera.showsOnGround(far) && snap.camera.showsOnGround(near))
+        let nearTip = snap.point(for: near)
+        #expect(nearTip.y > 160 && nearTip.y < 200, "\(nearTip)")
         var redAbove = 0, redBelow = 0
-        let sky = snap.camera.skyRows
         for y in 0..<snap.image.height {
             for x in 0..<snap.image.width {
                 let c = snap.image.color(atX: x, y: y)
-                if c.red > 200 && c.green < 60 && c.blue < 60 { if y < sky { redAbove += 1 } else { redBelow += 1 } }
+                if c.red > 200 && c.green < 60 && c.blue < 60 { if y < 120 { redAbove += 1 } else { redBelow += 1 } }
             }
         }
-        #expect(redAbove == 0 && redBelow > 20, "red pixels: \(redAbove) in the sky, \(redBelow) on the ground")
+        #expect(redAbove == 0 && redBelow > 20, "red pixels: \(redAbove) above row 120, \(redBelow) below")
     }
 
     @Test func pitchesOutsideTheRangeAreRejected() {
