@@ -125,7 +125,7 @@ enum RenderCommand {
       --no-scale-bar        hide the scale bar
       --north-arrow, --no-north-arrow
                             draw (or leave out) a north arrow at the top right; by
-                            default it is drawn when the map is turned (--bearing)
+                            default it is drawn when the map is turned or tilted
       --caption TEXT        a caption box at the top left (≤ 1000 characters)
 
     OUTPUT

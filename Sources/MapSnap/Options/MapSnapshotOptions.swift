@@ -74,7 +74,7 @@ public struct MapSnapshotOptions: Sendable {
     /// MapLibre GL's perspective, far parts drawn from lower zooms, the sky above the far
     /// limit; labels and pins stay upright. A fitted camera is fitted as if flat, then tilted.
     public var pitch: Double = 0
-    /// Whether to draw a north arrow; nil (the default) draws one when the map is turned.
+    /// Whether to draw a north arrow; nil (the default) draws one when the map is turned or tilted.
     public var showsNorthArrow: Bool?
     /// A line of text drawn in the top-left corner; nil: none.
     public var caption: String?
