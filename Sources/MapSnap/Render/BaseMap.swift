@@ -422,9 +422,20 @@ final class BaseMap {
     }
 
     /// A line for each `--source` that supplied no tile to the image.
+    /// A pitched image's: a source that supplied no tile to any band.
     var namedSourceWarnings: [String] {
-        guard bands.isEmpty else { return Self.uniqued(bands.flatMap { $0.map.namedSourceWarnings }) }
-        return MapCoverage.namedSourceWarnings(loaded.keys.sorted().compactMap { loaded[$0] })
+        guard !bands.isEmpty else { return MapCoverage.namedSourceWarnings(loaded.keys.sorted().compactMap { loaded[$0] }) }
+        var supplied: Set<Int> = []
+        for (_, map) in bands {
+            for l in map.loaded.values {
+                for (k, c) in l.source.candidates.enumerated() where l.candidateStatistics[k].loaded > 0 || l.candidateStatistics[k].failed > 0 {
+                    supplied.insert(c.sourceID)
+                }
+            }
+        }
+        return Self.uniqued(bands.flatMap { band in
+            MapCoverage.namedSourceWarnings(band.map.loaded.keys.sorted().compactMap { band.map.loaded[$0] }, except: supplied)
+        })
     }
 
     /// `lines` without repeats, in order of first occurrence (bands report alike).
