@@ -154,12 +154,21 @@ public struct MapSnapshotter: Sendable {
     }
 
     /// The camera: as given, or fitted to overlays and visible points with their pixel margins,
-    /// turned to the heading (track-up: the overlays' own), then tilted to the pitch (a fit is
-    /// made flat: the tilted image shows what the flat one would at its centre, and more
-    /// beyond it towards the top).
+    /// turned to the heading (track-up: the overlays' own), then tilted to the pitch.
+    ///
+    /// A pitched fit is the flat fit zoomed out by the magnification of the flat image's
+    /// bottom edge, 1 / (1 − sin(pitch)/3) (half a zoom level at 60°): tilting magnifies the
+    /// near half by at most that, so whatever the flat fit showed stays inside the tilted
+    /// image (the far half shrinks towards the centre).
     func makeCamera(_ overlays: [ProjectedOverlay], text: TextEngine, icons: IconStore) -> Camera {
         var camera = flatCamera(overlays, text: text, icons: icons)
         camera.pitch = options.pitch
+        if camera.isPitched, options.zoom == nil {
+            let magnification = 1 / (1 - sin(options.pitch * .pi / 180) * Double(camera.pixelHeight) / 2 / camera.eyeDistance)
+            var zoom = camera.zoom - log2(magnification)
+            if !options.allowsFractionalZoom { zoom = floor(zoom + 1e-9) }
+            camera.zoom = max(0, zoom)
+        }
         return camera
     }
 

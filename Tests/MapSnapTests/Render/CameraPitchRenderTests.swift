@@ -152,3 +152,26 @@ import Testing
         #expect(RenderError.invalidPitch(90).description == "pitch 90.0: must be degrees between 0 and 85")
     }
 }
+
+/// Fitting with a pitch: the flat fit, zoomed out so that the tilt's magnification of the
+/// near half keeps every fitted point inside the image.
+@Suite struct CameraPitchFitTests {
+    @Test(arguments: [(0.0, 30.0), (0.0, 60.0), (40.0, 60.0), (-20.0, 85.0)])
+    func everyPointOfAFittedRouteStaysInside(heading: Double, pitch: Double) throws {
+        let route = [LatLng(60.160, 24.920), LatLng(60.175, 24.930), LatLng(60.168, 24.960), LatLng(60.180, 24.975)]
+        var o = MapSnapshotOptions(width: 300, height: 200, scale: 1, style: TestPaths.plainStyle, attribution: "",
+                                   showsScaleBar: false)
+        o.overlays = [.path(PathOverlay(coordinates: route))]
+        o.heading = heading
+        o.padding = 0
+        o.allowsFractionalZoom = true
+        let flat = try MapSnapshotter(options: o).render().camera
+        o.pitch = pitch
+        let snap = try MapSnapshotter(options: o).render()
+        #expect(snap.camera.zoom < flat.zoom && snap.camera.center == flat.center)
+        for c in route {
+            let p = snap.point(for: c)
+            #expect(p.x >= 0 && p.x <= 300 && p.y >= 0 && p.y <= 200, "pitch \(pitch): \(c) at \(p)")
+        }
+    }
+}
