@@ -20,6 +20,9 @@ enum RenderCommand {
                             degrees clockwise from north (-360 to 360; 90 = east up);
                             labels, pins and the scale bar stay level. auto: track-up,
                             the overlays' main direction runs from bottom to top
+      --pitch DEG           tilt the view from straight down (0-85, MapLibre's perspective;
+                            0 = flat): far streets recede towards the top, the sky above
+                            the far limit; labels and pins stay upright
       --padding PX          free space kept around fitted content, in points (default 24)
       --fractional-zoom     fit at a fractional zoom instead of the largest integer zoom
       --max-size PX         largest image side in pixels (default 8192, at most 65536)
@@ -122,7 +125,7 @@ enum RenderCommand {
       --no-scale-bar        hide the scale bar
       --north-arrow, --no-north-arrow
                             draw (or leave out) a north arrow at the top right; by
-                            default it is drawn when the map is turned (--bearing)
+                            default it is drawn when the map is turned or tilted
       --caption TEXT        a caption box at the top left (≤ 1000 characters)
 
     OUTPUT
@@ -162,7 +165,7 @@ enum RenderCommand {
     """
 
     static let options = OptionTable(
-        valued: Set(["--size", "--scale", "--center", "--zoom", "--bearing", "--padding", "--style", "--source", "--sprite", "--dem", "--dem-encoding", "--path",
+        valued: Set(["--size", "--scale", "--center", "--zoom", "--bearing", "--pitch", "--padding", "--style", "--source", "--sprite", "--dem", "--dem-encoding", "--path",
                  "--marker", "--visible", "--geojson", "--gpx", "--polyline", "--polyline6", "--spec", "--url",
                  "--attribution", "--caption", "--output", "--max-size", "--max-pixels", "--cache-dir", "--timeout",
                  "--render-timeout", "--max-connections", "--format", "--quality", "--data-dir", "--basemap", "--contact",
@@ -302,6 +305,7 @@ enum RenderCommand {
                 case "--center": try b.setCenter(v, origin: name)
                 case "--zoom": try b.setZoom(v, origin: name)
                 case "--bearing": try b.setBearing(v, origin: name)
+                case "--pitch": try b.setPitch(v, origin: name)
                 case "--padding": try b.setPadding(v, origin: name)
                 case "--style": try b.setStyle(v, origin: name)
                 case "--source": try b.setSource(v, origin: name)

@@ -15,8 +15,8 @@ extension Camera {
     /// Eye distances per image height: 0.5 / tan(fov / 2) = 1.5.
     static var distancePerHeight: Double { 0.5 / tan(verticalFieldOfView / 2) }
 
-    /// Meters from the eye to `center` (`MKMapCamera.centerCoordinateDistance`): 1.5 times
-    /// the ground height the image shows at its centre.
+    /// Meters from the eye to `center` along the view ray (`MKMapCamera.centerCoordinateDistance`):
+    /// 1.5 times the ground height a flat image shows at its centre, whatever the pitch.
     public var centerCoordinateDistance: Double {
         Camera.distancePerHeight * Double(height) * WebMercator.metersPerPoint(latitude: center.latitude, zoom: zoom)
     }
@@ -31,12 +31,20 @@ extension Camera {
         return log2(distancePerHeight * Double(height) * atZoomZero / distance)
     }
 
-    /// A view of `center` from `centerCoordinateDistance` meters, like
-    /// `MKMapCamera(lookingAtCenter:fromDistance:pitch:heading:)` at pitch 0; nil for a
-    /// distance that is not a positive number.
+    /// The eye's height above the ground in meters (`MKMapCamera.altitude`):
+    /// `centerCoordinateDistance` × cos(pitch). The distance is measured along the view ray,
+    /// as MapKit's is, so tilting the camera keeps the distance and the centre's scale and
+    /// lowers the eye.
+    public var altitude: Double {
+        centerCoordinateDistance * cos(pitch * .pi / 180)
+    }
+
+    /// A view of `center` from `centerCoordinateDistance` meters along the view ray, like
+    /// `MKMapCamera(lookingAtCenter:fromDistance:pitch:heading:)`; nil for a distance that
+    /// is not a positive number.
     public init?(center: LatLng, centerCoordinateDistance distance: Double, width: Int, height: Int,
-                 scale: Double = 1, heading: Double = 0) {
+                 scale: Double = 1, heading: Double = 0, pitch: Double = 0) {
         guard let zoom = Camera.zoom(centerCoordinateDistance: distance, latitude: center.latitude, height: height) else { return nil }
-        self.init(center: center, zoom: zoom, width: width, height: height, scale: scale, heading: heading)
+        self.init(center: center, zoom: zoom, width: width, height: height, scale: scale, heading: heading, pitch: pitch)
     }
 }

@@ -10,6 +10,11 @@ import Foundation
 /// `bearing` do: the compass direction the top of the image faces, degrees clockwise from
 /// north. With heading *b*, a point *d* pixels east of the centre appears at
 /// (*d*·cos *b*, −*d*·sin *b*) from it.
+///
+/// `pitch` tilts the view away from straight down, as `MKMapCamera.pitch` and MapLibre's
+/// `pitch` do: the eye moves towards the bottom of the image and the ground recedes to the
+/// top, in MapLibre GL's perspective (see `Camera+Pitch.swift`). The centre keeps its
+/// scale; the flat, turned image (`flat`) is carried onto the tilted one by a homography.
 public struct Camera: Sendable, Hashable {
     /// The coordinate at the centre of the image.
     public var center: LatLng
@@ -23,16 +28,20 @@ public struct Camera: Sendable, Hashable {
     public var scale: Double
     /// The direction the top of the image faces, degrees clockwise from north (0: north up).
     public var heading: Double
+    /// Degrees the view is tilted from straight down (0: a flat map), 0…`maximumPitch`.
+    public var pitch: Double = 0
 
     /// A view of `center` at `zoom` in an image of `width` × `height` points at `scale`,
     /// turned so that the top of the image faces `heading` (degrees clockwise from north).
-    public init(center: LatLng, zoom: Double, width: Int, height: Int, scale: Double = 1, heading: Double = 0) {
+    public init(center: LatLng, zoom: Double, width: Int, height: Int, scale: Double = 1, heading: Double = 0,
+                pitch: Double = 0) {
         self.center = center
         self.zoom = zoom
         self.width = width
         self.height = height
         self.scale = scale
         self.heading = heading
+        self.pitch = pitch
     }
 
     /// Whether the map is turned (a heading that is not a whole turn).
@@ -56,7 +65,11 @@ public struct Camera: Sendable, Hashable {
 
     /// Image pixel of a world point, taken as is (no wrapping): x may be any real number
     /// for unwrapped geometry.
+    ///
+    /// A pitched camera carries the flat image's pixel through `pitchTransform`; a point
+    /// behind the eye (`depth(forWorld:)` ≤ 0) comes back meaningless: callers check.
     func pixel(forWorld p: WorldPoint) -> PixelPoint {
+        if isPitched { return pitchTransform.apply(flat.pixel(forWorld: p)) }
         let c = centerWorld
         let s = worldSize
         guard isRotated else {
@@ -78,7 +91,11 @@ public struct Camera: Sendable, Hashable {
     }
 
     /// The coordinate shown at an image pixel (longitude normalised to −180…180).
+    ///
+    /// A pitched camera's pixels above the far limit (the sky) give the coordinate at the
+    /// far limit below them.
     public func coordinate(for point: PixelPoint) -> LatLng {
+        if isPitched { return flat.coordinate(for: flatPixel(forImagePixel: point)) }
         let c = centerWorld
         let s = worldSize
         var dx = point.x - Double(pixelWidth) / 2, dy = point.y - Double(pixelHeight) / 2
@@ -94,7 +111,9 @@ public struct Camera: Sendable, Hashable {
 
     /// The world rectangle the image shows (x may extend beyond 0…1); for a turned camera,
     /// the north-up rectangle around the turned image.
+    /// A pitched camera: the rectangle around the ground it shows, up to the far limit.
     var visibleWorldRect: (minX: Double, minY: Double, maxX: Double, maxY: Double) {
+        if isPitched { return pitchedWorldRect }
         let c = centerWorld, s = worldSize
         var hw = Double(pixelWidth) / 2 / s, hh = Double(pixelHeight) / 2 / s
         if isRotated {
@@ -109,8 +128,9 @@ public struct Camera: Sendable, Hashable {
     /// pixels to this camera's. The base map is drawn in that frame (tile squares stay
     /// squares, clips stay axis-aligned) and turned onto the image as it is drawn. nil for a
     /// north-up camera.
+    /// A pitched camera has bands of frames instead (`pitchBands`): nil.
     var mapFrame: (camera: Camera, toImage: PixelTransform)? {
-        guard isRotated else { return nil }
+        guard isRotated, !isPitched else { return nil }
         let (cs, sn) = headingCosSin
         let pw = Double(pixelWidth), ph = Double(pixelHeight)
         let fw = abs(cs) * pw + abs(sn) * ph, fh = abs(sn) * pw + abs(cs) * ph

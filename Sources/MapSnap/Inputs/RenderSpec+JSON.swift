@@ -24,6 +24,7 @@ extension RenderSpec {
         if let center = o.center { json["center"] = Self.location(center) }
         if let zoom = o.zoom { json["zoom"] = .number(zoom) }
         if o.isTrackUp { json["bearing"] = .string("auto") } else if o.heading != 0 { json["bearing"] = .number(o.heading) }
+        if o.pitch != 0 { json["pitch"] = .number(o.pitch) }
         if let arrow = o.showsNorthArrow { json["northArrow"] = .bool(arrow) }
         if let source = o.source { json["source"] = .string(source) }
         if let basemap = o.basemap { json["basemap"] = .string(basemap.name.rawValue) }

@@ -87,7 +87,7 @@ public struct RenderSpec: Sendable {
 
     /// Every top-level key of the JSON schema.
     public static let keys: [String] = [
-        "size", "scale", "center", "zoom", "bearing", "northArrow", "padding", "fractionalZoom", "style", "basemap", "source", "sprite", "dem", "demEncoding", "paths", "markers",
+        "size", "scale", "center", "zoom", "bearing", "pitch", "northArrow", "padding", "fractionalZoom", "style", "basemap", "source", "sprite", "dem", "demEncoding", "paths", "markers",
         "polygons", "circles", "visible", "geojson", "gpx", "polyline", "polyline6", "url", "attribution",
         "scaleBar", "caption", "output", "format", "quality", "directions",
     ]
@@ -372,6 +372,7 @@ private struct SpecReader {
         if let v = object["center"] { builder.options.center = try location(v, "center") }
         if let v = object["zoom"] { try builder.setZoom(try numberText(v, "zoom"), origin: origin("zoom")) }
         if let v = object["bearing"] { try builder.setBearing(try numberText(v, "bearing"), origin: origin("bearing")) }
+        if let v = object["pitch"] { try builder.setPitch(try numberText(v, "pitch"), origin: origin("pitch")) }
         if let v = object["northArrow"] { builder.setShowsNorthArrow(try bool(v, "northArrow")) }
         if let v = object["padding"] { try builder.setPadding(try numberText(v, "padding"), origin: origin("padding")) }
         if let v = object["fractionalZoom"] { builder.setFractionalZoom(try bool(v, "fractionalZoom")) }

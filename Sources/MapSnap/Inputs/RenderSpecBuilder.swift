@@ -89,6 +89,11 @@ package struct RenderSpecBuilder: Sendable {
         setBearing(try RenderSpecError.syntax { () throws(StaticMapsSyntaxError) in try StaticMapsSyntax.parseBearing(text, origin: origin) })
     }
 
+    /// `--pitch DEG`: the tilt from straight down, degrees 0…85.
+    package mutating func setPitch(_ text: String, origin: String) throws(RenderSpecError) {
+        options.pitch = try RenderSpecError.syntax { () throws(StaticMapsSyntaxError) in try StaticMapsSyntax.parsePitch(text, origin: origin) }
+    }
+
     /// A heading in degrees, or nil for track-up.
     package mutating func setBearing(_ degrees: Double?) {
         options.heading = degrees ?? 0
@@ -270,6 +275,7 @@ package struct RenderSpecBuilder: Sendable {
         if let center = url.center { options.center = center }
         if let zoom = url.zoom { options.zoom = zoom }
         if let bearing = url.bearing { setBearing(bearing) }
+        if let pitch = url.pitch { options.pitch = pitch }
         if let style = url.style { options.style = style }
         options.mapStyles += url.mapStyles
         if let language = url.language { options.language = language }

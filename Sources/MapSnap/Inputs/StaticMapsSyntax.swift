@@ -270,6 +270,19 @@ public enum StaticMapsSyntax {
         return v
     }
 
+    /// A pitch: degrees the view tilts from straight down, 0…85 (MapLibre's and Mapbox
+    /// Static's limit). MapLibre's, Mapbox Static's and mapsnap's `pitch`.
+    public static func parsePitch(_ text: String, origin: String) throws(StaticMapsSyntaxError) -> Double {
+        let t = text.trimmingASCIIWhitespace()
+        guard let v = Double(t), v.isFinite else {
+            throw .badValue(origin: origin, key: nil, text: text, reason: "expected degrees 0…85")
+        }
+        guard v >= 0, v <= 85 else {
+            throw .badValue(origin: origin, key: nil, text: text, reason: "out of range 0…85 (degrees from straight down)")
+        }
+        return v
+    }
+
     /// Maps a Google `maptype` onto a mapsnap style name: roadmap → normal, terrain → terrain,
     /// satellite → satellite (imagery without roads or labels), hybrid → hybrid. nil for an
     /// unknown map type.

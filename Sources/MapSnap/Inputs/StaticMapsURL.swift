@@ -19,6 +19,9 @@ public struct StaticMapsURL: Sendable {
     /// `bearing=` (a mapsnap and Mapbox Static addition): degrees clockwise from north;
     /// `.some(nil)` for `bearing=auto` (track-up), nil when absent.
     public var bearing: Double??
+    /// `pitch=` (a mapsnap and Mapbox Static addition): degrees from straight down, 0…85;
+    /// nil when absent.
+    public var pitch: Double?
     /// `scale=`.
     public var scale: Double?
     /// mapsnap style name derived from `maptype` (roadmap → normal, terrain, satellite, hybrid).
@@ -88,6 +91,7 @@ public struct StaticMapsURL: Sendable {
             case "zoom": zoom = try StaticMapsSyntax.parseZoom(value, origin: here)
             case "size": size = try StaticMapsSyntax.parseSize(value, origin: here)
             case "bearing": bearing = .some(try StaticMapsSyntax.parseBearing(value, origin: here))
+            case "pitch": pitch = try StaticMapsSyntax.parsePitch(value, origin: here)
             case "scale": scale = try StaticMapsSyntax.parseScale(value, origin: here)
             case "maptype":
                 guard let name = StaticMapsSyntax.styleName(forMapType: value) else {

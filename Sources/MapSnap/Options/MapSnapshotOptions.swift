@@ -69,7 +69,13 @@ public struct MapSnapshotOptions: Sendable {
     /// spread, from the first point towards the last) runs from the bottom of the image to
     /// the top; the fit then uses it.
     public var isTrackUp = false
-    /// Whether to draw a north arrow; nil (the default) draws one when the map is turned.
+    /// Degrees the view tilts from straight down, 0…85 (`MKMapCamera.pitch`, MapLibre's and
+    /// Mapbox Static's `pitch`): the ground recedes towards the top of the image in
+    /// MapLibre GL's perspective, far parts drawn from lower zooms, the sky above the far
+    /// limit; labels and pins stay upright. A fitted camera is the flat fit zoomed out by the
+    /// tilt's largest magnification, so everything the flat fit shows stays inside.
+    public var pitch: Double = 0
+    /// Whether to draw a north arrow; nil (the default) draws one when the map is turned or tilted.
     public var showsNorthArrow: Bool?
     /// A line of text drawn in the top-left corner; nil: none.
     public var caption: String?

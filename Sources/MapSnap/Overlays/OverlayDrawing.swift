@@ -85,7 +85,7 @@ struct ProjectedOverlay: Sendable {
         let nearest = worldShift(for: camera)
         guard minX.isFinite, maxX.isFinite, maxX - minX <= 1 || goesRoundTheWorld else { return [nearest] }
         // A turned image reaches as far east and west as its north-up frame does.
-        let halfWidth = camera.isRotated ? (camera.visibleWorldRect.maxX - camera.centerWorld.x) * camera.worldSize
+        let halfWidth = camera.isRotated || camera.isPitched ? (camera.visibleWorldRect.maxX - camera.centerWorld.x) * camera.worldSize
             : Double(camera.pixelWidth) / 2
         let half = (halfWidth + marginPixels) / camera.worldSize
         let lo = camera.centerWorld.x - half, hi = camera.centerWorld.x + half
@@ -120,6 +120,24 @@ struct OverlayMargins: Equatable {
 }
 
 extension Camera {
+    /// A path in the flat image's pixels (`flat`, drawn with its `worldToPixel`) carried
+    /// onto a pitched image, cut where it passes under the image's bottom edge towards the
+    /// eye (`DepthClipper`): `asAreas` for rings and fills. As given when not pitched.
+    func tilted(_ path: Path, asAreas: Bool) -> Path {
+        guard isPitched else { return path }
+        return DepthClipper.transform(path, by: pitchTransform, minimumDepth: minimumDrawnDepth, asAreas: asAreas)
+    }
+
+    /// Whether a pitched image shows the ground at `coordinate`: in front of the eye and
+    /// nearer than the far limit (markers beyond it are not drawn). Always true when flat.
+    func showsOnGround(_ coordinate: LatLng) -> Bool {
+        guard isPitched else { return true }
+        var w = WebMercator.project(coordinate)
+        w.x = nearestCopy(w.x, to: centerWorld.x)
+        let depth = self.depth(forWorld: w)
+        return depth > 0 && 1 / depth >= Camera.farGroundScale
+    }
+
     /// World → image pixels with the camera's centre, scale and heading computed once, for
     /// loops over many points. Gives exactly `pixel(forWorld:)`.
     var worldToPixel: WorldToPixel {

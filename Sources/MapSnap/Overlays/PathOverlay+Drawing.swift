@@ -94,8 +94,16 @@ extension PathOverlay {
     /// same as without this shortcut. Callers allow thinning only for undashed strokes
     /// (a dash's phase depends on every point) of unfilled lines (fills are not simplified).
     /// A point outside the image ends the thinning and the line is converted in full.
+    ///
+    /// A pitched camera: the line in the flat image, carried through the tilt (not thinned).
     func pixelPath(_ projected: ProjectedOverlay, camera: Camera, width: Int, height: Int, thinning: Bool,
                    scale k: Double = 1) -> Path? {
+        if camera.isPitched {
+            guard let flat = pixelPath(projected, camera: camera.flat, width: width, height: height, thinning: false) else { return nil }
+            let tilted = camera.tilted(flat, asAreas: fillColor != nil)
+            guard !tilted.isEmpty else { return nil }
+            return k == 1 ? tilted : tilted.mapPoints { PixelPoint(x: $0.x * k, y: $0.y * k) }
+        }
         let world = geodesic ? worldLine(maxStepDegrees: Self.drawStepDegrees) : projected.lines[0]
         guard !world.isEmpty else { return nil }
         var lo = Double.infinity, hi = -Double.infinity

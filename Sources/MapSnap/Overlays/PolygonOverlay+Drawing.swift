@@ -33,7 +33,8 @@ extension PolygonOverlay {
     /// copy that reaches into the image.
     func draw(_ projected: ProjectedOverlay, in ctx: OverlayContext) {
         let shifts = projected.worldShifts(for: ctx.camera, marginPixels: strokeWidth * ctx.scale)
-        let toPixel = ctx.camera.worldToPixel
+        // A pitched camera: rings in the flat image, then tilted.
+        let toPixel = ctx.camera.flat.worldToPixel
         var path = Path()
         for shift in shifts {
             for ring in projected.lines where ring.count >= 2 {
@@ -42,10 +43,12 @@ extension PolygonOverlay {
                 path.close()
             }
         }
+        path = ctx.camera.tilted(path, asAreas: true)
         guard !path.isEmpty else { return }
         if let fill = fillColor { ctx.canvas.fill(path, color: fill, rule: .evenOdd) }
         if let stroke = strokeColor, strokeWidth > 0 {
-            let outline = projected.hiddenEdges.allSatisfy(\.isEmpty) ? path : outlinePath(projected, shifts: shifts, toPixel)
+            let outline = projected.hiddenEdges.allSatisfy(\.isEmpty) ? path
+                : ctx.camera.tilted(outlinePath(projected, shifts: shifts, toPixel), asAreas: false)
             ctx.canvas.stroke(outline, style: StrokeStyle(width: strokeWidth * ctx.scale, cap: .round, join: .round), color: stroke)
         }
     }

@@ -9,12 +9,14 @@ extension Canvas {
     /// bands write disjoint rows, so the result is byte-identical whatever the number of threads.
     func fill(_ path: Path, color: Color, rule: FillRule = .nonZero) {
         guard color.alpha > 0, !path.isEmpty else { return }
-        fill(Canvas.prepareFill(transformed(path), rule: rule, width: width, height: height, threads: maximumThreads), color: color)
+        fill(Canvas.prepareFill(transformed(path, asAreas: true), rule: rule, width: width, height: height, threads: maximumThreads), color: color)
     }
 
-    /// `path` carried by `mapTransform` (as it is without one).
-    func transformed(_ path: Path) -> Path {
+    /// `path` carried by `mapTransform` (as it is without one); a projective transform
+    /// clips first (`DepthClipper`), `asAreas` for fills, else as lines.
+    func transformed(_ path: Path, asAreas: Bool = false) -> Path {
         guard let t = mapTransform else { return path }
+        guard t.isAffine else { return DepthClipper.transform(path, by: t, minimumDepth: mapMinimumDepth, asAreas: asAreas) }
         return path.mapPoints(t.apply)
     }
 

@@ -14,7 +14,7 @@ extension Canvas {
     /// with the image (its repeat is not turned with the map).
     func fill(_ path: Path, pattern: Canvas, originX: Int, originY: Int, opacity: Double = 1,
                      rule: FillRule = .nonZero) {
-        fillUntransformed(transformed(path), pattern: pattern, originX: originX, originY: originY, opacity: opacity, rule: rule)
+        fillUntransformed(transformed(path, asAreas: true), pattern: pattern, originX: originX, originY: originY, opacity: opacity, rule: rule)
     }
 
     private func fillUntransformed(_ path: Path, pattern: Canvas, originX: Int, originY: Int, opacity: Double,

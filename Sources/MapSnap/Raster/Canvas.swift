@@ -35,6 +35,9 @@ package final class Canvas: @unchecked Sendable {
     /// transform is applied to the geometry before it is stroked and filled, so coverage is
     /// computed at the destination (no resampling of drawn pixels).
     var mapTransform: PixelTransform?
+    /// For a projective `mapTransform` (a pitched camera's band): geometry whose depth is
+    /// below this is cut away before it is carried (see `DepthClipper`).
+    var mapMinimumDepth = 0.0
     /// True once some drawing was skipped because `deadline` had passed.
     package var drawingWasAbandoned: Bool { abandoned.load(ordering: .relaxed) }
     /// Written from the threads of a banded fill, hence atomic.

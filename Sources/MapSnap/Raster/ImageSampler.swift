@@ -110,8 +110,12 @@ enum ImageSampler {
         guard op > 0 else { return }
         let dw = destination.width, dh = destination.height
         // Destination bounds of the carried rectangle, clamped in Double before converting.
-        let corners = [PixelPoint(x: rect.minX, y: rect.minY), PixelPoint(x: rect.maxX, y: rect.minY),
-                       PixelPoint(x: rect.minX, y: rect.maxY), PixelPoint(x: rect.maxX, y: rect.maxY)].map(transform.apply)
+        let frameCorners = [PixelPoint(x: rect.minX, y: rect.minY), PixelPoint(x: rect.maxX, y: rect.minY),
+                            PixelPoint(x: rect.minX, y: rect.maxY), PixelPoint(x: rect.maxX, y: rect.maxY)]
+        // A corner behind a pitched camera's eye maps nowhere useful: search the whole
+        // destination then (the per-pixel test below still decides).
+        let behind = frameCorners.contains { transform.depth($0) <= 0 }
+        let corners = behind ? [PixelPoint(x: 0, y: 0), PixelPoint(x: Double(dw), y: Double(dh))] : frameCorners.map(transform.apply)
         func clamped(_ v: Double, _ limit: Int) -> Int { Int(min(max(v, 0), Double(limit))) }
         let x0 = clamped((corners.map(\.x).min() ?? 0).rounded(.down) - 1, dw)
         let x1 = clamped((corners.map(\.x).max() ?? 0).rounded(.up) + 1, dw)
@@ -120,8 +124,17 @@ enum ImageSampler {
         guard x0 < x1, y0 < y1 else { return }
 
         var level = MipLevel(source)
-        while Double(level.width) / rect.width > 2, level.width > 1 { level = level.halved(x: true, y: false) }
-        while Double(level.height) / rect.height > 2, level.height > 1 { level = level.halved(x: false, y: true) }
+        // A projective map shrinks each axis by its own factor (the far side of a tilted tile
+        // more): the sizes the rectangle's middle lines take in the destination pick the mip.
+        var shownWidth = rect.width, shownHeight = rect.height
+        if !transform.isAffine, !behind {
+            let mx = (rect.minX + rect.maxX) / 2, my = (rect.minY + rect.maxY) / 2
+            func span(_ p: PixelPoint, _ q: PixelPoint) -> Double { (transform.apply(p) - transform.apply(q)).length }
+            shownWidth = span(PixelPoint(x: rect.minX, y: my), PixelPoint(x: rect.maxX, y: my))
+            shownHeight = span(PixelPoint(x: mx, y: rect.minY), PixelPoint(x: mx, y: rect.maxY))
+        }
+        while Double(level.width) / shownWidth > 2, level.width > 1 { level = level.halved(x: true, y: false) }
+        while Double(level.height) / shownHeight > 2, level.height > 1 { level = level.halved(x: false, y: true) }
         let sw = level.width, sh = level.height
         let sx = Double(sw) / rect.width, sy = Double(sh) / rect.height
         level.pixels.withUnsafeBufferPointer { src in

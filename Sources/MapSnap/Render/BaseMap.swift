@@ -248,12 +248,28 @@ final class BaseMap {
     /// When tile loading gives up (the render's time limit).
     var deadline = Deadline.none
 
+    /// A pitched camera's bands, nearest first, each with the base map of its own frame
+    /// (tiles at the band's zoom); empty otherwise. Set by `prepare`.
+    private(set) var bands: [(band: PitchBand, map: BaseMap)] = []
+
     init(setup: BaseMapSetup, tileCache: DecodedTileCache?) {
         style = setup.style
         sources = setup.sources
         sprites = setup.sprites
         warnings = setup.warnings
         self.tileCache = tileCache
+    }
+
+    /// The base map of one band of a pitched image: this map's style and sources, no
+    /// warnings of its own yet.
+    private init(bandOf parent: BaseMap) {
+        style = parent.style
+        sources = parent.sources
+        sprites = parent.sprites
+        tileCache = parent.tileCache
+        maxThreads = parent.maxThreads
+        loadOrder = parent.loadOrder
+        deadline = parent.deadline
     }
 
     /// Whether raster tiles given to `style` replace its layers (it has no raster source of
@@ -287,6 +303,12 @@ final class BaseMap {
     /// source keeps its own tiles and warnings, and a decoded layer is the same whichever
     /// thread decodes it.
     func prepare(camera imageCamera: Camera) {
+        if imageCamera.isPitched {
+            // Each band loads the tiles of its own frame.
+            if bands.isEmpty { bands = imageCamera.pitchBands.map { ($0, BaseMap(bandOf: self)) } }
+            for b in bands { b.map.prepare(camera: b.band.camera) }
+            return
+        }
         // A turned camera loads the tiles of its north-up map frame.
         let camera = imageCamera.mapFrame?.camera ?? imageCamera
         var ids: [String] = []
@@ -335,7 +357,7 @@ final class BaseMap {
     private var suppliers: [ResolvedSource.Candidate] {
         loaded.keys.sorted().flatMap { id in
             loaded[id].map { l in l.usedCandidates.map { l.source.candidates[$0] } } ?? []
-        }
+        } + bands.flatMap { $0.map.suppliers }
     }
 
     /// Credits of the sources that supplied tiles to this image, deduplicated, in the order
@@ -390,24 +412,48 @@ final class BaseMap {
 
     /// Where the image has detail (after drawing: every source the style drew from).
     /// A turned camera's share is measured over its map frame (the image's bounding box).
+    /// A pitched camera's is measured over the band that holds the centre (the nearest
+    /// band when none does).
     func coverage(camera: Camera) -> MapCoverage {
-        MapCoverage.measure(loaded.keys.sorted().compactMap { loaded[$0] }, camera: camera.mapFrame?.camera ?? camera)
+        if camera.isPitched, let b = bands.first(where: { $0.band.rows.contains(camera.pixelHeight / 2) }) ?? bands.first {
+            return b.map.coverage(camera: b.band.camera)
+        }
+        return MapCoverage.measure(loaded.keys.sorted().compactMap { loaded[$0] }, camera: camera.mapFrame?.camera ?? camera)
     }
 
     /// A line for each `--source` that supplied no tile to the image.
+    /// A pitched image's: a source that supplied no tile to any band.
     var namedSourceWarnings: [String] {
-        MapCoverage.namedSourceWarnings(loaded.keys.sorted().compactMap { loaded[$0] })
+        guard !bands.isEmpty else { return MapCoverage.namedSourceWarnings(loaded.keys.sorted().compactMap { loaded[$0] }) }
+        var supplied: Set<Int> = []
+        for (_, map) in bands {
+            for l in map.loaded.values {
+                for (k, c) in l.source.candidates.enumerated() where l.candidateStatistics[k].loaded > 0 || l.candidateStatistics[k].failed > 0 {
+                    supplied.insert(c.sourceID)
+                }
+            }
+        }
+        return Self.uniqued(bands.flatMap { band in
+            MapCoverage.namedSourceWarnings(band.map.loaded.keys.sorted().compactMap { band.map.loaded[$0] }, except: supplied)
+        })
+    }
+
+    /// `lines` without repeats, in order of first occurrence (bands report alike).
+    private static func uniqued(_ lines: [String]) -> [String] {
+        var seen: Set<String> = []
+        return lines.filter { seen.insert($0).inserted }
     }
 
     /// Tile counts of every source loaded so far.
     var tileStatistics: TileLoadStatistics {
-        loaded.values.reduce(TileLoadStatistics()) { $0 + $1.statistics }
+        bands.reduce(loaded.values.reduce(TileLoadStatistics()) { $0 + $1.statistics }) { $0 + $1.map.tileStatistics }
     }
 
     /// Everything that went wrong but was survived: style warnings, unresolved sources,
     /// skipped layers, then skipped tiles per source (sources in id order).
     var allWarnings: [String] {
-        warnings + loaded.keys.sorted().flatMap { loaded[$0]?.warnings ?? [] }
+        let own = warnings + loaded.keys.sorted().flatMap { loaded[$0]?.warnings ?? [] }
+        return bands.isEmpty ? own : Self.uniqued(own + bands.flatMap { $0.map.allWarnings })
     }
 
     /// Whether the `.labels` pass places anything at `zoom` (a raster-only map places
@@ -425,16 +471,28 @@ final class BaseMap {
     /// A turned camera draws in its north-up map frame (`Camera.mapFrame`): below the labels
     /// the canvas turns every path and tile image onto the image; labels are placed and
     /// drawn upright in image pixels (`SymbolPlacer`).
+    ///
+    /// A pitched camera draws band by band (`Camera.pitchBands`), see `drawPitched`.
     func drawLayers(camera imageCamera: Camera, canvas: Canvas, labels: LabelCollisionIndex, pass: Pass,
                     text: TextEngine) {
+        if imageCamera.isPitched {
+            drawPitched(camera: imageCamera, canvas: canvas, labels: labels, pass: pass, text: text)
+            return
+        }
         let frame = imageCamera.mapFrame
         let camera = frame?.camera ?? imageCamera
-        let zoom = camera.zoom
-        let ctx = PaintContext(camera: camera, canvas: canvas, zoom: zoom, sprites: sprites,
+        let ctx = PaintContext(camera: camera, canvas: canvas, zoom: camera.zoom, sprites: sprites,
                                toImage: frame?.toImage, heading: frame == nil ? 0 : imageCamera.heading)
+        draw(ctx, labels: labels, pass: pass, text: text)
+    }
+
+    /// One pass of the style's layers in `ctx`'s frame; below the labels, the canvas's
+    /// `mapTransform` is `ctx.toImage` for the pass.
+    func draw(_ ctx: PaintContext, labels: LabelCollisionIndex, pass: Pass, text: TextEngine) {
+        let canvas = ctx.canvas, camera = ctx.camera, zoom = ctx.zoom
         switch pass {
         case .belowLabels:
-            canvas.mapTransform = frame?.toImage
+            canvas.mapTransform = ctx.toImage
             defer { canvas.mapTransform = nil }
             for layer in style.layers where BaseMap.draws(layer, atZoom: zoom) {
                 // Past the drawing deadline the render is thrown away: draw nothing more.
@@ -514,6 +572,12 @@ struct PaintContext {
     var toImage: PixelTransform? = nil
     /// The image's heading, degrees clockwise (0 when north up).
     var heading = 0.0
+    /// A pitched image's band: the image rows whose labels this frame places (a label is
+    /// placed by the band its anchor falls in); nil for the whole image.
+    var labelRows: Range<Int>? = nil
+    /// A pitched image's band: frame geometry shallower than this lies under the image's
+    /// bottom edge, towards the eye (see `DepthClipper`).
+    var minimumDepth = 0.0
     /// Style pixel sizes are CSS pixels; multiply by this for device pixels.
     var pixelRatio: Double { camera.scale }
     /// The area painters draw, in the pixels they draw in: the canvas, or a turned camera's

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The furniture around the map: attribution (bottom right), scale bar (bottom left), an
 /// optional caption (top left) and an optional north arrow (top right). Sizes are in
 /// points × scale. All of it stays level when the map is turned: the scale bar measures
@@ -173,9 +175,15 @@ struct Decorations {
         disc = Path()
         disc.addCircle(center: c, radius: radius)
         canvas.fill(disc, color: Color(red: 255, green: 255, blue: 255, alpha: 235))
-        // North on the image: the world's (0, −1) turned by the heading.
+        // North on the image: the world's (0, −1) turned by the heading; a pitched view
+        // foreshortens its up-down part by cos(pitch) at the centre.
         let (cs, sn) = camera.headingCosSin
-        let north = PixelPoint(x: -sn, y: -cs), east = PixelPoint(x: cs, y: -sn)
+        var north = PixelPoint(x: -sn, y: -cs), east = PixelPoint(x: cs, y: -sn)
+        if camera.isPitched {
+            let squeezed = PixelPoint(x: -sn, y: -cs * cos(camera.pitch * .pi / 180))
+            north = squeezed * (1 / squeezed.length)
+            east = PixelPoint(x: -north.y, y: north.x)
+        }
         let tip = c + north * (0.45 * radius), tail = c - north * (0.62 * radius)
         let half = 0.24 * radius
         for (end, color) in [(tip, Color(rgb: 0xD93025)), (tail, Color(rgb: 0x5F6368))] {

@@ -133,9 +133,11 @@ public struct MapCoverage: Sendable, Hashable {
     /// One warning per source the user named (`--source`) that supplied no tile to the view
     /// and had none fail: it is outside the source's area or zooms, or every tile was absent
     /// (a 404). Names the source, its bounds and zooms, and what is drawn instead.
-    static func namedSourceWarnings(_ sources: [LoadedSource]) -> [String] {
+    /// Sources whose id is in `except` (they supplied tiles elsewhere: another band of a
+    /// pitched image) are not reported.
+    static func namedSourceWarnings(_ sources: [LoadedSource], except: Set<Int> = []) -> [String] {
         var out: [String] = []
-        var seen: Set<Int> = []
+        var seen = except
         for s in sources where s.source.demEncoding == nil {
             for (k, c) in s.source.candidates.enumerated() where c.isNamedByUser && seen.insert(c.sourceID).inserted {
                 let stats = s.candidateStatistics[k]

@@ -75,7 +75,7 @@ public struct MapSnapshotter: Sendable {
         var painter = OverlayPainter(camera: camera, canvas: canvas, text: text, icons: icons, overlays: projected)
         let decorations = Decorations(camera: camera, canvas: canvas, text: text)
         // Decorations reserve their space first so base-map labels keep clear of them.
-        let northArrow = options.showsNorthArrow ?? camera.isRotated
+        let northArrow = options.showsNorthArrow ?? (camera.isRotated || camera.isPitched)
         let reserved = decorations.reservedRects(attribution: attributionText(base), caption: options.caption,
                                                  scaleBar: options.showsScaleBar, northArrow: northArrow)
         for r in reserved { labels.insert(r) }
@@ -130,6 +130,7 @@ public struct MapSnapshotter: Sendable {
         guard o.scale.isFinite, o.scale >= 1, o.scale <= 4 else { throw RenderError.invalidScale(o.scale) }
         if let z = o.zoom, !(z.isFinite && z >= 0 && z <= 22) { throw RenderError.invalidZoom(z) }
         guard o.heading.isFinite, abs(o.heading) <= 360 else { throw RenderError.invalidHeading(o.heading) }
+        guard o.pitch.isFinite, o.pitch >= 0, o.pitch <= Camera.maximumPitch else { throw RenderError.invalidPitch(o.pitch) }
         guard o.padding.isFinite, o.padding >= 0 else { throw RenderError.invalidPadding(o.padding) }
         let pw = Double(o.width) * o.scale, ph = Double(o.height) * o.scale
         let limit = o.maximumPixelSize
@@ -153,8 +154,25 @@ public struct MapSnapshotter: Sendable {
     }
 
     /// The camera: as given, or fitted to overlays and visible points with their pixel margins,
-    /// turned to the heading (track-up: the overlays' own).
+    /// turned to the heading (track-up: the overlays' own), then tilted to the pitch.
+    ///
+    /// A pitched fit is the flat fit zoomed out by the magnification of the flat image's
+    /// bottom edge, 1 / (1 − sin(pitch)/3) (half a zoom level at 60°): tilting magnifies the
+    /// near half by at most that, so whatever the flat fit showed stays inside the tilted
+    /// image (the far half shrinks towards the centre).
     func makeCamera(_ overlays: [ProjectedOverlay], text: TextEngine, icons: IconStore) -> Camera {
+        var camera = flatCamera(overlays, text: text, icons: icons)
+        camera.pitch = options.pitch
+        if camera.isPitched, options.zoom == nil {
+            let magnification = 1 / (1 - sin(options.pitch * .pi / 180) * Double(camera.pixelHeight) / 2 / camera.eyeDistance)
+            var zoom = camera.zoom - log2(magnification)
+            if !options.allowsFractionalZoom { zoom = floor(zoom + 1e-9) }
+            camera.zoom = max(0, zoom)
+        }
+        return camera
+    }
+
+    private func flatCamera(_ overlays: [ProjectedOverlay], text: TextEngine, icons: IconStore) -> Camera {
         let o = options
         let heading = o.isTrackUp ? Self.trackUpHeading(overlays, visible: o.visibleCoordinates) : o.heading
         if let c = o.center, let z = o.zoom {

@@ -45,7 +45,10 @@ struct OverlayPainter {
     mutating func planMarkers(labels: LabelCollisionIndex) throws(OverlayError) {
         var markers: [(Int, MarkerOverlay, PixelRect)] = []
         for (i, o) in overlays.enumerated() {
-            if case .marker(let m) = o.overlay { markers.append((i, m, try m.box(in: context))) }
+            // A pitched image leaves out markers beyond its far limit (in the sky).
+            if case .marker(let m) = o.overlay, context.camera.showsOnGround(m.coordinate) {
+                markers.append((i, m, try m.box(in: context)))
+            }
         }
         for (_, _, box) in markers { labels.insert(box) }
         for (i, m, box) in markers {
@@ -87,10 +90,18 @@ struct OverlayPainter {
         }
         var markers: [(Int, MarkerOverlay)] = []
         for (i, o) in overlays.enumerated() {
-            if case .marker(let m) = o.overlay, m.level == level { markers.append((i, m)) }
+            if case .marker(let m) = o.overlay, m.level == level, context.camera.showsOnGround(m.coordinate) {
+                markers.append((i, m))
+            }
         }
-        // Pins farther south overlap those north of them, as on a real map.
+        // Pins farther south overlap those north of them, as on a real map; on a pitched
+        // map, nearer pins (lower in the image) overlap farther ones.
+        let camera = context.camera
         let order = markers.indices.sorted {
+            if camera.isPitched {
+                let a = camera.point(for: markers[$0].1.coordinate).y, b = camera.point(for: markers[$1].1.coordinate).y
+                return a != b ? a < b : $0 < $1
+            }
             let a = markers[$0].1.coordinate.latitude, b = markers[$1].1.coordinate.latitude
             return a != b ? a > b : $0 < $1
         }

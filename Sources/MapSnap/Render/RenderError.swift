@@ -6,6 +6,8 @@ public enum RenderError: Error, Sendable, Equatable, CustomStringConvertible {
     case invalidZoom(Double)
     /// A heading outside −360…360 or not a number.
     case invalidHeading(Double)
+    /// A pitch outside 0…`Camera.maximumPitch` or not a number.
+    case invalidPitch(Double)
     case invalidPadding(Double)
     /// The output would exceed the pixel limit.
     case imageTooLarge(pixelWidth: Int, pixelHeight: Int, limit: Int)
@@ -66,6 +68,7 @@ public enum RenderError: Error, Sendable, Equatable, CustomStringConvertible {
         case .invalidScale(let s): return "scale \(s): must be between 1 and 4"
         case .invalidZoom(let z): return "zoom \(z): must be between 0 and 22"
         case .invalidHeading(let h): return "bearing \(h): must be degrees between -360 and 360"
+        case .invalidPitch(let p): return "pitch \(p): must be degrees between 0 and 85"
         case .invalidPadding(let p): return "padding \(p): must be a finite number ≥ 0"
         case .imageTooLarge(let w, let h, let limit):
             return "image \(w)x\(h) px exceeds the limit of \(limit)x\(limit) px (lower --size or --scale)"

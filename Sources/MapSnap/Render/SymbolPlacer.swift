@@ -164,20 +164,21 @@ struct SymbolPlacer {
         return reach.isFinite ? context.canvasRect.insetBy(-reach) : nil
     }
 
-    /// Features come in map-frame pixels (north up); symbols are placed upright in image
-    /// pixels: a turned camera carries each anchor and line across (so text along a line
-    /// follows the turned line, and point text stays level).
-    private func inImage(_ p: PixelPoint) -> PixelPoint { context.toImage?.apply(p) ?? p }
-
     /// Adds the candidate of a point-placed symbol: one anchor per feature — the point, a
     /// line's middle or a polygon's box centre — kept only by the tile whose square holds
     /// it, so neighbouring tiles' buffers do not duplicate it.
+    ///
+    /// Features come in map-frame pixels (north up); symbols are placed upright in image
+    /// pixels: a turned or pitched camera carries each anchor and line across (so text along
+    /// a line follows the turned line, and point text stays level), and a pitched image's
+    /// band keeps the anchors in its own rows (`PaintContext.imageAnchor`).
     private mutating func collectPoint(_ g: ProjectedFeature, _ symbol: FeatureSymbol, tile: DrawTile, layer: Int) {
         guard let anchor = Self.pointAnchor(of: g) else { return }
         guard tile.clips.contains(where: { anchor.x >= $0.minX && anchor.x < $0.maxX && anchor.y >= $0.minY && anchor.y < $0.maxY })
         else { return }
+        guard let at = context.imageAnchor(anchor) else { return }
         candidates.append(Candidate(layer: layer, sortKey: symbol.sortKey, sequence: candidates.count, text: symbol.text,
-                                    paint: symbol.paint, icon: symbol.icon, points: [inImage(anchor)], isLine: false))
+                                    paint: symbol.paint, icon: symbol.icon, points: [at], isLine: false))
     }
 
     /// Where a point-placed symbol of a feature sits, in map-frame pixels: the point itself,
@@ -209,7 +210,6 @@ struct SymbolPlacer {
     private mutating func collectLine(_ g: ProjectedFeature, _ symbol: FeatureSymbol, tile: DrawTile, layer: Int,
                                       textFollowsLine: Bool) {
         guard g.type != .point else { return }
-        let toImage = context.toImage
         let (label, paint, icon, key) = (symbol.text, symbol.paint, symbol.icon, symbol.sortKey)
         for part in 0..<g.partCount {
             var path = Path()
@@ -219,9 +219,10 @@ struct SymbolPlacer {
             for p in pts.dropFirst() { path.line(to: p) }
             for clip in tile.clips {
                 let clipped = LineClipper.clip(path, to: clip).path
-                for contour in clipped.contours where contour.count >= 2 {
-                    var line = Array(clipped.points(of: contour))
-                    if let toImage { line = line.map { toImage.apply($0) } }
+                // In image pixels (a pitched band's: cut at the eye, kept to its rows).
+                let context = self.context
+                let lines = clipped.contours.filter { $0.count >= 2 }.flatMap { context.imageLines(Array(clipped.points(of: $0))) }
+                for line in lines {
                     if !label.isEmpty && textFollowsLine {
                         candidates.append(Candidate(layer: layer, sortKey: key, sequence: candidates.count, text: label,
                                                     paint: paint, icon: nil, points: line, isLine: true))

@@ -35,7 +35,7 @@ struct MapRequest: Sendable {
     /// ignores. The CLI warns about others; the server refuses them (`400` naming them): a
     /// parameter it silently dropped would give one image for two different requests.
     static let staticMapsParameters: Set<String> = [
-        "center", "zoom", "bearing", "size", "scale", "maptype", "markers", "path", "visible", "style", "language", "format",
+        "center", "zoom", "bearing", "pitch", "size", "scale", "maptype", "markers", "path", "visible", "style", "language", "format",
         "quality", "region", "map_id", "key", "signature", "client", "channel", "sensor",
     ]
     /// Parameters that do not change the image (left out of the `ETag`).

@@ -36,9 +36,13 @@ struct Style: Sendable {
     let sprites: [StyleSprite]
     /// Degradations, deduplicated, in order of first occurrence.
     let warnings: [StyleWarning]
+    /// The root `sky` object's colours (nil when the style has none): what a pitched map
+    /// paints above its far limit.
+    var sky: StyleSky?
 
     init(origin: String, version: Int, name: String?, sources: [String: StyleSource], layers: [StyleLayer],
-         sprites: [StyleSprite] = [], warnings: [StyleWarning]) {
+         sprites: [StyleSprite] = [], warnings: [StyleWarning], sky: StyleSky? = nil) {
+        self.sky = sky
         self.origin = origin
         self.version = version
         self.name = name
@@ -198,4 +202,14 @@ struct StyleLayer: Sendable {
         guard let filter else { return true }
         return filter.matches(feature, zoom: zoom)
     }
+}
+
+/// The colours of a style's root `sky` object (MapLibre's `sky-color`, `horizon-color` and
+/// `fog-color`; literal colours only — an expression keeps the default, which is
+/// MapLibre's). A pitched map paints the sky from `skyColor` at the top to `horizonColor`
+/// at the far limit, and fades the farthest ground into `fogColor`.
+struct StyleSky: Hashable, Sendable {
+    var skyColor = StyleColor(red: 0x88 / 255.0, green: 0xC6 / 255.0, blue: 0xFC / 255.0)
+    var horizonColor = StyleColor.white
+    var fogColor = StyleColor.white
 }

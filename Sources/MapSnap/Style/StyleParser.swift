@@ -13,7 +13,7 @@ struct StyleParser {
 
     /// Root keys with no effect on a still image, accepted without a warning.
     private static let silentRootKeys: Set<String> = [
-        "version", "name", "sources", "layers", "metadata", "center", "zoom", "bearing", "pitch", "id",
+        "version", "name", "sources", "layers", "metadata", "center", "zoom", "bearing", "pitch", "id", "sky",
         "owner", "draft", "created", "modified", "visibility", "transition",
         // Read below. Labels always use the bundled fonts (`text-font` picks the face), so
         // the glyph URL has nothing to add; docs/style-subset.md says so.
@@ -96,13 +96,28 @@ struct StyleParser {
             layers.append(layer)
         }
         return Style(origin: origin, version: 8, name: name, sources: sources, layers: layers, sprites: sprites,
-                     warnings: compiler.log.warnings)
+                     warnings: compiler.log.warnings, sky: Self.parseSky(root["sky"]))
     }
 
     // MARK: Sprites
 
     /// `"sprite": "URL"` (one sheet, id `default`) or `[{"id": …, "url": …}, …]` (several;
     /// images of a sheet other than `default` are named `id:name`).
+    /// The root `sky` object's literal colours; nil without one (a malformed colour keeps
+    /// its default: the sky is decoration, never a reason to refuse a style).
+    private static func parseSky(_ json: JSONValue?) -> StyleSky? {
+        guard case .object(let sky)? = json else { return nil }
+        var out = StyleSky()
+        func color(_ key: String) -> StyleColor? {
+            guard case .string(let text)? = sky[key] else { return nil }
+            return CSSColor.parse(text)
+        }
+        if let c = color("sky-color") { out.skyColor = c }
+        if let c = color("horizon-color") { out.horizonColor = c }
+        if let c = color("fog-color") { out.fogColor = c }
+        return out
+    }
+
     private func parseSprites(_ json: JSONValue?) throws -> [StyleSprite] {
         switch json {
         case nil, .null?:
