@@ -45,7 +45,8 @@ import Testing
         // No cost limit here: only the deadline stops this map (some seconds of drawing).
         let server = try TestServer {
             $0.limits.maximumDrawingCost = .infinity
-            $0.limits.renderTimeoutSeconds = 0.2
+            // 1 s in a sanitized build, where the small map below takes longer than 0.2 s.
+            $0.limits.renderTimeoutSeconds = TestEnvironment.seconds(0.2)
             $0.renderThreads = 1
         }
         defer { server.stop() }
@@ -53,8 +54,8 @@ import Testing
         #expect(answer.status == 503, "\(answer.status) \(answer.text.prefix(200))")
         #expect(answer.headers["retry-after"] == "1")
         #expect(answer.text.contains("render timeout"), "\(answer.text)")
-        // The thread is free again: a small map is answered. (Under the same 0.2 s limit: a
-        // slow machine may need the second try, once the tiles are decoded and cached.)
+        // The thread is free again: a small map is answered. (Under the same limit: a slow
+        // machine may need the second try, once the tiles are decoded and cached.)
         var statuses: [Int] = []
         for _ in 0..<4 where statuses.last != 200 {
             statuses.append(try server.get("/staticmap?center=60.17,24.94&zoom=12&size=64x64").status)
