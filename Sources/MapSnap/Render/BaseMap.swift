@@ -43,6 +43,16 @@ struct BaseMapSetup: Sendable {
     /// True when something the style needs could not be fetched this time (the network, the
     /// deadline, an offline cache miss): the setup serves this render but is not kept.
     let isIncomplete: Bool
+    /// Local files named only inside the style (its sources' `.mbtiles`/`.pmtiles`, its
+    /// sprite sheet) with the `FileStamp` each had when it was read ("" when absent): the
+    /// key stamps the style file and the `--source`/`--dem` files, not these.
+    let localFiles: [String: String]
+
+    /// False once a local file the style read has been replaced, edited, added or removed:
+    /// a kept setup must then be prepared again (a few `stat`s per render).
+    var isCurrent: Bool {
+        localFiles.allSatisfy { (FileStamp.of($0.key) ?? "") == $0.value }
+    }
 
     /// Loads the style (`normal`, `terrain`, `hybrid`, `satellite` from the bundled `Styles/`, a
     /// JSON file, or an `http(s)` URL fetched through the HTTP layer) and resolves its sources
@@ -137,6 +147,7 @@ struct BaseMapSetup: Sendable {
         if let missing = Self.missingLayersWarning(loaded, sources) { warnings.append(missing) }
         self.warnings = warnings + fetcher.warnings
         isIncomplete = fetcher.hadTransientFailure
+        localFiles = resolver.localFiles.withLock { $0 }.merging(fetcher.localFiles) { first, _ in first }
     }
 
     /// The bundled style at `path` (`Styles/NAME.json`) composed with the vector layers of its

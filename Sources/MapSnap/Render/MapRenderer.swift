@@ -124,7 +124,18 @@ public final class MapRenderer: Sendable {
 
     /// Whether the style of `key` is prepared and kept.
     func hasPreparedStyle(_ key: BaseMapSetup.Key) -> Bool {
-        setups.withLock { $0.entries[key] != nil }
+        setups.withLock { $0.entries[key] }?.isCurrent ?? false
+    }
+
+    /// The `FileStamp`s, as they are now, of the local files that the kept setups of the style
+    /// file `style` read from inside it (its sources, its sprite sheet), sorted; "" while none
+    /// is kept. A server puts it into its `ETag`s, so that replacing such a file changes them
+    /// (from the second render of the style on: the files are known once it is prepared).
+    package func styleFilesStamp(style: String) -> String {
+        let files = setups.withLock { s in
+            s.entries.filter { $0.key.style == style }.values.reduce(into: Set<String>()) { $0.formUnion($1.localFiles.keys) }
+        }
+        return files.sorted().map { $0 + "=" + (FileStamp.of($0) ?? "none") }.joined(separator: "|")
     }
 
     /// What a prepared style depends on, for `options`: made once per render (it lists the
@@ -165,8 +176,15 @@ public final class MapRenderer: Sendable {
     /// The style of `key`, from the cache or prepared now (see `preparedStyle(for:deadline:)`).
     func preparedStyle(_ key: BaseMapSetup.Key, deadline: Deadline = .none) throws(RenderError) -> BaseMapSetup {
         if let hit = setups.withLock({ $0.entries[key] }) {
-            styleHits.add(1, ordering: .relaxed)
-            return hit
+            if hit.isCurrent {
+                styleHits.add(1, ordering: .relaxed)
+                return hit
+            }
+            // A file the style names was replaced: forget the setup and prepare it again.
+            setups.withLock { s in
+                s.entries[key] = nil
+                s.order.removeAll { $0 == key }
+            }
         }
         styleMisses.add(1, ordering: .relaxed)
         // Prepared outside the lock; two threads missing at once prepare equal setups.

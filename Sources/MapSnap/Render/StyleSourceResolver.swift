@@ -97,6 +97,11 @@ struct StyleSourceResolver {
     /// then draws in front of the embedded data, which shows wherever it has no tile.
     var embeddedBeneathOverride = false
 
+    /// The local files and folders the style's own sources name, with their `FileStamp`
+    /// ("" when absent) taken before each was opened: a prepared style checks them before
+    /// it is reused (`BaseMapSetup.isCurrent`), since nothing in its key names them.
+    let localFiles = Locked<[String: String]>([:])
+
     /// The URL of the bundled styles' DEM slot.
     static let demPlaceholder = "mapsnap:dem"
 
@@ -290,6 +295,8 @@ struct StyleSourceResolver {
         if !path.hasPrefix("/"), let dir = styleBase {
             path = (dir as NSString).appendingPathComponent(path)
         }
+        let stamp = FileStamp.of(path) ?? ""
+        localFiles.withLock { $0[path] = stamp }
         do {
             return try registry.open(path, http: http)
         } catch {

@@ -486,7 +486,9 @@ package final class StaticMapServer: Sendable {
 
     /// The `FileStamp` of every configured style, source and DEM file, read per request: a
     /// file replaced while the server runs changes every `ETag` (and the renderer opens the
-    /// new file: see `MapRenderer.setupKey`).
+    /// new file: see `MapRenderer.setupKey`). A file that only a style file names (an
+    /// `mbtiles://` source, a sprite sheet) counts once the renderer has prepared the style:
+    /// the first map of the style is tagged without it, the next ones with it.
     func configuredFilesStamp() -> String {
         var parts: [String] = []
         for name in configuration.styles.keys.sorted() {
@@ -494,6 +496,12 @@ package final class StaticMapServer: Sendable {
             // Bundled style names (`normal`) are no paths; configured paths are absolute.
             for path in [entry.style, entry.source, entry.dem].compactMap({ $0 }) where path.contains("/") && !path.contains("://") {
                 parts.append(path + "=" + (FileStamp.of(path) ?? "none"))
+            }
+            // Files named only inside a style file (its sources, its sprite sheet), as far as
+            // the renderer has read them.
+            if entry.style.contains("/"), !entry.style.contains("://") {
+                let inside = renderer.styleFilesStamp(style: entry.style)
+                if !inside.isEmpty { parts.append(entry.style + " names " + inside) }
             }
         }
         return parts.joined(separator: "|")

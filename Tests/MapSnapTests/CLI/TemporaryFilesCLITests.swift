@@ -51,7 +51,8 @@ import Testing
             finished.wait()
             Issue.record("convert did not stop on signal \(signalNumber)")
         }
-        #expect(process.terminationStatus == 128 + signalNumber && process.terminationReason == .exit)
+        #expect(process.terminationStatus == 128 + signalNumber && process.terminationReason == .exit,
+                "status \(process.terminationStatus), \(process.terminationReason == .exit ? "exit" : "uncaught signal")")
         #expect(CLIRunner.listing(dir).isEmpty, "\(CLIRunner.listing(dir))")
     }
 }

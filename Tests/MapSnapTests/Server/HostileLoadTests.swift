@@ -45,7 +45,8 @@ import Testing
         // No cost limit here: only the deadline stops this map (some seconds of drawing).
         let server = try TestServer {
             $0.limits.maximumDrawingCost = .infinity
-            $0.limits.renderTimeoutSeconds = 0.2
+            // 1 s in a sanitized build, where the small map below takes longer than 0.2 s.
+            $0.limits.renderTimeoutSeconds = TestEnvironment.seconds(0.2)
             $0.renderThreads = 1
         }
         defer { server.stop() }
@@ -53,8 +54,8 @@ import Testing
         #expect(answer.status == 503, "\(answer.status) \(answer.text.prefix(200))")
         #expect(answer.headers["retry-after"] == "1")
         #expect(answer.text.contains("render timeout"), "\(answer.text)")
-        // The thread is free again: a small map is answered. (Under the same 0.2 s limit: a
-        // slow machine may need the second try, once the tiles are decoded and cached.)
+        // The thread is free again: a small map is answered. (Under the same limit: a slow
+        // machine may need the second try, once the tiles are decoded and cached.)
         var statuses: [Int] = []
         for _ in 0..<4 where statuses.last != 200 {
             statuses.append(try server.get("/staticmap?center=60.17,24.94&zoom=12&size=64x64").status)
@@ -297,6 +298,40 @@ import Testing
         #expect(answer.status == 400 || answer.status == 503, "\(reply.status): \(answer)")
         #expect(!answer.text.contains("SECRET"), "\(reply.status): \(answer.text)")
         #expect(answer.text.hasPrefix("markers: icon \(site.baseURL)/i.png: "), "\(answer.text)")
+        if reply.status == 302 {
+            // A redirect off the listed hosts is refused, for good (400, not "retry later"),
+            // and the answer names neither where it led nor whether anything listens there.
+            #expect(answer.status == 400 && answer.text.contains("not followed"), "\(answer)")
+            #expect(!answer.text.contains("127.0.0.1:1/") && !answer.text.contains("could not be reached"), "\(answer.text)")
+        }
+    }
+
+    /// The server's own address through a running server, the way a request goes: the icon
+    /// host redirects to a map of this server, whose port iconHosts lists too (a nested map
+    /// of itself would hold a render thread waiting for another).
+    @Test func anIconRedirectedToThisServerIsRefused() throws {
+        // A port that was free a moment ago, for the server to listen on.
+        let probe = try LocalHTTPServer { _, _ in .status(404) }
+        let port = Int(probe.port)
+        probe.stop()
+        let site = try LocalHTTPServer { _, _ in
+            LocalHTTPServer.Response(status: 302, headers: [("Location", "http://localhost:\(port)/staticmap?center=60.17,24.94&zoom=12&size=8x8")])
+        }
+        defer { site.stop() }
+        let cache = TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: cache) }
+        let server = try TestServer {
+            $0.listen = ListenAddress(host: "127.0.0.1", port: port, isIPv6: false)
+            $0.cacheDirectory = cache
+            $0.iconHosts = ["http://127.0.0.1:\(site.port)", "http://localhost:\(port)"]
+        }
+        defer { server.stop() }
+        let answer = try server.get("/staticmap?center=60.17,24.94&zoom=12&size=64x64&markers=icon:\(site.baseURL)/i.png%7C60.17,24.94")
+        #expect(answer.status == 400 && answer.text.contains("this server itself"), "\(answer)")
+        // Only the client's map reached the server: it was never asked for its own.
+        #expect(server.accessLogEventually { $0.contains("\"status\":400") })
+        #expect(server.accessLog.filter { $0.contains("\"path\":\"/staticmap\"") && $0.contains("\"status\"") }.count == 1,
+                "\(server.accessLog)")
     }
 
     // MARK: Finding 10: warnings reach the log

@@ -111,3 +111,68 @@ import Testing
         #expect(image.color(atX: 5, y: 5) == Color(rgb: 0x0000FF), "\(image.color(atX: 5, y: 5))")
     }
 }
+
+/// The gap left by the reloads above: a local file that only a configured style file names
+/// (here its `mbtiles://` source) and that is replaced while the server runs. The source was
+/// opened anew under its new stamp, but the prepared style kept the old one and the tag stayed.
+@Suite struct ServerStyleFileReloadTests {
+    /// Writes `path`: a raster MBTiles of one z0 tile in `rgb`, renamed into place (a new inode).
+    static func writeTiles(_ path: String, rgb: UInt32) throws {
+        let writer = try MBTilesWriter(path: path)
+        try writer.add(TileID(z: 0, x: 0, y: 0)!, data: PNGCodec.encode(Canvas(width: 256, height: 256, fill: Color(rgb: rgb))))
+        try writer.finish(metadata: [("name", "colour"), ("format", "png"), ("minzoom", "0"), ("maxzoom", "0")])
+    }
+
+    @Test func aSourceNamedInsideAStyleFileIsReadAgainWhenReplaced() throws {
+        let dir = TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        try Self.writeTiles(dir + "/colour.mbtiles", rgb: 0xFF0000)
+        let style = #"{"version": 8, "sources": {"c": {"type": "raster", "url": "mbtiles://./colour.mbtiles", "tileSize": 256}}, "#
+            + #""layers": [{"id": "c", "type": "raster", "source": "c"}]}"#
+        try Data(style.utf8).write(to: URL(fileURLWithPath: dir + "/style.json"))
+        let server = try TestServer {
+            $0.styles["local"] = .init(style: dir + "/style.json")
+            $0.dataDirectory = dir + "/no-regions"
+        }
+        defer { server.stop() }
+        let target = "/staticmap?center=0,0&zoom=0&size=64x64&maptype=local&format=png32"
+        func centre(_ response: HTTPTestClient.Response) throws -> Color {
+            try PNGCodec.decode(response.body, origin: "map").color(atX: 32, y: 32)
+        }
+        let first = try server.get(target)
+        #expect(first.status == 200, "\(first)")
+        #expect(try centre(first) == Color(rgb: 0xFF0000))
+        // Once the style is prepared its files are in the tag (the first map's tag lacks them);
+        // from then on the tag holds still while nothing changes.
+        let red = try server.get(target)
+        let tag = try #require(red.headers["etag"])
+        #expect(try server.get(target, headers: [("If-None-Match", tag)]).status == 304)
+        try Self.writeTiles(dir + "/colour.mbtiles", rgb: 0x0000FF)
+        let blue = try server.get(target, headers: [("If-None-Match", tag)])
+        #expect(blue.status == 200, "a replaced file is not confirmed by 304")
+        #expect(blue.headers["etag"] != tag)
+        #expect(try centre(blue) == Color(rgb: 0x0000FF), "the new file's map, not the prepared style's old source")
+    }
+
+    /// The renderer alone (the CLI's `batch` and library users keep one): a kept style whose
+    /// source file was replaced is prepared again.
+    @Test func aRendererPreparesAStyleAgainWhenAFileItNamesIsReplaced() throws {
+        let dir = TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        try Self.writeTiles(dir + "/colour.mbtiles", rgb: 0x00FF00)
+        try Data(#"{"version": 8, "sources": {"c": {"type": "raster", "url": "mbtiles://colour.mbtiles"}}, "layers": [{"id": "c", "type": "raster", "source": "c"}]}"#.utf8)
+            .write(to: URL(fileURLWithPath: dir + "/style.json"))
+        var options = MapSnapshotOptions(width: 32, height: 32, center: LatLng(0, 0), zoom: 0, style: dir + "/style.json")
+        options.dataDirectory = ""
+        options.attribution = ""
+        let renderer = MapRenderer()
+        #expect(try renderer.render(options).image.color(atX: 16, y: 16) == Color(rgb: 0x00FF00))
+        #expect(try renderer.render(options).image.color(atX: 16, y: 16) == Color(rgb: 0x00FF00))
+        #expect(renderer.statistics.preparedStyleHits == 1)
+        try Self.writeTiles(dir + "/colour.mbtiles", rgb: 0xFF00FF)
+        #expect(try renderer.render(options).image.color(atX: 16, y: 16) == Color(rgb: 0xFF00FF))
+        #expect(renderer.statistics.preparedStyleMisses == 2)
+    }
+}

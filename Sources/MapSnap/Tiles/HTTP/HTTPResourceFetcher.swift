@@ -14,6 +14,7 @@ final class HTTPResourceFetcher: ResourceFetching, Sendable {
     let base: String?
     private let notes: Locked<[String]>
     private let failed: Locked<Bool>
+    private let localReads: Locked<[String: String]>
 
     /// `allowList`: where every redirect of a fetch may lead (a server's icon hosts).
     init(options: HTTPTileSource.Options, deadline: Deadline, base: String? = nil, allowList: OriginAllowList? = nil) {
@@ -22,6 +23,7 @@ final class HTTPResourceFetcher: ResourceFetching, Sendable {
         self.base = base
         notes = Locked([])
         failed = Locked(false)
+        localReads = Locked([:])
     }
 
     private init(sharing other: HTTPResourceFetcher, base: String?) {
@@ -30,6 +32,7 @@ final class HTTPResourceFetcher: ResourceFetching, Sendable {
         self.base = base
         notes = other.notes
         failed = other.failed
+        localReads = other.localReads
     }
 
     /// The same fetcher — same deadline, warnings and failures — resolving relative
@@ -43,9 +46,16 @@ final class HTTPResourceFetcher: ResourceFetching, Sendable {
     /// offline cache miss): what was prepared with this fetcher should not be kept for reuse.
     var hadTransientFailure: Bool { failed.withLock { $0 } }
 
+    /// The local files asked for so far (a style's sprite sheet, say), each with its
+    /// `FileStamp` ("" when absent) taken before it was read: what was prepared from them
+    /// is stale once one of them changes.
+    var localFiles: [String: String] { localReads.withLock { $0 } }
+
     func fetch(_ location: String, kind: ResourceKind, limit: Int) throws(ResourceError) -> [UInt8]? {
         let absolute = try ResourceLocation.resolve(location, against: base)
         guard ResourceLocation.isRemote(absolute) else {
+            let stamp = FileStamp.of(absolute) ?? ""
+            localReads.withLock { $0[absolute] = stamp }
             return try LocalResourceFetcher(baseDirectory: nil).fetch(absolute, kind: kind, limit: limit)
         }
         do {
