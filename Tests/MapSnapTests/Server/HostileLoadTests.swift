@@ -310,21 +310,33 @@ import Testing
     /// host redirects to a map of this server, whose port iconHosts lists too (a nested map
     /// of itself would hold a render thread waiting for another).
     @Test func anIconRedirectedToThisServerIsRefused() throws {
-        // A port that was free a moment ago, for the server to listen on.
-        let probe = try LocalHTTPServer { _, _ in .status(404) }
-        let port = Int(probe.port)
-        probe.stop()
-        let site = try LocalHTTPServer { _, _ in
-            LocalHTTPServer.Response(status: 302, headers: [("Location", "http://localhost:\(port)/staticmap?center=60.17,24.94&zoom=12&size=8x8")])
-        }
-        defer { site.stop() }
         let cache = TestPaths.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: cache) }
-        let server = try TestServer {
-            $0.listen = ListenAddress(host: "127.0.0.1", port: port, isIPv6: false)
-            $0.cacheDirectory = cache
-            $0.iconHosts = ["http://127.0.0.1:\(site.port)", "http://localhost:\(port)"]
+        // The server's port must be known before it starts (iconHosts lists it): take one
+        // that was free a moment ago, and another if a test running alongside took it first.
+        var attempt = 0
+        var started: (server: TestServer, site: LocalHTTPServer)?
+        while started == nil {
+            attempt += 1
+            let probe = try LocalHTTPServer { _, _ in .status(404) }
+            let port = Int(probe.port)
+            probe.stop()
+            let site = try LocalHTTPServer { _, _ in
+                LocalHTTPServer.Response(status: 302, headers: [("Location", "http://localhost:\(port)/staticmap?center=60.17,24.94&zoom=12&size=8x8")])
+            }
+            do {
+                let server = try TestServer {
+                    $0.listen = ListenAddress(host: "127.0.0.1", port: port, isIPv6: false)
+                    $0.cacheDirectory = cache
+                    $0.iconHosts = ["http://127.0.0.1:\(site.port)", "http://localhost:\(port)"]
+                }
+                started = (server, site)
+            } catch where attempt < 5 && "\(error)".contains("cannot listen") {
+                site.stop()
+            }
         }
+        let (server, site) = started!
+        defer { site.stop() }
         defer { server.stop() }
         let answer = try server.get("/staticmap?center=60.17,24.94&zoom=12&size=64x64&markers=icon:\(site.baseURL)/i.png%7C60.17,24.94")
         #expect(answer.status == 400 && answer.text.contains("this server itself"), "\(answer)")
