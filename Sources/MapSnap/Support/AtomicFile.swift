@@ -69,23 +69,34 @@ package enum AtomicFile {
     /// writes bytes it already holds and renames within moments.
     package static let staleTemporaryAge: Double = 600
 
-    /// The temporaries this process has created and not yet renamed or removed.
-    private static let inFlight = Locked(Set<String>())
+    /// The temporaries this process has created and not yet renamed or removed; `closed`
+    /// once a signal handler removed them (the process is ending: no new temporary).
+    private struct Registry {
+        var paths = Set<String>()
+        var closed = false
+    }
+    private static let inFlight = Locked(Registry())
 
     /// The paths of the temporaries this process is writing now.
-    package static var temporariesInFlight: [String] { inFlight.withLock { Array($0) } }
+    package static var temporariesInFlight: [String] { inFlight.withLock { Array($0.paths) } }
 
     /// Deletes every temporary this process is writing, and the files SQLite keeps beside
     /// one it writes (`-journal`, `-wal`, `-shm`: `convert` to MBTiles) — a signal handler's
     /// last act: the writes never finish. Returns how many temporaries were removed.
+    ///
+    /// The files are removed under the registry's lock, which `createTemporary` holds from
+    /// listing a temporary to creating it, and the registry is closed: no temporary can be
+    /// created after this ran, so none appears once it is done (a writer that opens its
+    /// temporary again by path, as SQLite does, must not create it: `SQLiteConnection`'s
+    /// `openExisting`).
     @discardableResult
     package static func removeTemporariesInFlight() -> Int {
-        let paths = inFlight.withLock { set -> Set<String> in
-            defer { set.removeAll() }
-            return set
+        inFlight.withLock { registry -> Int in
+            registry.closed = true
+            defer { registry.paths.removeAll() }
+            for path in registry.paths { for sidecar in sidecarSuffixes { unlink(path + sidecar) } }
+            return registry.paths.reduce(0) { $0 + (unlink($1) == 0 ? 1 : 0) }
         }
-        for path in paths { for sidecar in sidecarSuffixes { unlink(path + sidecar) } }
-        return paths.reduce(0) { $0 + (unlink($1) == 0 ? 1 : 0) }
     }
 
     /// Files a library writing a temporary keeps beside it (SQLite's journals).
@@ -93,7 +104,7 @@ package enum AtomicFile {
 
     /// Takes `path` off the in-flight list (renamed into place, or removed).
     static func settled(_ path: String) {
-        _ = inFlight.withLock { $0.remove(path) }
+        _ = inFlight.withLock { $0.paths.remove(path) }
     }
 
     /// Writes `bytes` to `path` as the table above says. On failure a temporary is removed
@@ -300,15 +311,16 @@ package enum AtomicFile {
         for _ in 0..<64 {
             let suffix = (0..<6).map { _ in temporaryAlphabet[Int(generator.next(upperBound: UInt(temporaryAlphabet.count)))] }
             tempPath = prefix + String(decoding: suffix, as: UTF8.self) + ".tmp"
-            // Listed before it exists: a signal arriving between open and the listing would
-            // otherwise leave it behind.
-            _ = inFlight.withLock { $0.insert(tempPath) }
-            fd = open(tempPath, flags | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o666)
-            if fd < 0 {
-                let e = errno
-                settled(tempPath)
-                errno = e
+            // Listed and created under the lock the signal handler's removal takes: a signal
+            // can come before (nothing is created) or after (it is removed), never between.
+            let created = inFlight.withLock { registry -> (fd: Int32, errno: Int32) in
+                guard !registry.closed else { return (-1, EINTR) }
+                let fd = open(tempPath, flags | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o666)
+                if fd >= 0 { registry.paths.insert(tempPath) }
+                return (fd, fd >= 0 ? 0 : errno)
             }
+            fd = created.fd
+            errno = created.errno
             if fd >= 0 || errno != EEXIST { break }
         }
         guard fd >= 0 else {

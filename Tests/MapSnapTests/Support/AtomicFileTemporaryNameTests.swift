@@ -69,4 +69,20 @@ import Testing
         file.discard()
         #expect(!AtomicFile.temporariesInFlight.contains(file.path))
     }
+
+    /// MBTilesWriter opens its temporary again by path (SQLite): once a signal handler has
+    /// removed it, that open fails and creates nothing, so no temporary (or journal) is left
+    /// by a `convert` interrupted between creating its temporary and opening the database.
+    @Test func aRemovedTemporaryIsNotCreatedAgainBySQLite() throws {
+        let dir = try makeTemporaryDirectory("atomic-sqlite-reopen")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let file = try TemporaryFile(destination: dir + "/out.mbtiles")
+        defer { file.discard() }
+        #expect(unlink(file.path) == 0)
+        #expect(throws: MBTilesError.self) { try SQLiteConnection(path: file.path, mode: .openExisting) }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir) == [])
+        // The mode that creates (tests' fixtures) would have made it again.
+        _ = try SQLiteConnection(path: file.path, mode: .createForTesting)
+        #expect(FileManager.default.fileExists(atPath: file.path))
+    }
 }

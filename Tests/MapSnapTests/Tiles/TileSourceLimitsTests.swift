@@ -46,7 +46,7 @@ enum HostileTiles {
     /// An SQLite file built by running `sql`.
     static func mbtiles(_ sql: String) throws -> String {
         let path = try TileFixtures.temporaryDirectory() + "/hostile.mbtiles"
-        try SQLiteConnection(path: path, createForTesting: true).execute(sql)
+        try SQLiteConnection(path: path, mode: .createForTesting).execute(sql)
         return path
     }
 

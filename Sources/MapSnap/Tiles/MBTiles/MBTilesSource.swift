@@ -341,11 +341,26 @@ final class SQLiteConnection {
         }
     }
 
-    /// Opens `path` read-only with no extensions and distrusted schema. `createForTesting`
-    /// opens it read-write, creating it (tests build hostile databases with `execute`).
-    init(path: String, createForTesting: Bool = false) throws(MBTilesError) {
+    /// How a connection opens its file.
+    enum OpenMode {
+        /// Read-only: every map source.
+        case readOnly
+        /// Read-write, the file already there (`MBTilesWriter`'s temporary): if it is gone
+        /// (a signal handler removed it), the open fails instead of creating it again.
+        case openExisting
+        /// Read-write, created if missing (tests build hostile databases with `execute`).
+        case createForTesting
+    }
+
+    /// Opens `path` with no extensions and distrusted schema, read-only unless `mode` says.
+    init(path: String, mode: OpenMode = .readOnly) throws(MBTilesError) {
         var db: OpaquePointer?
-        let flags = createForTesting ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE : SQLITE_OPEN_READONLY
+        let writable = mode != .readOnly
+        let flags = switch mode {
+        case .readOnly: SQLITE_OPEN_READONLY
+        case .openExisting: SQLITE_OPEN_READWRITE
+        case .createForTesting: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
+        }
         let code = sqlite3_open_v2(path, &db, flags | SQLITE_OPEN_NOMUTEX, nil)
         guard code == SQLITE_OK, let db else {
             let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
@@ -357,7 +372,7 @@ final class SQLiteConnection {
             sqlite3_close_v2(db)
             throw MBTilesError.cannotOpen(path: path, code: distrusted, message: "cannot disable extensions")
         }
-        if !createForTesting {
+        if !writable {
             // A blob or string over the tile limit fails to load instead of being allocated.
             sqlite3_limit(db, SQLITE_LIMIT_LENGTH, Int32(MBTilesSource.maxTileBytes))
         }

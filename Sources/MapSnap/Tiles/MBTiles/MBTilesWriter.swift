@@ -23,7 +23,7 @@ final class MBTilesWriter {
             throw .cannotOpen(path: path, code: 14, message: error.reason)
         }
         do {
-            connection = try SQLiteConnection(path: file.path, createForTesting: true)
+            connection = try SQLiteConnection(path: file.path, mode: .openExisting)
             try connection.execute("""
                 PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA page_size = 4096;
                 CREATE TABLE metadata (name TEXT, value TEXT);
