@@ -1,3 +1,5 @@
+import Foundation
+
 /// `background`: the whole canvas in one colour, or a sprite pattern.
 enum BackgroundPainter {
     static func draw(_ layer: StyleLayer, _ ctx: PaintContext) {
@@ -39,10 +41,14 @@ enum FillPainter {
         var opacity: StyleProperty
         var outline: StyleProperty?
         var pattern: StyleProperty
+        var translate: StyleProperty
+        var translateAnchor: StyleProperty
 
-        static let fill = Properties(color: .fillColor, opacity: .fillOpacity, outline: .fillOutlineColor, pattern: .fillPattern)
+        static let fill = Properties(color: .fillColor, opacity: .fillOpacity, outline: .fillOutlineColor, pattern: .fillPattern,
+                                     translate: .fillTranslate, translateAnchor: .fillTranslateAnchor)
         static let fillExtrusion = Properties(color: .fillExtrusionColor, opacity: .fillExtrusionOpacity, outline: nil,
-                                              pattern: .fillExtrusionPattern)
+                                              pattern: .fillExtrusionPattern, translate: .fillExtrusionTranslate,
+                                              translateAnchor: .fillExtrusionTranslateAnchor)
     }
 
     static func draw(_ layer: StyleLayer, _ src: LoadedSource, _ ctx: PaintContext, properties: Properties = .fill) {
@@ -58,11 +64,13 @@ enum FillPainter {
         var outlines: [Path] = []
         var clipped: [PixelPoint] = []
         var scratch: [PixelPoint] = []
-        // Where a fill can show: the canvas grown by its outline's reach — and everything to
-        // its left, which the rasterizer folds into edges on x = 0 whose sums are kept
-        // exactly as they were (skipping them could move a rounding).
+        var moved: [PixelPoint] = []
+        let shift = LayerTranslate.offset(layer, properties.translate, anchor: properties.translateAnchor, ctx)
+        // Where a fill can show: the canvas grown by its outline's reach (and the translate's
+        // length) — and everything to its left, which the rasterizer folds into edges on
+        // x = 0 whose sums are kept exactly as they were (skipping them could move a rounding).
         let outlineStyle = StrokeStyle(width: ctx.pixelRatio, cap: .butt, join: .round)
-        let outlineReach = outlineStyle.reach, canvas = ctx.canvasRect
+        let outlineReach = outlineStyle.reach + (shift.map { abs($0.x) + abs($0.y) } ?? 0), canvas = ctx.canvasRect
         let drawsWithin = PixelRect(minX: -.infinity, minY: canvas.minY - outlineReach,
                                     maxX: canvas.maxX + outlineReach, maxY: canvas.maxY + outlineReach)
         FeatureWalker.walk(layer, src, zoom: zoom, types: [.polygon], drawsWithin: drawsWithin, evaluate: { f, _ -> Key? in
@@ -82,7 +90,14 @@ enum FillPainter {
             let slot = groups.slot(key)
             if outlines.count <= slot { outlines.append(Path()) }
             for part in 0..<g.partCount {
-                let ring = g.part(part)
+                var ring = g.part(part)
+                if let shift {
+                    // Moved, then cut by the tile's square where it now lies (MapLibre moves
+                    // the tile's geometry and keeps the tile's clip).
+                    moved.removeAll(keepingCapacity: true)
+                    for q in ring { moved.append(PixelPoint(x: q.x + shift.x, y: q.y + shift.y)) }
+                    ring = moved[...]
+                }
                 for clip in tile.clips {
                     ring.withUnsafeBufferPointer { PolygonClipper.clip($0, to: clip, output: &clipped, scratch: &scratch) }
                     guard clipped.count >= 3 else { continue }
@@ -151,10 +166,12 @@ enum LinePainter {
         // Where a line can show: the canvas grown by the stroke's reach and, with a gap, by
         // the sideways offset of its two edges (`offset` moves a vertex up to 4 × d). Widths
         // that vary by feature leave it to the tiles' squares.
+        let shift = LayerTranslate.offset(layer, .lineTranslate, anchor: .lineTranslateAnchor, ctx)
         var drawsWithin: PixelRect?
         if let lw = width.constantNumber(zoom, default: 1), let lg = gap.constantNumber(zoom, default: 0) {
             let w = lw * ratio, gw = max(lg * ratio, 0)
             let reach = (gw > 0 ? 2 * (gw + w) : 0) + StrokeStyle(width: w, cap: cap, join: join, miterLimit: miter).reach
+                + (shift.map { abs($0.x) + abs($0.y) } ?? 0)
             if reach.isFinite { drawsWithin = ctx.canvasRect.insetBy(-reach) }
         }
         FeatureWalker.walk(layer, src, zoom: zoom, types: [.lineString, .polygon], drawsWithin: drawsWithin,
@@ -183,6 +200,13 @@ enum LinePainter {
             for part in 0..<g.partCount {
                 let pts = g.part(part)
                 guard let first = pts.first else { continue }
+                if let shift {
+                    let start = PixelPoint(x: first.x + shift.x, y: first.y + shift.y)
+                    piece.move(to: start)
+                    for p in pts.dropFirst() { piece.line(to: PixelPoint(x: p.x + shift.x, y: p.y + shift.y)) }
+                    if closed { piece.line(to: start) }
+                    continue
+                }
                 piece.move(to: first)
                 for p in pts.dropFirst() { piece.line(to: p) }
                 if closed { piece.line(to: first) }
@@ -236,6 +260,31 @@ enum LinePainter {
             }
         }
         return out
+    }
+}
+
+/// `fill-translate`, `line-translate` and `fill-extrusion-translate` with their anchors: the
+/// layer's geometry moved by a CSS-pixel offset, as a whole (the properties are zoom-driven,
+/// never per feature). `map` (the default) moves it in the map's frame — on a turned map the
+/// offset turns with it — and `viewport` in the image's: on a turned map the offset is turned
+/// back by the heading, so the layer moves the same way on the page whatever the bearing. A
+/// pitched map's bands move their geometry by the offset in each band's own pixels, as line
+/// widths are (so a far band's offset shrinks with its ground).
+enum LayerTranslate {
+    /// The offset in the painter's pixels; nil when the layer does not move.
+    static func offset(_ layer: StyleLayer, _ translate: StyleProperty, anchor: StyleProperty,
+                       _ ctx: PaintContext) -> PixelPoint? {
+        guard layer.paint[translate] != nil else { return nil }
+        let v = layer.property(translate).numberArray(atZoom: ctx.zoom)
+        guard v.count >= 2, v[0].isFinite, v[1].isFinite, v[0] != 0 || v[1] != 0 else { return nil }
+        var dx = v[0] * ctx.pixelRatio, dy = v[1] * ctx.pixelRatio
+        if ctx.heading.remainder(dividingBy: 360) != 0, layer.property(anchor).string(atZoom: ctx.zoom) == "viewport" {
+            // An offset on the page, in the north-up frame the painters draw in: the page is
+            // that frame turned by −heading, so the offset turns by +heading.
+            let r = ctx.heading * .pi / 180, c = cos(r), s = sin(r)
+            (dx, dy) = (dx * c - dy * s, dx * s + dy * c)
+        }
+        return PixelPoint(x: dx, y: dy)
     }
 }
 

@@ -219,8 +219,8 @@ enum StyleProperty: String, CaseIterable, CaseIdentified, Sendable {
     private static let mapViewportAuto = ["map", "viewport", "auto"]
 
     // `*-pitch-alignment` and `*-translate-anchor` choose between the map's and the
-    // viewport's frame; mapsnap images are north-up and unpitched, where both frames are
-    // the same, so they are honoured by doing nothing (no warning).
+    // viewport's frame: fill and line translate anchors are honoured on a turned map
+    // (`LayerTranslate`); symbols always stand upright and move on the page (docs/style-subset.md).
     private static let table: [StyleProperty: Info] = {
         func n(_ v: Double) -> StyleValue { .number(v) }
         func c(_ r: Double, _ g: Double, _ b: Double, _ a: Double = 1) -> StyleValue {
