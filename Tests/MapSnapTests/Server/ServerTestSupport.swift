@@ -78,6 +78,24 @@ enum ServerFixtures {
         return "image/png"
     }
 
+    /// A camera parameter through `serve` and `mapsnap render --url`: the same bytes for
+    /// `url`, and 400 naming the parameter and its range when `good` is replaced by `bad`.
+    static func expectServeMatchesRenderURL(_ url: String, replacing good: String, with bad: String,
+                                            naming words: [String], sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let cli = try CLIRunner.run(["render", "--url", url, "-o", "-", "-q"])
+        defer { CLIRunner.cleanUp(cli.directory) }
+        let served = try server.get(target(url))
+        #expect(cli.exitCode == 0, "\(cli)", sourceLocation: sourceLocation)
+        #expect(served.status == 200, "\(served)", sourceLocation: sourceLocation)
+        let same = served.body == cli.stdout
+        #expect(same, "the server's image differs from mapsnap render --url", sourceLocation: sourceLocation)
+        let refused = try server.get(target(url.replacingOccurrences(of: good, with: bad)))
+        #expect(refused.status == 400, sourceLocation: sourceLocation)
+        #expect(words.allSatisfy { refused.text.contains($0) }, "\(refused.text)", sourceLocation: sourceLocation)
+    }
+
     /// `https://host/maps/api/staticmap?…` → `/maps/api/staticmap?…`.
     static func target(_ url: String) -> String {
         guard let range = url.range(of: "/maps/api/") else { return url }
