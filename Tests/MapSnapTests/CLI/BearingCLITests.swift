@@ -9,29 +9,40 @@ import MapSnap
                         "--zoom", "15", "--marker", "label:A|60.171,24.943", "--path", "weight:4|60.168,24.935|60.172,24.946",
                         "--attribution", "none", "--format", "png32"]
 
-    @Test func flagSpecAndURLTurnTheMapAlike() throws {
+    /// `scene` with a camera given three ways — `flags`, the spec's `fields` (JSON members
+    /// after a comma) and the URL's `parameters` (`&…`) — rendered in `dir` as flag.png,
+    /// spec.png and url.png; the three must be the same bytes, and differ from `scene`
+    /// rendered with `other` (the camera they must not look like) as other.png.
+    static func expectFlagSpecAndURLAlike(flags: [String], fields: String, parameters: String, other: [String],
+                                          sourceLocation: SourceLocation = #_sourceLocation) throws {
         let dir = TestPaths.temporaryDirectory()
         defer { CLIRunner.cleanUp(dir) }
-        let flag = try CLIRunner.run(Self.scene + ["--bearing", "90", "-o", "flag.png"], in: dir)
-        #expect(flag.exitCode == 0, "\(flag)")
+        let flag = try CLIRunner.run(scene + flags + ["-o", "flag.png"], in: dir)
+        #expect(flag.exitCode == 0, "\(flag)", sourceLocation: sourceLocation)
         try CLIRunner.write("""
-        {"style": "\(RenderCommandTests.plain)", "size": "160x120", "center": [60.17, 24.94], "zoom": 15, "bearing": 90,
+        {"style": "\(RenderCommandTests.plain)", "size": "160x120", "center": [60.17, 24.94], "zoom": 15, \(fields),
          "markers": ["label:A|60.171,24.943"], "paths": ["weight:4|60.168,24.935|60.172,24.946"],
          "attribution": "none", "format": "png32"}
         """, to: dir + "/spec.json")
         let spec = try CLIRunner.run(["render", "--spec", "spec.json", "-o", "spec.png"], in: dir)
-        #expect(spec.exitCode == 0, "\(spec)")
-        let url = "https://maps.googleapis.com/maps/api/staticmap?size=160x120&center=60.17,24.94&zoom=15&bearing=90"
+        #expect(spec.exitCode == 0, "\(spec)", sourceLocation: sourceLocation)
+        let url = "https://maps.googleapis.com/maps/api/staticmap?size=160x120&center=60.17,24.94&zoom=15\(parameters)"
             + "&markers=label:A|60.171,24.943&path=weight:4|60.168,24.935|60.172,24.946"
         let fromURL = try CLIRunner.run(["render", "--style", RenderCommandTests.plain, "--url", url, "--attribution", "none",
                                          "--format", "png32", "-o", "url.png"], in: dir)
-        #expect(fromURL.exitCode == 0, "\(fromURL)")
-        let north = try CLIRunner.run(Self.scene + ["-o", "north.png"], in: dir)
+        #expect(fromURL.exitCode == 0, "\(fromURL)", sourceLocation: sourceLocation)
+        let unlike = try CLIRunner.run(scene + other + ["-o", "other.png"], in: dir)
+        #expect(unlike.exitCode == 0, "\(unlike)", sourceLocation: sourceLocation)
         let png = { (name: String) in try Data(contentsOf: URL(fileURLWithPath: dir + "/" + name)) }
-        #expect(try png("flag.png") == png("spec.png"))
-        #expect(try png("flag.png") != png("north.png"), "\(north)")
+        #expect(try png("flag.png") == png("spec.png"), sourceLocation: sourceLocation)
         // The URL's default path colour differs from --path's only if the syntax differs: same scene.
-        #expect(try png("url.png") == png("flag.png"))
+        #expect(try png("url.png") == png("flag.png"), sourceLocation: sourceLocation)
+        #expect(try png("flag.png") != png("other.png"), sourceLocation: sourceLocation)
+    }
+
+    @Test func flagSpecAndURLTurnTheMapAlike() throws {
+        try Self.expectFlagSpecAndURLAlike(flags: ["--bearing", "90"], fields: #""bearing": 90"#, parameters: "&bearing=90",
+                                           other: [])
     }
 
     @Test func serveTurnsTheMapLikeRenderURL() throws {

@@ -7,29 +7,9 @@ import MapSnap
 /// values exit 2 naming the range; `--help`.
 @Suite struct PitchCLITests {
     @Test func flagSpecAndURLTiltTheMapAlike() throws {
-        let dir = TestPaths.temporaryDirectory()
-        defer { CLIRunner.cleanUp(dir) }
-        let scene = BearingCLITests.scene
-        let flag = try CLIRunner.run(scene + ["--bearing", "90", "--pitch", "30", "-o", "flag.png"], in: dir)
-        #expect(flag.exitCode == 0, "\(flag)")
-        try CLIRunner.write("""
-        {"style": "\(RenderCommandTests.plain)", "size": "160x120", "center": [60.17, 24.94], "zoom": 15, "bearing": 90, "pitch": 30,
-         "markers": ["label:A|60.171,24.943"], "paths": ["weight:4|60.168,24.935|60.172,24.946"],
-         "attribution": "none", "format": "png32"}
-        """, to: dir + "/spec.json")
-        let spec = try CLIRunner.run(["render", "--spec", "spec.json", "-o", "spec.png"], in: dir)
-        #expect(spec.exitCode == 0, "\(spec)")
-        let url = "https://maps.googleapis.com/maps/api/staticmap?size=160x120&center=60.17,24.94&zoom=15&bearing=90&pitch=30"
-            + "&markers=label:A|60.171,24.943&path=weight:4|60.168,24.935|60.172,24.946"
-        let fromURL = try CLIRunner.run(["render", "--style", RenderCommandTests.plain, "--url", url, "--attribution", "none",
-                                         "--format", "png32", "-o", "url.png"], in: dir)
-        #expect(fromURL.exitCode == 0, "\(fromURL)")
-        let turned = try CLIRunner.run(scene + ["--bearing", "90", "-o", "turned.png"], in: dir)
-        #expect(turned.exitCode == 0)
-        let png = { (name: String) in try Data(contentsOf: URL(fileURLWithPath: dir + "/" + name)) }
-        #expect(try png("flag.png") == png("spec.png"))
-        #expect(try png("url.png") == png("flag.png"))
-        #expect(try png("flag.png") != png("turned.png"))
+        try BearingCLITests.expectFlagSpecAndURLAlike(
+            flags: ["--bearing", "90", "--pitch", "30"], fields: #""bearing": 90, "pitch": 30"#,
+            parameters: "&bearing=90&pitch=30", other: ["--bearing", "90"])
     }
 
     @Test func serveTiltsTheMapLikeRenderURL() throws {
