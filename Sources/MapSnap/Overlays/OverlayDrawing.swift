@@ -138,6 +138,16 @@ extension Camera {
         return depth > 0 && 1 / depth >= Camera.farGroundScale
     }
 
+    /// Whether a pitched camera sees `coordinate` ahead of it but beyond the ground it draws
+    /// (where the sky is): not behind the eye, not within the far limit.
+    func liesBeyondFarLimit(_ coordinate: LatLng) -> Bool {
+        guard isPitched else { return false }
+        var w = WebMercator.project(coordinate)
+        w.x = nearestCopy(w.x, to: centerWorld.x)
+        let depth = self.depth(forWorld: w)
+        return depth > 0 && 1 / depth < Camera.farGroundScale
+    }
+
     /// World → image pixels with the camera's centre, scale and heading computed once, for
     /// loops over many points. Gives exactly `pixel(forWorld:)`.
     var worldToPixel: WorldToPixel {

@@ -101,6 +101,7 @@ public struct MapSnapshotter: Sendable {
         if canvas.drawingWasAbandoned { throw timedOut() }
         warnings.append(contentsOf: base.allWarnings)
         warnings.append(contentsOf: base.namedSourceWarnings)
+        if let w = painter.farMarkersWarning { warnings.append(w) }
         let coverage = base.coverage(camera: camera)
         if let w = coverage.warning { warnings.append(w) }
 

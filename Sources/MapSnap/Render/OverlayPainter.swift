@@ -1,3 +1,5 @@
+import Foundation
+
 /// Draws overlays in layer order for one camera: at each level, shapes in the order given,
 /// then markers (southern pins over northern ones), then marker titles. What each overlay
 /// looks like is its own business (`Overlays/`); this type decides order and where titles go.
@@ -15,6 +17,22 @@ struct OverlayPainter {
     private var titleRects: [Int: PixelRect] = [:]
     /// Fills made ahead of drawing (`prepareRoutes`), by overlay index.
     var preparedStrokes: [Int: PreparedStrokes] = [:]
+    /// Markers a pitched image leaves out because they lie beyond its far limit, in the sky
+    /// above the ground it draws (set by `planMarkers`).
+    private(set) var markersBeyondFarLimit = 0
+    /// All the markers.
+    var markerCount: Int { overlays.count { if case .marker = $0.overlay { true } else { false } } }
+
+    /// The warning for markers a pitched image left out, nil when none was.
+    var farMarkersWarning: String? {
+        guard markersBeyondFarLimit > 0 else { return nil }
+        let pitch = context.camera.pitch
+        let degrees = pitch == pitch.rounded() ? String(Int(pitch)) : String(format: "%.1f", pitch)
+        let verb = markersBeyondFarLimit == 1 ? "is" : "are"
+        return "\(markersBeyondFarLimit) of \(markerCount) marker\(markerCount == 1 ? "" : "s") \(verb) beyond the far limit "
+            + "of the map tilted \(degrees)° (in its sky) and \(verb) not drawn: lower the pitch, "
+            + "or leave out the zoom so the camera fits them"
+    }
 
     /// Whether `prepareRoutes` is worth a thread: some unfilled, undashed path long enough
     /// that outlining it costs more than handing it over (a few hundred microseconds).
@@ -44,10 +62,20 @@ struct OverlayPainter {
     /// titles are never dropped.
     mutating func planMarkers(labels: LabelCollisionIndex) throws(OverlayError) {
         var markers: [(Int, MarkerOverlay, PixelRect)] = []
+        let camera = context.camera
+        markersBeyondFarLimit = 0
         for (i, o) in overlays.enumerated() {
-            // A pitched image leaves out markers beyond its far limit (in the sky).
-            if case .marker(let m) = o.overlay, context.camera.showsOnGround(m.coordinate) {
+            guard case .marker(let m) = o.overlay else { continue }
+            if camera.showsOnGround(m.coordinate) {
                 markers.append((i, m, try m.box(in: context)))
+            } else if camera.liesBeyondFarLimit(m.coordinate) {
+                // A pitched image leaves out markers beyond its far limit; one whose point
+                // lies within the image (in its sky) is said. One above its top or off to the
+                // side, or behind the eye, is simply out of view, as on a flat map.
+                let p = camera.point(for: m.coordinate)
+                if p.x >= 0 && p.x <= Double(camera.pixelWidth) && p.y >= 0 && p.y <= Double(camera.pixelHeight) {
+                    markersBeyondFarLimit += 1
+                }
             }
         }
         for (_, _, box) in markers { labels.insert(box) }

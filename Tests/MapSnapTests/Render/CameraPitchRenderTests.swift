@@ -16,6 +16,35 @@ import Testing
         return o
     }
 
+    /// A marker the tilted map cannot show (beyond its far limit, where the sky is) is said,
+    /// not silently dropped; one off to the side is only out of view, as on a flat map.
+    @Test func markersBeyondTheFarLimitAreSaid() throws {
+        func render(pitch: Double) throws -> MapSnapshot {
+            var o = MapSnapshotOptions(width: 300, height: 200, scale: 1, center: LatLng(60.1699, 24.9450), zoom: 15,
+                                       style: TestPaths.plainStyle, attribution: "", showsScaleBar: false)
+            o.pitch = pitch
+            o.overlays = [.marker(MarkerOverlay(coordinate: LatLng(60.1699, 24.9450), label: "A")),
+                          // 90 km north, straight ahead: beyond the far limit at 60°.
+                          .marker(MarkerOverlay(coordinate: LatLng(60.98, 24.9450), label: "B")),
+                          // Far to the north-east and out of the image's width.
+                          .marker(MarkerOverlay(coordinate: LatLng(60.98, 29.0), label: "C"))]
+            return try MapSnapshotter(options: o).render()
+        }
+        // At 80° the sky fills the image's top, and B, near the horizon, would be in it.
+        let tilted = try render(pitch: 80)
+        let b = tilted.camera.point(for: LatLng(60.98, 24.9450))
+        #expect(b.y > 0 && b.y < 200 && !tilted.camera.showsOnGround(LatLng(60.98, 24.9450)), "\(b)")
+        let said = tilted.warnings.filter { $0.contains("far limit") }
+        #expect(said == ["1 of 3 markers is beyond the far limit of the map tilted 80° (in its sky) and is not drawn: "
+                         + "lower the pitch, or leave out the zoom so the camera fits them"], "\(tilted.warnings)")
+        // At 60° and flat, B is above the image's top: out of view, as on any map, and not said.
+        for pitch in [0.0, 60] {
+            let view = try render(pitch: pitch)
+            #expect(view.camera.point(for: LatLng(60.98, 24.9450)).y < 0)
+            #expect(view.warnings.allSatisfy { !$0.contains("far limit") }, "\(pitch): \(view.warnings)")
+        }
+    }
+
     @Test func pitchZeroIsTheFlatImageByteForByte() throws {
         var o = CameraHeadingRenderTests().options(heading: 0)
         o.pitch = 0
