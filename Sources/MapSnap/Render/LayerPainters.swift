@@ -116,10 +116,12 @@ enum FillPainter {
                 }
             }
         })
+        // A moved layer's pattern moves with it (to the nearest pixel: repeats start on one).
+        let patternShift = LayerTranslate.wholePixels(shift)
         for (i, key) in groups.keys.enumerated() {
             if let name = key.pattern, let pattern = book.pattern(name) {
-                ctx.canvas.fill(groups.paths[i], pattern: pattern, originX: book.originX, originY: book.originY,
-                                opacity: Double(key.fill.alpha) / 255, rule: .nonZero)
+                ctx.canvas.fill(groups.paths[i], pattern: pattern, originX: book.originX + patternShift.x,
+                                originY: book.originY + patternShift.y, opacity: Double(key.fill.alpha) / 255, rule: .nonZero)
                 continue
             }
             if key.fill.alpha > 0 { ctx.canvas.fill(groups.paths[i], color: key.fill, rule: .nonZero) }
@@ -226,11 +228,12 @@ enum LinePainter {
                 }
             }
         })
+        let patternShift = LayerTranslate.wholePixels(shift)
         for (i, key) in groups.keys.enumerated() {
             let style = StrokeStyle(width: key.width, cap: cap, join: join, miterLimit: miter, dash: key.dash)
             if let name = key.pattern, let pattern = book.pattern(name) {
-                ctx.canvas.stroke(groups.paths[i], style: style, pattern: pattern, originX: book.originX, originY: book.originY,
-                                  opacity: Double(key.color.alpha) / 255)
+                ctx.canvas.stroke(groups.paths[i], style: style, pattern: pattern, originX: book.originX + patternShift.x,
+                                  originY: book.originY + patternShift.y, opacity: Double(key.color.alpha) / 255)
                 continue
             }
             ctx.canvas.stroke(groups.paths[i], style: style, color: key.color)
@@ -285,6 +288,12 @@ enum LayerTranslate {
             (dx, dy) = (dx * c - dy * s, dx * s + dy * c)
         }
         return PixelPoint(x: dx, y: dy)
+    }
+
+    /// `offset` rounded to whole pixels (zero for none), for a pattern's origin.
+    static func wholePixels(_ offset: PixelPoint?) -> (x: Int, y: Int) {
+        guard let offset else { return (0, 0) }
+        return (Int(offset.x.rounded()), Int(offset.y.rounded()))
     }
 }
 

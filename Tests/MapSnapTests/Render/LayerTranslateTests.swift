@@ -78,6 +78,20 @@ import Testing
         #expect(found.misses * 100 <= found.compared * (heading == 0 ? 1 : 3), "\(found)")
     }
 
+    /// A pattern moves with its layer: the striped water, moved, is the plain render moved
+    /// (with the pattern left in place the stripes would be out of step with the shapes).
+    @Test func aPatternMovesWithItsLayer() throws {
+        let water = #"{"id": "water", "type": "fill", "source": "omt", "source-layer": "water", "paint": {"fill-pattern": "stripes"PAINT}}"#
+        let plain = try SpriteRenderTests.render(SpriteRenderTests.style(water.replacingOccurrences(of: "PAINT", with: "")),
+                                                 center: SpriteRenderTests.bay, zoom: 15).image
+        let moved = try SpriteRenderTests.render(SpriteRenderTests.style(water.replacingOccurrences(of: "PAINT", with: #", "fill-translate": [3, 2]"#)),
+                                                 center: SpriteRenderTests.bay, zoom: 15).image
+        #expect(SpriteRenderTests.count(plain, SpriteRenderTests.blue) > 2_000)
+        let found = bestShift(from: plain, to: moved)
+        #expect(found.dx == 3 && found.dy == 2, "best shift \(found)")
+        #expect(found.misses * 100 <= found.compared, "\(found)")
+    }
+
     /// The extrusion's own translate moves its roofs like a fill's.
     @Test func extrusionsMoveLikeFills() throws {
         let dir = TestPaths.temporaryDirectory()
