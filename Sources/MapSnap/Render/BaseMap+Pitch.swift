@@ -40,6 +40,7 @@ extension BaseMap {
                                        toImage: band.toImage, heading: camera.heading)
                 ctx.labelRows = band.rows
                 ctx.minimumDepth = camera.minimumDrawnDepth
+                ctx.pitchedCamera = camera
                 map.draw(ctx, labels: labels, pass: .labels, text: text)
             }
         }
@@ -81,6 +82,18 @@ extension BaseMap {
 }
 
 extension PaintContext {
+    /// How much a symbol anchored on image row `y` is scaled: MapLibre's perspective ratio,
+    /// 0.5 + 0.5 × the ground's scale there relative to the centre's (camera-to-centre over
+    /// camera-to-anchor distance), clamped to 0…4 — far labels shrink to about half, near
+    /// ones grow, less than the ground itself so that far names stay readable. 1 when flat.
+    /// In steps of 1/16, so that labels at nearly the same depth share shaped text and glyph
+    /// images (each size is shaped and rasterised once).
+    func symbolScale(atRow y: Double) -> Double {
+        guard let camera = pitchedCamera else { return 1 }
+        let ratio = min(max(0.5 + 0.5 * camera.groundScale(atRow: y), 0), 4)
+        return (ratio * 16).rounded() / 16
+    }
+
     /// Where a symbol anchored at frame point `p` sits in the image, or nil when this frame
     /// does not place it: a pitched band places only anchors in front of the eye whose
     /// image row is one of its rows. Without a band: `toImage` applied (or `p` itself).

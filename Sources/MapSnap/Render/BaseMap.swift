@@ -589,6 +589,9 @@ struct PaintContext {
     /// A pitched image's band: frame geometry shallower than this lies under the image's
     /// bottom edge, towards the eye (see `DepthClipper`).
     var minimumDepth = 0.0
+    /// A pitched image's camera, for the labels pass: symbols are scaled by the perspective
+    /// at their anchors (`symbolScale(atRow:)`); nil for a flat image.
+    var pitchedCamera: Camera? = nil
     /// Style pixel sizes are CSS pixels; multiply by this for device pixels.
     var pixelRatio: Double { camera.scale }
     /// The area painters draw, in the pixels they draw in: the canvas, or a turned camera's

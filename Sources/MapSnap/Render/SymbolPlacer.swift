@@ -177,8 +177,10 @@ struct SymbolPlacer {
         guard tile.clips.contains(where: { anchor.x >= $0.minX && anchor.x < $0.maxX && anchor.y >= $0.minY && anchor.y < $0.maxY })
         else { return }
         guard let at = context.imageAnchor(anchor) else { return }
+        let k = context.symbolScale(atRow: at.y)
         candidates.append(Candidate(layer: layer, sortKey: symbol.sortKey, sequence: candidates.count, text: symbol.text,
-                                    paint: symbol.paint, icon: symbol.icon, points: [at], isLine: false))
+                                    paint: symbol.paint.scaled(by: k), icon: symbol.icon?.scaled(by: k), points: [at],
+                                    isLine: false))
     }
 
     /// Where a point-placed symbol of a feature sits, in map-frame pixels: the point itself,
@@ -224,17 +226,22 @@ struct SymbolPlacer {
                 let lines = clipped.contours.filter { $0.count >= 2 }.flatMap { context.imageLines(Array(clipped.points(of: $0))) }
                 for line in lines {
                     if !label.isEmpty && textFollowsLine {
+                        // A pitched image's label along a line is scaled by the perspective at
+                        // the line's middle, where it is tried first.
+                        let middle = LineGeometry.point(at: LineGeometry.length(line) / 2, on: line)?.point ?? line[0]
                         candidates.append(Candidate(layer: layer, sortKey: key, sequence: candidates.count, text: label,
-                                                    paint: paint, icon: nil, points: line, isLine: true))
+                                                    paint: paint.scaled(by: context.symbolScale(atRow: middle.y)), icon: nil,
+                                                    points: line, isLine: true))
                         continue
                     }
                     // Upright text and icons: one symbol per `symbol-spacing` of line
                     // (in image pixels: the line is already turned).
                     for at in Self.anchors(along: line, spacing: paint.spacing) {
-                        var turned = icon
+                        let k = context.symbolScale(atRow: at.point.y)
+                        var turned = icon?.scaled(by: k)
                         if let i = icon, i.followsLine { turned?.rotation = i.rotation + at.angle }
                         candidates.append(Candidate(layer: layer, sortKey: key, sequence: candidates.count, text: label,
-                                                    paint: paint, icon: turned, points: [at.point], isLine: false))
+                                                    paint: paint.scaled(by: k), icon: turned, points: [at.point], isLine: false))
                     }
                 }
             }
@@ -835,5 +842,32 @@ extension String {
         while let f = s.first, f.isWhitespace { s.removeFirst() }
         while let l = s.last, l.isWhitespace { s.removeLast() }
         return String(s)
+    }
+}
+
+extension SymbolPlacer.Paint {
+    /// The text `k` times as large, its pixel lengths with it (a pitched image's perspective).
+    func scaled(by k: Double) -> Self {
+        guard k != 1 else { return self }
+        var p = self
+        p.sizePixels *= k
+        p.haloWidth *= k
+        p.positions = positions.map { SymbolPlacer.TextPosition(anchor: $0.anchor, offset: PixelPoint(x: $0.offset.x * k, y: $0.offset.y * k)) }
+        p.maxWidth = maxWidth.map { $0 * k }
+        p.padding *= k
+        return p
+    }
+}
+
+extension SymbolPlacer.IconPaint {
+    /// The icon `k` times as large, its pixel lengths with it (a pitched image's perspective).
+    func scaled(by k: Double) -> Self {
+        guard k != 1 else { return self }
+        var i = self
+        i.scale *= k
+        i.offset = PixelPoint(x: offset.x * k, y: offset.y * k)
+        i.padding *= k
+        i.fitPadding = fitPadding.map { $0 * k }
+        return i
     }
 }

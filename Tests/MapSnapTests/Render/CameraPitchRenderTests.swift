@@ -16,6 +16,23 @@ import Testing
         return o
     }
 
+    /// Base-map symbols on a pitched map are scaled by MapLibre's perspective ratio,
+    /// 0.5 + 0.5 × the ground's scale at their row (in steps of 1/16): 1 at the centre row,
+    /// smaller towards the far limit (about half there), larger near the bottom; 1 when flat.
+    @Test func symbolsAreScaledByThePerspectiveAtTheirRow() {
+        let camera = Camera(center: LatLng(60.17, 24.94), zoom: 15, width: 400, height: 300, pitch: 60)
+        var ctx = PaintContext(camera: camera, canvas: Canvas(width: 1, height: 1), zoom: 15)
+        #expect(ctx.symbolScale(atRow: 0) == 1)  // no pitched camera: a flat image
+        ctx.pitchedCamera = camera
+        #expect(ctx.symbolScale(atRow: 150) == 1)
+        let top = ctx.symbolScale(atRow: 0), bottom = ctx.symbolScale(atRow: 300)
+        #expect(abs(top - (0.5 + 0.5 * camera.groundScale(atRow: 0))) <= 1.0 / 32, "\(top)")
+        #expect(abs(bottom - (0.5 + 0.5 * camera.groundScale(atRow: 300))) <= 1.0 / 32, "\(bottom)")
+        #expect(top < 1 && bottom > 1 && (top * 16).rounded() == top * 16, "\(top) \(bottom)")
+        let farLimit = ctx.symbolScale(atRow: camera.row(forGroundScale: Camera.farGroundScale))
+        #expect(farLimit > 0.5 && farLimit < 0.6, "\(farLimit)")
+    }
+
     /// A marker the tilted map cannot show (beyond its far limit, where the sky is) is said,
     /// not silently dropped; one off to the side is only out of view, as on a flat map.
     @Test func markersBeyondTheFarLimitAreSaid() throws {
