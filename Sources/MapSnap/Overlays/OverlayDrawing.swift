@@ -132,9 +132,7 @@ extension Camera {
     /// nearer than the far limit (markers beyond it are not drawn). Always true when flat.
     func showsOnGround(_ coordinate: LatLng) -> Bool {
         guard isPitched else { return true }
-        var w = WebMercator.project(coordinate)
-        w.x = nearestCopy(w.x, to: centerWorld.x)
-        let depth = self.depth(forWorld: w)
+        let depth = depth(of: coordinate)
         return depth > 0 && 1 / depth >= Camera.farGroundScale
     }
 
@@ -142,10 +140,15 @@ extension Camera {
     /// (where the sky is): not behind the eye, not within the far limit.
     func liesBeyondFarLimit(_ coordinate: LatLng) -> Bool {
         guard isPitched else { return false }
+        let depth = depth(of: coordinate)
+        return depth > 0 && 1 / depth < Camera.farGroundScale
+    }
+
+    /// `depth(forWorld:)` of the copy of `coordinate` nearest the centre.
+    private func depth(of coordinate: LatLng) -> Double {
         var w = WebMercator.project(coordinate)
         w.x = nearestCopy(w.x, to: centerWorld.x)
-        let depth = self.depth(forWorld: w)
-        return depth > 0 && 1 / depth < Camera.farGroundScale
+        return depth(forWorld: w)
     }
 
     /// World → image pixels with the camera's centre, scale and heading computed once, for

@@ -95,7 +95,7 @@ enum FillPainter {
                     // Moved, then cut by the tile's square where it now lies (MapLibre moves
                     // the tile's geometry and keeps the tile's clip).
                     moved.removeAll(keepingCapacity: true)
-                    for q in ring { moved.append(PixelPoint(x: q.x + shift.x, y: q.y + shift.y)) }
+                    for q in ring { moved.append(q + shift) }
                     ring = moved[...]
                 }
                 for clip in tile.clips {
@@ -203,9 +203,9 @@ enum LinePainter {
                 let pts = g.part(part)
                 guard let first = pts.first else { continue }
                 if let shift {
-                    let start = PixelPoint(x: first.x + shift.x, y: first.y + shift.y)
+                    let start = first + shift
                     piece.move(to: start)
-                    for p in pts.dropFirst() { piece.line(to: PixelPoint(x: p.x + shift.x, y: p.y + shift.y)) }
+                    for p in pts.dropFirst() { piece.line(to: p + shift) }
                     if closed { piece.line(to: start) }
                     continue
                 }

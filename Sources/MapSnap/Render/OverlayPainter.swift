@@ -1,5 +1,3 @@
-import Foundation
-
 /// Draws overlays in layer order for one camera: at each level, shapes in the order given,
 /// then markers (southern pins over northern ones), then marker titles. What each overlay
 /// looks like is its own business (`Overlays/`); this type decides order and where titles go.
@@ -26,8 +24,7 @@ struct OverlayPainter {
     /// The warning for markers a pitched image left out, nil when none was.
     var farMarkersWarning: String? {
         guard markersBeyondFarLimit > 0 else { return nil }
-        let pitch = context.camera.pitch
-        let degrees = pitch == pitch.rounded() ? String(Int(pitch)) : String(format: "%.1f", pitch)
+        let degrees = StyleValue.formatNumber(context.camera.pitch)
         let verb = markersBeyondFarLimit == 1 ? "is" : "are"
         return "\(markersBeyondFarLimit) of \(markerCount) marker\(markerCount == 1 ? "" : "s") \(verb) beyond the far limit "
             + "of the map tilted \(degrees)° (in its sky) and \(verb) not drawn: lower the pitch, "

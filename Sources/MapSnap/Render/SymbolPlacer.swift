@@ -852,7 +852,7 @@ extension SymbolPlacer.Paint {
         var p = self
         p.sizePixels *= k
         p.haloWidth *= k
-        p.positions = positions.map { SymbolPlacer.TextPosition(anchor: $0.anchor, offset: PixelPoint(x: $0.offset.x * k, y: $0.offset.y * k)) }
+        p.positions = positions.map { SymbolPlacer.TextPosition(anchor: $0.anchor, offset: $0.offset * k) }
         p.maxWidth = maxWidth.map { $0 * k }
         p.padding *= k
         return p
@@ -865,7 +865,7 @@ extension SymbolPlacer.IconPaint {
         guard k != 1 else { return self }
         var i = self
         i.scale *= k
-        i.offset = PixelPoint(x: offset.x * k, y: offset.y * k)
+        i.offset = offset * k
         i.padding *= k
         i.fitPadding = fitPadding.map { $0 * k }
         return i
