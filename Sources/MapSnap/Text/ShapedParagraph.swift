@@ -30,10 +30,12 @@ struct ShapedRun: Sendable {
 /// 2. **Script**: HarfBuzz's script per scalar; common characters (spaces, digits,
 ///    punctuation) and inherited ones (combining marks, joiners) take the script of the text
 ///    before them, or after them at the start.
-/// 3. **Face**: a character stays in the face of the one before it when that face has it (so
-///    a space or a digit inside Arabic stays in the Arabic face, and marks stay with their
-///    base); otherwise `FontLibrary.face(for:preferring:)` picks the first face of the
-///    fallback chain that has it. Default-ignorable characters (joiners, variation
+/// 3. **Face**: a character of the same (resolved) script as the one before it stays in that
+///    character's face when the face has it (so a space or a digit inside Arabic stays in the
+///    Arabic face, and marks stay with their base); otherwise, and at every change of script,
+///    `FontLibrary.face(for:preferring:)` picks the first face of the fallback chain that has
+///    it — Greek after Korean comes from the requested face, not from the Korean font that
+///    happens to have some Greek letters. Default-ignorable characters (joiners, variation
 ///    selectors) always stay: HarfBuzz hides them and ZWJ/ZWNJ steer joining.
 ///
 /// A run ends wherever level, script or face changes; each run is shaped alone (no context
@@ -65,8 +67,8 @@ struct ShapedParagraph: Sendable {
         var missing: [Int] = []
         for (i, value) in scalars.enumerated() {
             let scalar = Unicode.Scalar(value) ?? "\u{FFFD}"
-            if let current = faces.last,
-               scalar.properties.isDefaultIgnorableCodePoint || current.glyphIndex(for: scalar) != nil {
+            if let current = faces.last, scalar.properties.isDefaultIgnorableCodePoint
+                || (scripts[i] == scripts[i - 1] && current.glyphIndex(for: scalar) != nil) {
                 faces.append(current)
                 continue
             }

@@ -82,6 +82,22 @@ import Testing
         #expect(wrapped.lines.count >= 2)
     }
 
+    /// A new script starts again from the requested face: the Korean font has Α and θ but
+    /// not ή, so staying in it would draw "Αθ" in its regular weight and "ήνα" in the
+    /// caption's bold (as a caption "東京 · 서울 · Αθήνα" once did).
+    @Test func aNewScriptStartsAgainFromTheRequestedFace() throws {
+        let fonts = try #require(TextFixtures.fonts)
+        let scalars = "서울 · Αθήνα".unicodeScalars.map(\.value)
+        let paragraph = ShapedParagraph(scalars, face: fonts.bold, fonts: fonts)
+        let greek = scalars.indices.filter { (0x0370...0x03FF).contains(scalars[$0]) }
+        #expect(greek.count == 5)
+        for i in greek {
+            let run = try #require(paragraph.runs.first { $0.range.contains(i) })
+            #expect(run.face === fonts.bold, "scalar \(i)")
+        }
+        #expect(paragraph.runs.first { $0.range.contains(0) }?.face !== fonts.bold)
+    }
+
     @Test func hangulComesFromTheBundledKoreanFont() throws {
         // Droid Sans Fallback has no Hangul syllables; Nanum Gothic (bundled, loaded on
         // demand) draws them.
